@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Every successful answer is `{ "data": ... }` (ARCHITECTURE.md, Contract). */
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+/**
+ * Stable error codes. Clients switch on the code; the message is for people and is
+ * already in their language.
+ */
+export const errorCodes = [
+  'BAD_REQUEST',
+  'INVALID_JSON',
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const apiErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;

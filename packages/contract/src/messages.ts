@@ -1,0 +1,88 @@
+import type { ErrorCode } from './envelope';
+import type { Language } from './language';
+
+/**
+ * Messages that the server sends and the web app shows: one catalogue, so a form's
+ * own validation and the server's answer say the same words. Interpolation uses the
+ * i18next syntax ({{name}}), which both sides understand.
+ */
+const es = {
+  'errors.BAD_REQUEST': 'La solicitud no es válida.',
+  'errors.INVALID_JSON': 'El cuerpo de la solicitud no es un JSON válido.',
+  'errors.VALIDATION_FAILED': 'Revisa los datos enviados.',
+  'errors.UNAUTHENTICATED': 'Debes iniciar sesión para acceder a esta página',
+  'errors.FORBIDDEN': 'No tienes permiso para realizar esta acción.',
+  'errors.NOT_FOUND': 'Lo sentimos, la página que buscas no existe',
+  'errors.CONFLICT': 'La operación entra en conflicto con los datos existentes.',
+  'errors.RATE_LIMITED': 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+  'errors.PAYLOAD_TOO_LARGE': 'La solicitud es demasiado grande.',
+  'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitud no admitido. Envía JSON.',
+  'errors.INTERNAL_ERROR': 'Ocurrió un error inesperado. Inténtalo de nuevo en unos minutos.',
+  'errors.SERVICE_UNAVAILABLE': 'El servicio no está disponible en este momento.',
+  'validation.required': 'Este campo es obligatorio',
+  'validation.email': 'Correo electrónico inválido',
+  'validation.emailPrompt': 'Por favor, ingresa un email válido',
+  'validation.emailRequired': 'Por favor, ingresa tu email',
+  'validation.min': 'Mínimo {{count}} caracteres',
+  'validation.max': 'Máximo {{count}} caracteres',
+  'validation.numbersOnly': 'Solo se permiten números',
+  'validation.latinLetters': 'Solo se permiten letras latinas',
+  'validation.passwordLetterAndNumber': 'La contraseña debe contener al menos una letra y un número',
+  'validation.passwordsMatch': 'Las contraseñas no coinciden',
+  'validation.acceptTerms': 'Debes aceptar los términos y condiciones',
+  'validation.promocodeInvalid': 'El código promocional es inválido',
+  'validation.invalidValue': 'Valor no válido',
+  'validation.unknownField': 'Campo no permitido',
+} as const;
+
+export type MessageKey = keyof typeof es;
+
+const pt: Record<MessageKey, string> = {
+  'errors.BAD_REQUEST': 'A solicitação não é válida.',
+  'errors.INVALID_JSON': 'O corpo da solicitação não é um JSON válido.',
+  'errors.VALIDATION_FAILED': 'Verifique os dados enviados.',
+  'errors.UNAUTHENTICATED': 'Você precisa entrar para acessar esta página',
+  'errors.FORBIDDEN': 'Você não tem permissão para realizar esta ação.',
+  'errors.NOT_FOUND': 'Desculpe, a página que você procura não existe',
+  'errors.CONFLICT': 'A operação entra em conflito com os dados existentes.',
+  'errors.RATE_LIMITED': 'Muitas tentativas. Aguarde um momento e tente novamente.',
+  'errors.PAYLOAD_TOO_LARGE': 'A solicitação é grande demais.',
+  'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitação não suportado. Envie JSON.',
+  'errors.INTERNAL_ERROR': 'Ocorreu um erro inesperado. Tente novamente em alguns minutos.',
+  'errors.SERVICE_UNAVAILABLE': 'O serviço não está disponível no momento.',
+  'validation.required': 'Este campo é obrigatório',
+  'validation.email': 'E-mail inválido',
+  'validation.emailPrompt': 'Por favor, informe um e-mail válido',
+  'validation.emailRequired': 'Por favor, informe seu e-mail',
+  'validation.min': 'Mínimo de {{count}} caracteres',
+  'validation.max': 'Máximo de {{count}} caracteres',
+  'validation.numbersOnly': 'Somente números são permitidos',
+  'validation.latinLetters': 'Somente letras latinas são permitidas',
+  'validation.passwordLetterAndNumber': 'A senha deve conter pelo menos uma letra e um número',
+  'validation.passwordsMatch': 'As senhas não coincidem',
+  'validation.acceptTerms': 'Você precisa aceitar os termos e condições',
+  'validation.promocodeInvalid': 'O código promocional é inválido',
+  'validation.invalidValue': 'Valor inválido',
+  'validation.unknownField': 'Campo não permitido',
+};
+
+export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };
+
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.hasOwn(es, value);
+}
+
+export function errorMessageKey(code: ErrorCode): MessageKey {
+  return `errors.${code}`;
+}
+
+/** Renders a catalogue message in a language, filling {{placeholders}}. */
+export function translate(
+  language: Language,
+  key: MessageKey,
+  values: Record<string, string | number> = {},
+): string {
+  return messageCatalogue[language][key].replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
