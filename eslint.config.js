@@ -32,11 +32,23 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Fastify plugins and handlers are async by contract, with or without an await.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       // Imports point one way (ARCHITECTURE.md): nothing imports from apps/*.
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@tradebot/server', '@tradebot/web', '**/apps/*'], message: 'Nothing imports from apps/*.' }] },
+        {
+          patterns: [
+            {
+              group: ['@tradebot/server', '@tradebot/web', '**/apps/*'],
+              message: 'Nothing imports from apps/*.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -57,7 +69,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@tradebot/robot', '@tradebot/server'], message: 'web depends only on contract.' }] },
+        {
+          patterns: [
+            {
+              group: ['@tradebot/robot', '@tradebot/server'],
+              message: 'web depends only on contract.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import compress from '@fastify/compress';
+import { apiV1Prefix } from '@tradebot/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import secureJson from 'secure-json-parse';
+import type { Config } from './config';
+import { openDatabase, pgliteDirectory, type Database } from './db/database';
+import { migrate, readMigrations } from './db/migrate';
+import { AppError, handleError, sendError } from './http/errors';
+import { healthRoutes } from './http/health.routes';
+import { geoRoutes } from './http/v1/geo.routes';
+import { validatorCompiler } from './http/validation';
+import { registerOpenApi } from './plugins/openapi';
+import { registerWebApp } from './plugins/web-app';
+import { geoipRepository } from './repositories/geo.repository';
+import { GeoService } from './services/geo.service';
+
+export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+export interface Services {
+  geo: GeoService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    services: Services;
+  }
+}
+
+export interface AppDependencies {
+  /** A database the caller owns (tests); otherwise one is opened from the config. */
+  database?: Database;
+}
+
+/** A hop count trusts that many proxies nearest to us, as proxy-addr counts them. */
+function trustProxyOption(
+  value: Config['TRUST_PROXY'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+const requestIdPattern = /^[\w.:-]{1,64}$/;
+
+export async function buildApp(
+  config: Config,
+  dependencies: AppDependencies = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+    bodyLimit: 256 * 1024,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && requestIdPattern.test(incoming)
+        ? incoming
+        : randomUUID();
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+
+  // An empty JSON body means "no payload" (spec §7 calls such as newsletter send none).
+  // The API speaks JSON only: anything else is a 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(
+        null,
+        secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }),
+      );
+    } catch {
+      done(new AppError('INVALID_JSON'), undefined);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const ownsDatabase = !dependencies.database;
+  const database =
+    dependencies.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      pgliteDir: pgliteDirectory(config.dataDir),
+    }));
+  app.decorate('database', database);
+  if (ownsDatabase) {
+    app.addHook('onClose', async () => {
+      await database.close();
+    });
+    const applied = await migrate(database.db, await readMigrations(migrationsFolder));
+    if (applied.length > 0) app.log.info({ applied }, 'database migrated');
+  }
+
+  app.decorate<Services>('services', {
+    geo: new GeoService(geoipRepository),
+  });
+
+  await app.register(compress, { global: true, threshold: 1024 });
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes, { prefix: '/core-api' });
+  await app.register(
+    async (v1) => {
+      await v1.register(geoRoutes);
+    },
+    { prefix: apiV1Prefix },
+  );
+
+  const servesWeb = await registerWebApp(app, config.WEB_DIST_DIR ?? defaultWebDist);
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/core-api' || request.url.startsWith('/core-api/');
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (servesWeb && !isApi && wantsPage) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND'));
+  });
+
+  return app;
+}

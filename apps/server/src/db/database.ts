@@ -1,0 +1,89 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Resolves when the database answers and our schema is migrated. */
+  ping(): Promise<void>;
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL: node-postgres against a real PostgreSQL (scaled mode). */
+  databaseUrl?: string | undefined;
+  /** Where PGlite keeps its files; omitted means in memory. */
+  pgliteDir?: string | undefined;
+  /** A schema to put first on the search_path (used to isolate tests). */
+  searchPath?: string | undefined;
+}
+
+function assertIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid schema name: ${name}`);
+  return name;
+}
+
+/** Ready means more than "answers": our migrated tables are reachable. */
+async function pingMigrated(db: Db): Promise<void> {
+  await db.execute(sql`select 1 from __migrations limit 1`);
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const searchPath = options.searchPath ? assertIdentifier(options.searchPath) : undefined;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+    });
+    // An idle client that loses its server must not crash the process.
+    pool.on('error', () => undefined);
+    const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
+    let closed: Promise<void> | undefined;
+    return {
+      db,
+      kind: 'postgres',
+      ping: () => pingMigrated(db),
+      close: () => (closed ??= pool.end()),
+    };
+  }
+
+  if (options.pgliteDir) await fs.mkdir(options.pgliteDir, { recursive: true });
+  const client = await PGlite.create(options.pgliteDir ?? 'memory://');
+  return databaseOnPglite(client, { searchPath, ownsClient: true });
+}
+
+/**
+ * A Database over an existing PGlite client. Tests share one client per file (creating
+ * one takes seconds) and give each test a schema of its own.
+ */
+export async function databaseOnPglite(
+  client: PGlite,
+  options: { searchPath?: string | undefined; ownsClient: boolean },
+): Promise<Database> {
+  if (options.searchPath) {
+    await client.exec(`SET search_path TO ${assertIdentifier(options.searchPath)}`);
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    kind: 'pglite',
+    ping: () => pingMigrated(db),
+    close: () => (closed ??= options.ownsClient ? client.close() : Promise.resolve()),
+  };
+}
+
+export function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}

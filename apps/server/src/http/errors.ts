@@ -1,0 +1,179 @@
+import {
+  errorMessageKey,
+  isMessageKey,
+  translate,
+  type ApiError,
+  type ErrorCode,
+  type Language,
+  type MessageKey,
+} from '@tradebot/contract';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { requestLanguage } from './language';
+
+export interface LocalizedText {
+  key: MessageKey;
+  values?: Record<string, string | number>;
+}
+
+const statusOfCode: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 422,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/**
+ * An error a service raises on purpose. It carries a stable code and catalogue keys,
+ * never finished text: the text is rendered in the request's language on the way out.
+ */
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly text: LocalizedText = { key: errorMessageKey(code) },
+    readonly fieldErrors?: Record<string, LocalizedText[]>,
+  ) {
+    super(code);
+    this.name = 'AppError';
+    this.statusCode = statusOfCode[code];
+  }
+}
+
+/** A request that failed its zod schema; raised by our validator compiler. */
+export class RequestValidationError extends Error {
+  readonly statusCode = 422;
+  constructor(
+    readonly issues: z.core.$ZodIssue[],
+    readonly part: string,
+  ) {
+    super('Request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+function issueText(issue: z.core.$ZodIssue): LocalizedText {
+  if (isMessageKey(issue.message)) {
+    const count =
+      'minimum' in issue ? Number(issue.minimum) : 'maximum' in issue ? Number(issue.maximum) : 0;
+    return { key: issue.message, values: { count } };
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === null
+        ? { key: 'validation.required' }
+        : { key: 'validation.invalidValue' };
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1
+          ? { key: 'validation.required' }
+          : { key: 'validation.min', values: { count: Number(issue.minimum) } };
+      }
+      return { key: 'validation.invalidValue' };
+    case 'too_big':
+      return issue.origin === 'string'
+        ? { key: 'validation.max', values: { count: Number(issue.maximum) } }
+        : { key: 'validation.invalidValue' };
+    case 'invalid_format':
+      return issue.format === 'email'
+        ? { key: 'validation.email' }
+        : { key: 'validation.invalidValue' };
+    case 'unrecognized_keys':
+      return { key: 'validation.unknownField' };
+    case 'invalid_union':
+    case 'invalid_key':
+    case 'invalid_element':
+    case 'invalid_value':
+    case 'not_multiple_of':
+    case 'custom':
+      return { key: 'validation.invalidValue' };
+  }
+}
+
+export function fieldErrorsOf(error: RequestValidationError): Record<string, LocalizedText[]> {
+  const fields: Record<string, LocalizedText[]> = {};
+  const add = (field: string, text: LocalizedText) => {
+    const list = (fields[field] ??= []);
+    if (!list.some((existing) => existing.key === text.key)) list.push(text);
+  };
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add([...issue.path, key].join('.'), issueText(issue));
+      continue;
+    }
+    add(issue.path.length > 0 ? issue.path.join('.') : error.part, issueText(issue));
+  }
+  return fields;
+}
+
+function render(language: Language, fields: Record<string, LocalizedText[]>) {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, texts]) => [
+      field,
+      texts.map((text) => translate(language, text.key, text.values)),
+    ]),
+  );
+}
+
+function body(language: Language, error: AppError): ApiError {
+  return {
+    message: translate(language, error.text.key, error.text.values),
+    code: error.code,
+    ...(error.fieldErrors ? { errors: render(language, error.fieldErrors) } : {}),
+  };
+}
+
+/** Maps framework errors (bad JSON, 415, 413, 429, ...) onto our codes. */
+function toAppError(error: FastifyError | Error): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof RequestValidationError) {
+    return new AppError('VALIDATION_FAILED', undefined, fieldErrorsOf(error));
+  }
+  const { code, statusCode } = error as FastifyError;
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('INVALID_JSON');
+    default:
+      break;
+  }
+  if (statusCode === 429) return new AppError('RATE_LIMITED');
+  if (statusCode === 404) return new AppError('NOT_FOUND');
+  if (statusCode === 401) return new AppError('UNAUTHENTICATED');
+  if (statusCode === 403) return new AppError('FORBIDDEN');
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    return new AppError('BAD_REQUEST');
+  }
+  return new AppError('INTERNAL_ERROR');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const language = requestLanguage(request);
+  return reply
+    .status(error.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(body(language, error));
+}
+
+/** The one error handler: a localized `{message, code, errors?}`, and never a stack trace. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error);
+  if (appError.statusCode >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  } else {
+    request.log.info({ code: appError.code, statusCode: appError.statusCode }, 'request refused');
+  }
+  return sendError(request, reply, appError);
+}

@@ -1,0 +1,62 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { argon2PasswordHasher } from './repositories/password-hasher';
+import { UsersRepository } from './repositories/users.repository';
+import { demoUser, seedDemoUser } from './services/demo-seed.service';
+
+const shutdownGraceMs = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  const app = await buildApp(config);
+
+  if (config.SEED_DEMO) {
+    const created = await seedDemoUser(new UsersRepository(app.database.db), argon2PasswordHasher);
+    app.log.info({ email: demoUser.email, created }, 'demo user ready');
+  }
+
+  // Stop accepting, let in-flight requests finish, then close the database (onClose hooks).
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, shutdownGraceMs);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const { port } = new URL(address);
+  if (config.SEED_DEMO) console.log(`demo login: ${demoUser.email} / ${demoUser.password}`);
+  // Printed last: scripts and tests wait for this line.
+  console.log(`listening on http://${config.HOST}:${port}`);
+}
+
+main().catch((error: unknown) => {
+  console.error('failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

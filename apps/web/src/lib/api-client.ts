@@ -1,0 +1,64 @@
+import { apiBasePath, type ApiError } from '@tradebot/contract';
+import { storage } from './storage';
+
+/** A failed call, carrying the server's localized message and stable code. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+function isApiError(value: unknown): value is ApiError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiError).message === 'string' &&
+    typeof (value as ApiError).code === 'string'
+  );
+}
+
+/**
+ * spec §7: base {host}/core-api/public, JSON headers, Bearer when a token is stored,
+ * no timeout, and any 2xx is success. Answers are `{ data }`; this returns the body.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Content-Type': 'application/json',
+  };
+  const token = storage.get('token');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const language = storage.get('language');
+  if (language) headers['Accept-Language'] = language;
+
+  const response = await fetch(`${apiBasePath}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (response.status >= 200 && response.status < 300) return body as T;
+  if (isApiError(body)) {
+    throw new ApiRequestError(response.status, body.code, body.message, body.errors ?? {});
+  }
+  throw new ApiRequestError(response.status, 'HTTP_ERROR', response.statusText || 'Error');
+}

@@ -1,0 +1,17 @@
+import type { TestProject } from 'vitest/node';
+import { startServer } from './support/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+/** One real server for the whole E2E run, built from this checkout. */
+export default async function setup(project: TestProject) {
+  const server = await startServer();
+  project.provide('baseURL', server.url);
+  return async () => {
+    await server.stop();
+  };
+}

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const serverEntry = path.join(root, 'apps/server/dist/main.js');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Sends SIGTERM and waits for the process to exit; resolves its exit code. */
+  stop(): Promise<number | null>;
+  output(): string;
+}
+
+/**
+ * Starts the real built server (npm run build first) on a free port, with a fresh
+ * DATA_DIR, and resolves once it prints its address.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  await fs.access(serverEntry).catch(() => {
+    throw new Error(`${serverEntry} is missing: run "npm run build" first`);
+  });
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [serverEntry], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`server did not start within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${String(code)} before listening:\n${output}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      await fs.rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
