@@ -1,3 +1,4 @@
+export * from './accounts';
 export * from './api-paths';
 export * from './categories';
 export * from './envelope';

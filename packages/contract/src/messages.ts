@@ -34,6 +34,12 @@ const es = {
   'validation.promocodeInvalid': 'El código promocional es inválido',
   'validation.invalidValue': 'Valor no válido',
   'validation.unknownField': 'Campo no permitido',
+  'validation.otpFormat': 'El código tiene 6 dígitos',
+  'auth.invalidCredentials': 'Correo electrónico o contraseña incorrectos',
+  'auth.emailTaken': 'Ya existe una cuenta con este correo electrónico',
+  'auth.regionBlocked': 'No disponible en tu región',
+  'auth.incorrectCode': 'Código incorrecto o vencido',
+  'auth.passwordChanged': 'Contraseña cambiada con éxito',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -65,6 +71,12 @@ const pt: Record<MessageKey, string> = {
   'validation.promocodeInvalid': 'O código promocional é inválido',
   'validation.invalidValue': 'Valor inválido',
   'validation.unknownField': 'Campo não permitido',
+  'validation.otpFormat': 'O código tem 6 dígitos',
+  'auth.invalidCredentials': 'E-mail ou senha incorretos',
+  'auth.emailTaken': 'Já existe uma conta com este e-mail',
+  'auth.regionBlocked': 'Não disponível na sua região',
+  'auth.incorrectCode': 'Código incorreto ou expirado',
+  'auth.passwordChanged': 'Senha alterada com sucesso',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

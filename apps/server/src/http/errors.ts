@@ -60,12 +60,16 @@ export class RequestValidationError extends Error {
   }
 }
 
+/** The length bound an issue speaks of, for "Mínimo {{count}} caracteres". */
+function boundOf(issue: z.core.$ZodIssue): number {
+  if ('minimum' in issue) return Number(issue.minimum);
+  if ('maximum' in issue) return Number(issue.maximum);
+  const params = (issue as { params?: { minimum?: unknown; maximum?: unknown } }).params;
+  return Number(params?.minimum ?? params?.maximum ?? 0);
+}
+
 function issueText(issue: z.core.$ZodIssue): LocalizedText {
-  if (isMessageKey(issue.message)) {
-    const count =
-      'minimum' in issue ? Number(issue.minimum) : 'maximum' in issue ? Number(issue.maximum) : 0;
-    return { key: issue.message, values: { count } };
-  }
+  if (isMessageKey(issue.message)) return { key: issue.message, values: { count: boundOf(issue) } };
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined || issue.input === null
@@ -88,7 +92,10 @@ function issueText(issue: z.core.$ZodIssue): LocalizedText {
         : { key: 'validation.invalidValue' };
     case 'unrecognized_keys':
       return { key: 'validation.unknownField' };
-    case 'invalid_union':
+    case 'invalid_union': {
+      const keyed = issue.errors.flat().find((nested) => isMessageKey(nested.message));
+      return keyed ? issueText(keyed) : { key: 'validation.invalidValue' };
+    }
     case 'invalid_key':
     case 'invalid_element':
     case 'invalid_value':

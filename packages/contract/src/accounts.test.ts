@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  loginRequestSchema,
+  registerRequestSchema,
+  setPasswordRequestSchema,
+  userConfigSchema,
+} from './accounts';
+
+const valid = {
+  name: 'María José',
+  last_name: "D'Ávila-Souza",
+  email: 'maria@example.com',
+  password: 'segura123',
+  confirm_password: 'segura123',
+  accept_terms: true,
+};
+
+function messagesOf(result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) {
+  return Object.fromEntries(
+    (result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]),
+  );
+}
+
+describe('registerRequestSchema (spec §5)', () => {
+  it('accepts a complete form with accents, apostrophes and hyphens', () => {
+    expect(
+      registerRequestSchema.safeParse({ ...valid, phone: '+55 (11) 91234-5678', promocode: '' })
+        .success,
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ email: 'not-an-email' }, 'email', 'validation.email'],
+    [{ email: '' }, 'email', 'validation.emailRequired'],
+    [{ name: 'R2D2' }, 'name', 'validation.latinLetters'],
+    [{ name: 'Иван' }, 'name', 'validation.latinLetters'],
+    [{ name: 'A' }, 'name', 'validation.min'],
+    [{ last_name: 'x'.repeat(51) }, 'last_name', 'validation.max'],
+    [
+      { password: 'onlyletters', confirm_password: 'onlyletters' },
+      'password',
+      'validation.passwordLetterAndNumber',
+    ],
+    [
+      { password: '12345678', confirm_password: '12345678' },
+      'password',
+      'validation.passwordLetterAndNumber',
+    ],
+    [{ password: 'ab1', confirm_password: 'ab1' }, 'password', 'validation.min'],
+    [{ confirm_password: 'different1' }, 'confirm_password', 'validation.passwordsMatch'],
+    [{ accept_terms: false }, 'accept_terms', 'validation.acceptTerms'],
+    [{ phone: 'call me' }, 'phone', 'validation.numbersOnly'],
+    [{ phone: '123' }, 'phone', 'validation.min'],
+  ])('refuses %j on %s with %s', (change, field, key) => {
+    expect(messagesOf(registerRequestSchema.safeParse({ ...valid, ...change }))[field]).toBe(key);
+  });
+});
+
+describe('other account schemas', () => {
+  it('defaults rememberMe to false', () => {
+    expect(loginRequestSchema.parse({ email: 'a@b.co', password: 'x' }).rememberMe).toBe(false);
+  });
+
+  it('wants a six-digit code', () => {
+    const base = { email: 'a@b.co', password: 'nueva123', confirm_password: 'nueva123' };
+    expect(setPasswordRequestSchema.safeParse({ ...base, otp: '123456' }).success).toBe(true);
+    expect(messagesOf(setPasswordRequestSchema.safeParse({ ...base, otp: '12345' })).otp).toBe(
+      'validation.otpFormat',
+    );
+  });
+
+  it('describes the user config of spec §3', () => {
+    const config = {
+      user: { id: 'u1', name: 'A', last_name: 'B', email: 'a@b.co', subscribed_newsletter: false },
+      settings: {
+        bot_on: false,
+        risk: 1,
+        categories_enabled: {
+          forex: true,
+          cripto: true,
+          stocks: true,
+          index: true,
+          commodities: true,
+          all: true,
+        },
+      },
+      linked: false,
+      login_tradear: false,
+      authorized: false,
+    };
+    expect(userConfigSchema.parse(config)).toEqual(config);
+    expect(
+      userConfigSchema.safeParse({
+        ...config,
+        settings: { ...config.settings, categories_enabled: { forex: true } },
+      }).success,
+    ).toBe(false);
+  });
+});

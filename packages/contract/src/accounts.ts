@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { categories } from './categories';
+import { dataEnvelope } from './envelope';
+import { languageSchema } from './language';
+
+/**
+ * Account schemas (spec §3, §5, §7). Messages are catalogue keys (messages.ts), rendered
+ * in the user's language by the server and by the web forms alike.
+ * Length bounds are ours (spec: "not shown"); see docs/decisions/005-accounts.md.
+ */
+export const limits = {
+  name: { min: 2, max: 50 },
+  password: { min: 8, max: 72 },
+  email: { max: 254 },
+  phone: { min: 6, max: 20 },
+  promocode: { max: 32 },
+  tracking: { max: 200 },
+  referral: { max: 2000 },
+} as const;
+
+// Latin letters, with the accents of Spanish and Portuguese, spaces, apostrophes and hyphens.
+const latinName = /^[A-Za-zÀ-ÖØ-öø-ÿ]+(?:[ '’-][A-Za-zÀ-ÖØ-öø-ÿ]+)*$/;
+
+export const emailSchema = z
+  .string({ error: 'validation.emailRequired' })
+  .trim()
+  .min(1, { error: 'validation.emailRequired' })
+  .max(limits.email.max, { error: 'validation.max' })
+  .pipe(z.email({ error: 'validation.email' }));
+
+export const nameSchema = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, { error: 'validation.required' })
+  .min(limits.name.min, { error: 'validation.min' })
+  .max(limits.name.max, { error: 'validation.max' })
+  .regex(latinName, { error: 'validation.latinLetters' });
+
+export const newPasswordSchema = z
+  .string({ error: 'validation.required' })
+  .min(1, { error: 'validation.required' })
+  .min(limits.password.min, { error: 'validation.min' })
+  .max(limits.password.max, { error: 'validation.max' })
+  .regex(/\p{L}/u, { error: 'validation.passwordLetterAndNumber' })
+  .regex(/\p{N}/u, { error: 'validation.passwordLetterAndNumber' });
+
+const digitCount = (value: string) => value.replace(/\D/g, '').length;
+
+/** Optional: an empty string means no phone. */
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()-]*$/, { error: 'validation.numbersOnly', abort: true })
+  .refine((value) => value === '' || digitCount(value) >= limits.phone.min, {
+    error: 'validation.min',
+    params: { minimum: limits.phone.min },
+  })
+  .refine((value) => digitCount(value) <= limits.phone.max, {
+    error: 'validation.max',
+    params: { maximum: limits.phone.max },
+  });
+
+export const promocodeSchema = z
+  .string()
+  .trim()
+  .max(limits.promocode.max, { error: 'validation.promocodeInvalid' });
+
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+function passwordsMatch<T extends { password: string; confirm_password: string }>(
+  value: T,
+  ctx: z.core.$RefinementCtx<T>,
+) {
+  if (value.password !== value.confirm_password) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['confirm_password'],
+      message: 'validation.passwordsMatch',
+    });
+  }
+}
+
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
+  rememberMe: z.boolean().default(false),
+  language: languageSchema.optional(),
+});
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+export const tokenResponseSchema = dataEnvelope(z.object({ token: z.string() }));
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const registerRequestSchema = z
+  .object({
+    name: nameSchema,
+    last_name: nameSchema,
+    email: emailSchema,
+    phone: phoneSchema.nullish(),
+    password: newPasswordSchema,
+    confirm_password: z.string({ error: 'validation.required' }),
+    accept_terms: z.literal(true, { error: 'validation.acceptTerms' }),
+    promocode: promocodeSchema.nullish(),
+    partner_id: optionalText(limits.tracking.max),
+    client_source: optionalText(limits.tracking.max),
+    referral: optionalText(limits.referral.max),
+    language: languageSchema.optional(),
+  })
+  .superRefine(passwordsMatch);
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+/** spec §3 User config, exactly. */
+export const categoriesEnabledSchema = z.object({
+  ...Object.fromEntries(categories.map((category) => [category, z.boolean()])),
+  all: z.boolean(),
+} as Record<(typeof categories)[number] | 'all', z.ZodBoolean>);
+
+export const userConfigSchema = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    subscribed_newsletter: z.boolean(),
+  }),
+  settings: z.object({
+    bot_on: z.boolean(),
+    risk: z.number().int(),
+    categories_enabled: categoriesEnabledSchema,
+  }),
+  linked: z.boolean(),
+  login_tradear: z.boolean(),
+  authorized: z.boolean(),
+});
+export type UserConfig = z.infer<typeof userConfigSchema>;
+export const userConfigResponseSchema = dataEnvelope(userConfigSchema);
+
+export const newsletterResponseSchema = dataEnvelope(
+  z.object({ subscribed_newsletter: z.boolean() }),
+);
+
+export const forgotPasswordRequestSchema = z.object({
+  language: languageSchema.optional(),
+  email: emailSchema,
+});
+/** Identical whether or not the e-mail has an account. */
+export const forgotPasswordResponseSchema = dataEnvelope(z.object({ sent: z.literal(true) }));
+
+/**
+ * spec §3 lists otp, password, confirm_password; we add the e-mail the code was sent to,
+ * so that a code's five wrong tries can be counted (docs/decisions/005-accounts.md).
+ */
+export const setPasswordRequestSchema = z
+  .object({
+    email: emailSchema,
+    otp: z
+      .string({ error: 'validation.required' })
+      .trim()
+      .regex(/^\d{6}$/, { error: 'validation.otpFormat' }),
+    password: newPasswordSchema,
+    confirm_password: z.string({ error: 'validation.required' }),
+    language: languageSchema.optional(),
+  })
+  .superRefine(passwordsMatch);
+export type SetPasswordRequest = z.input<typeof setPasswordRequestSchema>;
+export const setPasswordResponseSchema = dataEnvelope(z.object({ changed: z.literal(true) }));
+
+export const promoBenefits = ['free_month'] as const;
+export const validatePromocodeRequestSchema = z.object({
+  promocode: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required' }),
+  language: languageSchema.optional(),
+});
+export const validatePromocodeResponseSchema = dataEnvelope(
+  z.object({ valid: z.boolean(), benefit: z.enum(promoBenefits).nullable() }),
+);
+export type ValidatePromocodeResponse = z.infer<typeof validatePromocodeResponseSchema>;
+
+export const updatePromocodeRequestSchema = z.object({
+  promocode: promocodeSchema.min(1, { error: 'validation.required' }),
+  language: languageSchema.optional(),
+});
+export const updatePromocodeResponseSchema = dataEnvelope(
+  z.object({ promocode: z.string(), benefit: z.enum(promoBenefits) }),
+);
+
+export const logoutResponseSchema = dataEnvelope(z.object({ loggedOut: z.literal(true) }));
+
+/** Free-month landing (spec §7): stored once per e-mail. 201 the first time, 200 after. */
+export const emailSubscriptionRequestSchema = z.object({
+  email: emailSchema,
+  promo: z.string().trim().max(limits.promocode.max).nullish(),
+  language: languageSchema.optional(),
+});
+export const emailSubscriptionResponseSchema = dataEnvelope(
+  z.object({ status: z.enum(['subscribed', 'already_subscribed']) }),
+);
+export type EmailSubscriptionResponse = z.infer<typeof emailSubscriptionResponseSchema>;
