@@ -137,8 +137,15 @@ export async function buildApp(
     }
   });
 
+  // While shutting down, answers close their connection: otherwise an idle keep-alive
+  // socket left by an in-flight request would hold close() open for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   const ownsDatabase = !dependencies.database;

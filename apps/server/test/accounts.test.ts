@@ -80,7 +80,7 @@ describe('register', () => {
     expect(row).toMatchObject({
       partnerId: '77',
       clientSource: 'newsletter',
-      referral: 'utm_source=google|utm_campaign=Invierno 2026|',
+      referral: 'utm_source=google|utm_campaign=Invierno 2026 |',
       phone: '+54 11 5555-1234',
       promocode: null,
       language: 'es',

@@ -16,7 +16,7 @@ export const validRegistration = {
   promocode: '',
   partner_id: '77',
   client_source: 'newsletter',
-  referral: 'utm_source=google|utm_campaign=Invierno 2026|',
+  referral: 'utm_source=google|utm_campaign=Invierno 2026 |',
 };
 
 /** A clock the test moves by hand. */
