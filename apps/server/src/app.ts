@@ -14,14 +14,45 @@ import { geoRoutes } from './http/v1/geo.routes';
 import { validatorCompiler } from './http/validation';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWebApp } from './plugins/web-app';
+import { Redis } from 'ioredis';
+import { accountRoutes } from './http/v1/account.routes';
+import { authRoutes } from './http/v1/auth.routes';
+import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
+import { promoCodesRoutes } from './http/v1/promo-codes.routes';
+import { systemClock, type Clock } from './repositories/clock';
+import { EmailSubscriptionsRepository } from './repositories/email-subscriptions.repository';
 import { geoipRepository } from './repositories/geo.repository';
+import { fileMailer, smtpMailer, type Mailer } from './repositories/mail.repository';
+import { argon2PasswordHasher } from './repositories/password-hasher';
+import { PasswordResetRepository } from './repositories/password-reset.repository';
+import { PromoCodesRepository } from './repositories/promo-codes.repository';
+import {
+  memoryRateLimitStore,
+  redisRateLimitStore,
+  type RateLimitStore,
+} from './repositories/rate-limit.repository';
+import { Secrets } from './repositories/secrets';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { UsersRepository } from './repositories/users.repository';
+import { AccountService } from './services/account.service';
+import { AuthService } from './services/auth.service';
+import { EmailSubscriptionService } from './services/email-subscription.service';
 import { GeoService } from './services/geo.service';
+import { PasswordRecoveryService } from './services/password-recovery.service';
+import { PromoCodesService } from './services/promo-codes.service';
+import { RateLimiterService } from './services/rate-limiter.service';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
 export interface Services {
   geo: GeoService;
+  auth: AuthService;
+  account: AccountService;
+  passwordRecovery: PasswordRecoveryService;
+  promoCodes: PromoCodesService;
+  emailSubscription: EmailSubscriptionService;
+  rateLimiter: RateLimiterService;
 }
 
 declare module 'fastify' {
@@ -34,6 +65,23 @@ declare module 'fastify' {
 export interface AppDependencies {
   /** A database the caller owns (tests); otherwise one is opened from the config. */
   database?: Database;
+  clock?: Clock;
+  /** Otherwise SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
+  mailer?: Mailer;
+  /** Otherwise Redis when REDIS_URL is set, else in memory. */
+  rateLimitStore?: RateLimitStore;
+}
+
+function createMailer(config: Config, app: FastifyInstance): Mailer {
+  if (config.SMTP_URL) return smtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  return fileMailer(path.join(config.dataDir, 'mail'), config.MAIL_FROM, (file, message) => {
+    app.log.info({ file, to: message.to, subject: message.subject }, 'e-mail written');
+  });
+}
+
+function createRateLimitStore(config: Config): RateLimitStore {
+  if (!config.REDIS_URL) return memoryRateLimitStore();
+  return redisRateLimitStore(new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }));
 }
 
 /** A hop count trusts that many proxies nearest to us, as proxy-addr counts them. */
@@ -89,8 +137,15 @@ export async function buildApp(
     }
   });
 
+  // While shutting down, answers close their connection: otherwise an idle keep-alive
+  // socket left by an in-flight request would hold close() open for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   const ownsDatabase = !dependencies.database;
@@ -109,8 +164,42 @@ export async function buildApp(
     if (applied.length > 0) app.log.info({ applied }, 'database migrated');
   }
 
+  const clock = dependencies.clock ?? systemClock;
+  const mailer = dependencies.mailer ?? createMailer(config, app);
+  const rateLimitStore = dependencies.rateLimitStore ?? createRateLimitStore(config);
+  app.addHook('onClose', async () => {
+    mailer.close();
+    await rateLimitStore.close();
+  });
+  const secrets = new Secrets(config.TOKEN_SECRET);
+  const db = database.db;
+  const users = new UsersRepository(db);
+  const promoCodes = new PromoCodesRepository(db);
   app.decorate<Services>('services', {
     geo: new GeoService(geoipRepository),
+    auth: new AuthService(
+      users,
+      new SessionsRepository(db),
+      promoCodes,
+      argon2PasswordHasher,
+      secrets,
+      clock,
+    ),
+    account: new AccountService(users, clock),
+    passwordRecovery: new PasswordRecoveryService(
+      users,
+      new PasswordResetRepository(db),
+      argon2PasswordHasher,
+      secrets,
+      mailer,
+      clock,
+      (error) => {
+        app.log.error({ err: error }, 'sending e-mail failed');
+      },
+    ),
+    promoCodes: new PromoCodesService(promoCodes, users, db, clock),
+    emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
+    rateLimiter: new RateLimiterService(rateLimitStore, clock),
   });
 
   await app.register(compress, { global: true, threshold: 1024 });
@@ -120,6 +209,10 @@ export async function buildApp(
   await app.register(
     async (v1) => {
       await v1.register(geoRoutes);
+      await v1.register(authRoutes);
+      await v1.register(accountRoutes);
+      await v1.register(promoCodesRoutes);
+      await v1.register(emailSubscriptionRoutes);
     },
     { prefix: apiV1Prefix },
   );

@@ -2,7 +2,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { argon2PasswordHasher } from './repositories/password-hasher';
 import { UsersRepository } from './repositories/users.repository';
-import { demoUser, seedDemoUser } from './services/demo-seed.service';
+import { PromoCodesRepository } from './repositories/promo-codes.repository';
+import { demoPromoCode, demoUser, seedDemo } from './services/demo-seed.service';
 
 const shutdownGraceMs = 10_000;
 
@@ -23,8 +24,12 @@ async function main() {
   const app = await buildApp(config);
 
   if (config.SEED_DEMO) {
-    const created = await seedDemoUser(new UsersRepository(app.database.db), argon2PasswordHasher);
-    app.log.info({ email: demoUser.email, created }, 'demo user ready');
+    const created = await seedDemo(
+      new UsersRepository(app.database.db),
+      new PromoCodesRepository(app.database.db),
+      argon2PasswordHasher,
+    );
+    app.log.info({ email: demoUser.email, created, promocode: demoPromoCode.code }, 'demo ready');
   }
 
   // Stop accepting, let in-flight requests finish, then close the database (onClose hooks).
@@ -51,7 +56,10 @@ async function main() {
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = new URL(address);
-  if (config.SEED_DEMO) console.log(`demo login: ${demoUser.email} / ${demoUser.password}`);
+  if (config.SEED_DEMO) {
+    console.log(`demo login: ${demoUser.email} / ${demoUser.password}`);
+    console.log(`demo promo code: ${demoPromoCode.code}`);
+  }
   // Printed last: scripts and tests wait for this line.
   console.log(`listening on http://${config.HOST}:${port}`);
 }

@@ -102,7 +102,8 @@ export const registerRequestSchema = z
     promocode: promocodeSchema.nullish(),
     partner_id: optionalText(limits.tracking.max),
     client_source: optionalText(limits.tracking.max),
-    referral: optionalText(limits.referral.max),
+    // Stored verbatim (spec §4 tracking), so not trimmed.
+    referral: z.string().max(limits.referral.max).nullish(),
     language: languageSchema.optional(),
   })
   .superRefine(passwordsMatch);

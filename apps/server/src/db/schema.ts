@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   smallint,
@@ -45,7 +46,9 @@ export const userSettings = pgTable('user_settings', {
   botOn: boolean('bot_on').notNull().default(false),
   risk: smallint('risk').notNull().default(1),
   categoriesEnabled: jsonb('categories_enabled')
-    .$type<Record<'forex' | 'cripto' | 'stocks' | 'index' | 'commodities' | 'all', boolean>>()
+    .$type<
+      Partial<Record<'forex' | 'cripto' | 'stocks' | 'index' | 'commodities' | 'all', boolean>>
+    >()
     .notNull(),
   linked: boolean('linked').notNull().default(false),
   loginTradear: boolean('login_tradear').notNull().default(false),
@@ -68,3 +71,51 @@ export const emailSubscriptions = pgTable(
     index('email_subscriptions_created_at_idx').on(table.createdAt),
   ],
 );
+
+/** Opaque bearer tokens, kept only as SHA-256 hashes. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('sessions_token_hash_key').on(table.tokenHash),
+    index('sessions_user_id_idx').on(table.userId),
+  ],
+);
+
+/** Six-digit recovery codes: single use, 15 minutes, five wrong tries. */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    attempts: smallint('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('password_reset_codes_user_id_idx').on(table.userId)],
+);
+
+/** Promotional codes (spec §1): a benefit, a validity window and a use budget. */
+export const promoCodes = pgTable('promo_codes', {
+  // Stored upper-case; codes compare case-insensitively.
+  code: text('code').primaryKey(),
+  benefit: text('benefit').$type<'free_month'>().notNull(),
+  validFrom: timestamp('valid_from', { withTimezone: true }).notNull(),
+  validUntil: timestamp('valid_until', { withTimezone: true }),
+  maxUses: integer('max_uses'),
+  uses: integer('uses').notNull().default(0),
+  createdAt: createdAt(),
+});

@@ -41,10 +41,16 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly text: LocalizedText = { key: errorMessageKey(code) },
     readonly fieldErrors?: Record<string, LocalizedText[]>,
+    readonly headers: Record<string, string> = {},
   ) {
     super(code);
     this.name = 'AppError';
     this.statusCode = statusOfCode[code];
+  }
+
+  /** One field is wrong: its message is also the answer's message. */
+  static onField(field: string, key: MessageKey, code: ErrorCode = 'VALIDATION_FAILED'): AppError {
+    return new AppError(code, { key }, { [field]: [{ key }] });
   }
 }
 
@@ -167,8 +173,10 @@ function toAppError(error: FastifyError | Error): AppError {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
-  const language = requestLanguage(request);
+  // The user's saved language counts on authenticated routes (after the body and the header).
+  const language = requestLanguage(request, request.user?.language);
   return reply
+    .headers(error.headers)
     .status(error.statusCode)
     .type('application/json; charset=utf-8')
     .send(body(language, error));

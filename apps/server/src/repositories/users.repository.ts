@@ -34,9 +34,22 @@ export class UsersRepository {
     return row;
   }
 
-  /** The user and their settings row, together or not at all. */
-  async create(user: NewUser, flags: Partial<OnboardingFlags> = {}): Promise<UserRow> {
+  async findById(id: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  }
+
+  /**
+   * The user and their settings row, together or not at all. `before` runs first in the
+   * same transaction (redeeming a promo code) and aborts everything by throwing.
+   */
+  async create(
+    user: NewUser,
+    flags: Partial<OnboardingFlags> = {},
+    before?: (tx: Db) => Promise<void>,
+  ): Promise<UserRow> {
     return this.db.transaction(async (tx) => {
+      if (before) await before(tx);
       const [created] = await tx.insert(users).values(user).returning();
       if (!created) throw new Error('insert returned no row');
       await tx
@@ -44,5 +57,25 @@ export class UsersRepository {
         .values({ userId: created.id, categoriesEnabled: allCategoriesEnabled, ...flags });
       return created;
     });
+  }
+
+  /** Flips the newsletter opt-in and returns the new value. */
+  async toggleNewsletter(userId: string, now: Date): Promise<boolean> {
+    const [row] = await this.db
+      .update(users)
+      .set({ subscribedNewsletter: sql`not ${users.subscribedNewsletter}`, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning({ subscribed: users.subscribedNewsletter });
+    if (!row) throw new Error(`user ${userId} vanished`);
+    return row.subscribed;
+  }
+
+  async setPromocode(
+    userId: string,
+    promocode: string,
+    now: Date,
+    db: Db = this.db,
+  ): Promise<void> {
+    await db.update(users).set({ promocode, updatedAt: now }).where(eq(users.id, userId));
   }
 }

@@ -1,37 +1,50 @@
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
-import { buildApp } from '../../src/app';
+import { buildApp, type AppDependencies } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestContext {
   app: FastifyInstance;
   testDatabase: TestDatabase;
+  /** Where this test's app writes e-mails (.eml files). */
+  mailDir: string;
 }
 
 /**
  * Boots the real app on a fresh schema before each test and closes it after
  * (fastify/demo's helper). Requests go through `inject`.
  */
-export function useTestApp(env: Record<string, string> = {}): TestContext {
+export function useTestApp(
+  /** Extra environment; a function is read when each test starts (ports chosen in beforeAll). */
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  dependencies: () => Omit<AppDependencies, 'database'> = () => ({}),
+): TestContext {
   const context = {} as TestContext;
   beforeEach(async () => {
     context.testDatabase = await createTestDatabase();
+    const dataDir = path.join(os.tmpdir(), `tradebot-test-${context.testDatabase.schema}`);
+    context.mailDir = path.join(dataDir, 'mail');
     const config = loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
-      DATA_DIR: path.join(os.tmpdir(), `tradebot-test-${context.testDatabase.schema}`),
+      DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
-      ...env,
+      ...(typeof env === 'function' ? env() : env),
     });
-    context.app = await buildApp(config, { database: context.testDatabase.database });
+    context.app = await buildApp(config, {
+      ...dependencies(),
+      database: context.testDatabase.database,
+    });
     await context.app.ready();
   });
   afterEach(async () => {
     await context.app.close();
     await context.testDatabase.drop();
+    await fs.rm(path.dirname(context.mailDir), { recursive: true, force: true });
   });
   return context;
 }

@@ -1,0 +1,113 @@
+import {
+  apiErrorSchema,
+  forgotPasswordRequestSchema,
+  forgotPasswordResponseSchema,
+  loginRequestSchema,
+  logoutResponseSchema,
+  registerRequestSchema,
+  setPasswordRequestSchema,
+  setPasswordResponseSchema,
+  tokenResponseSchema,
+} from '@tradebot/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../authenticate';
+import { requestLanguage } from '../language';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth, passwordRecovery, rateLimiter, geo } = app.services;
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign in; answers a bearer token (30 days with rememberMe, else 24 h)',
+        body: loginRequestSchema,
+        response: { 200: tokenResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await rateLimiter.consume('login', request.ip, request.body.email);
+      return { data: await auth.login(request.body) };
+    },
+  );
+
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create an account and sign in',
+        description: 'Refused from UY (403). A duplicate e-mail, in any case, is a 409.',
+        body: registerRequestSchema,
+        response: { 201: tokenResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = await auth.register(request.body, {
+        countryCode: geo.countryCodeOf(request.ip),
+        language: requestLanguage(request),
+      });
+      return reply.status(201).send({ data: session });
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      preHandler: requireUser(app),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Revoke this session token',
+        security: [{ bearer: [] }],
+        response: { 200: logoutResponseSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      if (request.sessionId) await auth.logout(request.sessionId);
+      return { data: { loggedOut: true as const } };
+    },
+  );
+
+  app.post(
+    '/forgot-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'E-mail a six-digit recovery code',
+        description: 'Answers the same whether or not the e-mail has an account.',
+        body: forgotPasswordRequestSchema,
+        response: { 200: forgotPasswordResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await rateLimiter.consume('forgotPassword', request.ip, request.body.email);
+      await passwordRecovery.requestCode(request.body.email, requestLanguage(request));
+      return { data: { sent: true as const } };
+    },
+  );
+
+  app.post(
+    '/set-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password with a recovery code; ends every session',
+        body: setPasswordRequestSchema,
+        response: { 200: setPasswordResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await rateLimiter.consume('setPassword', request.ip, request.body.email);
+      await passwordRecovery.setPassword(request.body);
+      return { data: { changed: true as const } };
+    },
+  );
+};

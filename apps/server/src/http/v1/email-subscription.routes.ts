@@ -1,0 +1,35 @@
+import {
+  apiErrorSchema,
+  emailSubscriptionRequestSchema,
+  emailSubscriptionResponseSchema,
+} from '@tradebot/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requestLanguage } from '../language';
+
+export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/email-subscription',
+    {
+      schema: {
+        tags: ['marketing'],
+        summary: 'Subscribe an e-mail from a promotion landing page',
+        description:
+          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after.',
+        body: emailSubscriptionRequestSchema,
+        response: {
+          200: emailSubscriptionResponseSchema,
+          201: emailSubscriptionResponseSchema,
+          422: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const status = await app.services.emailSubscription.subscribe(
+        request.body.email,
+        request.body.promo,
+        requestLanguage(request),
+      );
+      return reply.status(status === 'subscribed' ? 201 : 200).send({ data: { status } });
+    },
+  );
+};

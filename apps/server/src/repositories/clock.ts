@@ -1,0 +1,6 @@
+/** Time reaches services through this port, so tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,72 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { passwordResetCodes, users } from '../db/schema';
+import { revokeAllSessions } from './sessions.repository';
+
+export type ResetCodeRow = typeof passwordResetCodes.$inferSelect;
+
+export class PasswordResetRepository {
+  constructor(private readonly db: Db) {}
+
+  /** A new code replaces every earlier unused one. */
+  async replaceCode(userId: string, codeHash: string, now: Date, expiresAt: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(passwordResetCodes)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetCodes.userId, userId), isNull(passwordResetCodes.usedAt)));
+      await tx.insert(passwordResetCodes).values({ userId, codeHash, expiresAt });
+    });
+  }
+
+  async findUsable(
+    userId: string,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<ResetCodeRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(passwordResetCodes)
+      .where(
+        and(
+          eq(passwordResetCodes.userId, userId),
+          isNull(passwordResetCodes.usedAt),
+          gt(passwordResetCodes.expiresAt, now),
+          lt(passwordResetCodes.attempts, maxAttempts),
+        ),
+      )
+      .orderBy(desc(passwordResetCodes.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  async recordWrongTry(codeId: string): Promise<void> {
+    await this.db
+      .update(passwordResetCodes)
+      .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
+      .where(eq(passwordResetCodes.id, codeId));
+  }
+
+  /**
+   * Uses the code, sets the new password and ends every session, all or nothing.
+   * Returns false when the code was used meanwhile (two requests racing).
+   */
+  async consumeAndSetPassword(
+    codeId: string,
+    userId: string,
+    passwordHash: string,
+    now: Date,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const used = await tx
+        .update(passwordResetCodes)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetCodes.id, codeId), isNull(passwordResetCodes.usedAt)))
+        .returning({ id: passwordResetCodes.id });
+      if (used.length === 0) return false;
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+      await revokeAllSessions(tx, userId, now);
+      return true;
+    });
+  }
+}

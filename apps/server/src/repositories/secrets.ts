@@ -1,0 +1,29 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Token and code hashing. Tokens are 256 random bits; what we store is
+ * SHA-256(pepper + token), so a database leak yields no usable token. The pepper is
+ * TOKEN_SECRET (optional); rotating it revokes every session.
+ */
+export class Secrets {
+  constructor(private readonly pepper = '') {}
+
+  newToken(): string {
+    return randomBytes(32).toString('base64url');
+  }
+
+  /** Six digits, uniformly drawn, leading zeros kept. */
+  newRecoveryCode(): string {
+    return randomInt(0, 1_000_000).toString().padStart(6, '0');
+  }
+
+  hash(secret: string): string {
+    return createHash('sha256').update(this.pepper).update(secret).digest('hex');
+  }
+
+  matches(secret: string, expectedHash: string): boolean {
+    const actual = Buffer.from(this.hash(secret), 'hex');
+    const expected = Buffer.from(expectedHash, 'hex');
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+}

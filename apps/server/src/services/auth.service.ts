@@ -1,0 +1,123 @@
+import {
+  registrationBlockedCountries,
+  type Language,
+  type LoginRequest,
+  type RegisterRequest,
+} from '@tradebot/contract';
+import type { Db } from '../db/database';
+import { AppError } from '../http/errors';
+import type { Clock } from '../repositories/clock';
+import type { PasswordHasher } from '../repositories/password-hasher';
+import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
+import type { Secrets } from '../repositories/secrets';
+import type { SessionsRepository } from '../repositories/sessions.repository';
+import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import { blankToNull } from './optional-text';
+
+const hour = 60 * 60 * 1000;
+/** Session lifetimes: 30 days with rememberMe, 24 hours without. */
+export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hour };
+
+export interface AuthenticatedUser {
+  user: UserRow;
+  sessionId: string;
+}
+
+const invalidCredentials = () =>
+  new AppError('UNAUTHENTICATED', { key: 'auth.invalidCredentials' });
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+export class AuthService {
+  /** Verified against when the e-mail is unknown, so both failures take the same time. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly promoCodes: PromoCodesRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Same answer for an unknown e-mail and a wrong password. */
+  async login(input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>>) {
+    const user = await this.users.findByEmail(input.email);
+    if (!user) {
+      this.dummyHash ??= this.hasher.hash('dummy-password-1');
+      await this.hasher.verify(await this.dummyHash, input.password);
+      throw invalidCredentials();
+    }
+    if (!(await this.hasher.verify(user.passwordHash, input.password))) throw invalidCredentials();
+    return this.openSession(user.id, input.rememberMe);
+  }
+
+  async register(
+    input: RegisterRequest,
+    context: { countryCode: string; language: Language },
+  ): Promise<{ token: string }> {
+    // spec §5: registration is blocked for UY.
+    if (registrationBlockedCountries.includes(context.countryCode)) {
+      throw new AppError('FORBIDDEN', { key: 'auth.regionBlocked' });
+    }
+    const promocode = blankToNull(input.promocode);
+    const passwordHash = await this.hasher.hash(input.password);
+    const now = this.clock.now();
+    let user: UserRow;
+    try {
+      user = await this.users.create(
+        {
+          name: input.name.trim(),
+          lastName: input.last_name.trim(),
+          email: input.email.trim(),
+          phone: blankToNull(input.phone),
+          passwordHash,
+          language: context.language,
+          partnerId: blankToNull(input.partner_id),
+          clientSource: blankToNull(input.client_source),
+          // Stored verbatim (spec §4 tracking): "name=value|name=value|".
+          referral: input.referral ?? null,
+          promocode: promocode?.toUpperCase() ?? null,
+        },
+        {},
+        async (tx: Db) => {
+          if (promocode && !(await this.promoCodes.redeem(promocode, now, tx))) {
+            throw AppError.onField('promocode', 'validation.promocodeInvalid');
+          }
+        },
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw AppError.onField('email', 'auth.emailTaken', 'CONFLICT');
+      }
+      throw error;
+    }
+    return this.openSession(user.id, false);
+  }
+
+  async authenticate(token: string): Promise<AuthenticatedUser | undefined> {
+    if (token.length < 20 || token.length > 200) return undefined;
+    return this.sessions.findActiveUser(this.secrets.hash(token), this.clock.now());
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.sessions.revoke(sessionId, this.clock.now());
+  }
+
+  private async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {
+    const token = this.secrets.newToken();
+    const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
+    await this.sessions.create(
+      userId,
+      this.secrets.hash(token),
+      new Date(this.clock.now().getTime() + lifetime),
+    );
+    return { token };
+  }
+}

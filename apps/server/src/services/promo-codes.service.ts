@@ -1,0 +1,41 @@
+import type { Db } from '../db/database';
+import { AppError } from '../http/errors';
+import type { Clock } from '../repositories/clock';
+import {
+  normalizePromocode,
+  type PromoCodesRepository,
+} from '../repositories/promo-codes.repository';
+import type { UserRow, UsersRepository } from '../repositories/users.repository';
+
+const invalidPromocode = () => AppError.onField('promocode', 'validation.promocodeInvalid');
+
+export class PromoCodesService {
+  constructor(
+    private readonly promoCodes: PromoCodesRepository,
+    private readonly users: UsersRepository,
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async validate(code: string) {
+    const row = await this.promoCodes.findUsable(code, this.clock.now());
+    return { valid: Boolean(row), benefit: row?.benefit ?? null };
+  }
+
+  /** Applies a code to a signed-in user. Applying the code they already have is a no-op. */
+  async applyToUser(user: UserRow, code: string) {
+    const normalized = normalizePromocode(code);
+    const now = this.clock.now();
+    if (user.promocode === normalized) {
+      const current = await this.promoCodes.findUsable(normalized, now);
+      if (!current) throw invalidPromocode();
+      return { promocode: normalized, benefit: current.benefit };
+    }
+    return this.db.transaction(async (tx) => {
+      const redeemed = await this.promoCodes.redeem(normalized, now, tx);
+      if (!redeemed) throw invalidPromocode();
+      await this.users.setPromocode(user.id, normalized, now, tx);
+      return { promocode: normalized, benefit: redeemed.benefit };
+    });
+  }
+}

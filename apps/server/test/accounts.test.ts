@@ -1,0 +1,423 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { promoCodes, users } from '../src/db/schema';
+import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
+import { sessionLifetimeMs } from '../src/services/auth.service';
+import { useTestApp } from './helpers/app';
+import {
+  bearer,
+  getSettings,
+  login,
+  manualClock,
+  register,
+  registeredToken,
+  v1,
+  validRegistration,
+} from './helpers/accounts';
+
+async function userCount(context: ReturnType<typeof useTestApp>) {
+  const [row] = await context.app.database.db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return row?.n ?? -1;
+}
+
+async function addPromo(
+  context: ReturnType<typeof useTestApp>,
+  code: string,
+  options: { maxUses?: number; validUntil?: Date; validFrom?: Date } = {},
+) {
+  await new PromoCodesRepository(context.app.database.db).upsert({
+    code,
+    benefit: 'free_month',
+    validFrom: options.validFrom ?? new Date('2026-01-01T00:00:00Z'),
+    validUntil: options.validUntil ?? null,
+    maxUses: options.maxUses ?? null,
+  });
+}
+
+describe('register', () => {
+  const clock = manualClock();
+  const context = useTestApp({}, () => ({ clock }));
+
+  it('creates the account, signs in, and stores tracking verbatim', async () => {
+    const response = await register(context.app);
+    expect(response.statusCode).toBe(201);
+    const { token } = response.json<{ data: { token: string } }>().data;
+    expect(token.length).toBeGreaterThanOrEqual(40);
+
+    const settings = await getSettings(context.app, token);
+    expect(settings.statusCode).toBe(200);
+    expect(settings.json()).toEqual({
+      data: {
+        user: {
+          id: expect.any(String) as string,
+          name: 'María',
+          last_name: 'Gonçalves',
+          email: 'maria@example.com',
+          subscribed_newsletter: false,
+        },
+        settings: {
+          bot_on: false,
+          risk: 1,
+          categories_enabled: {
+            forex: true,
+            cripto: true,
+            stocks: true,
+            index: true,
+            commodities: true,
+            all: true,
+          },
+        },
+        linked: false,
+        login_tradear: false,
+        authorized: false,
+      },
+    });
+
+    const [row] = await context.app.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'maria@example.com'));
+    expect(row).toMatchObject({
+      partnerId: '77',
+      clientSource: 'newsletter',
+      referral: 'utm_source=google|utm_campaign=Invierno 2026 |',
+      phone: '+54 11 5555-1234',
+      promocode: null,
+      language: 'es',
+    });
+    // Never the password itself, and never the token.
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it.each([
+    [{ email: 'nope' }, 'email', 'Correo electrónico inválido'],
+    [{ name: 'R2D2' }, 'name', 'Solo se permiten letras latinas'],
+    [{ last_name: 'X' }, 'last_name', 'Mínimo 2 caracteres'],
+    [
+      { password: 'sololetras', confirm_password: 'sololetras' },
+      'password',
+      'La contraseña debe contener al menos una letra y un número',
+    ],
+    [{ confirm_password: 'otra12345' }, 'confirm_password', 'Las contraseñas no coinciden'],
+    [{ accept_terms: false }, 'accept_terms', 'Debes aceptar los términos y condiciones'],
+    [{ phone: 'llámame' }, 'phone', 'Solo se permiten números'],
+    [{ promocode: 'NOEXISTE' }, 'promocode', 'El código promocional es inválido'],
+  ])('refuses %j with a field error and writes nothing', async (change, field, message) => {
+    const response = await register(context.app, change);
+    expect(response.statusCode).toBe(422);
+    const body = response.json<{ code: string; errors: Record<string, string[]> }>();
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.errors[field]).toEqual([message]);
+    expect(await userCount(context)).toBe(0);
+  });
+
+  it('reports every missing field as required, in Portuguese when the body asks', async () => {
+    const response = await register(context.app, {
+      name: undefined,
+      email: undefined,
+      password: undefined,
+      language: 'pt',
+    });
+    expect(response.statusCode).toBe(422);
+    const body = response.json<{ message: string; errors: Record<string, string[]> }>();
+    expect(body.message).toBe('Verifique os dados enviados.');
+    expect(body.errors.name).toEqual(['Este campo é obrigatório']);
+    expect(body.errors.email).toEqual(['Por favor, informe seu e-mail']);
+    expect(body.errors.password).toEqual(['Este campo é obrigatório']);
+  });
+
+  it('refuses a duplicate e-mail, whatever its case, with 409', async () => {
+    expect((await register(context.app)).statusCode).toBe(201);
+    const again = await register(context.app, { email: 'MARIA@Example.com' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      message: 'Ya existe una cuenta con este correo electrónico',
+      code: 'CONFLICT',
+      errors: { email: ['Ya existe una cuenta con este correo electrónico'] },
+    });
+    expect(await userCount(context)).toBe(1);
+  });
+
+  it('redeems a valid promo code once, atomically with the account', async () => {
+    await addPromo(context, 'ULTIMO', { maxUses: 1 });
+    const first = await register(context.app, { promocode: 'ultimo' });
+    expect(first.statusCode).toBe(201);
+    const second = await register(context.app, { email: 'otra@example.com', promocode: 'ULTIMO' });
+    expect(second.statusCode).toBe(422);
+    expect(second.json<{ errors: Record<string, string[]> }>().errors.promocode).toEqual([
+      'El código promocional es inválido',
+    ]);
+    expect(await userCount(context)).toBe(1);
+    const [promo] = await context.app.database.db
+      .select()
+      .from(promoCodes)
+      .where(eq(promoCodes.code, 'ULTIMO'));
+    expect(promo?.uses).toBe(1);
+  });
+
+  it('refuses an expired or not-yet-valid promo code', async () => {
+    await addPromo(context, 'VIEJO', { validUntil: new Date('2026-06-01T00:00:00Z') });
+    await addPromo(context, 'FUTURO', { validFrom: new Date('2027-01-01T00:00:00Z') });
+    expect((await register(context.app, { promocode: 'VIEJO' })).statusCode).toBe(422);
+    expect((await register(context.app, { promocode: 'FUTURO' })).statusCode).toBe(422);
+  });
+});
+
+describe('register from Uruguay', () => {
+  const context = useTestApp({ TRUST_PROXY: 'true' });
+
+  it('is refused with 403 and "not available in your region"', async () => {
+    const response = await register(context.app, {}, { 'x-forwarded-for': '167.56.0.1' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ message: 'No disponible en tu región', code: 'FORBIDDEN' });
+    expect(await userCount(context)).toBe(0);
+
+    const fromBrazil = await register(context.app, {}, { 'x-forwarded-for': '200.147.67.142' });
+    expect(fromBrazil.statusCode).toBe(201);
+  });
+});
+
+describe('login, sessions and logout', () => {
+  const clock = manualClock();
+  const context = useTestApp({}, () => ({ clock }));
+  const credentials = { email: validRegistration.email, password: validRegistration.password };
+
+  it('answers a token that get-settings accepts, for any case of the e-mail', async () => {
+    await registeredToken(context.app);
+    const response = await login(context.app, { ...credentials, email: 'Maria@EXAMPLE.com' });
+    expect(response.statusCode).toBe(200);
+    const { token } = response.json<{ data: { token: string } }>().data;
+    expect((await getSettings(context.app, token)).statusCode).toBe(200);
+  });
+
+  it('answers an unknown e-mail and a wrong password identically', async () => {
+    await registeredToken(context.app);
+    const unknown = await login(context.app, { email: 'nadie@example.com', password: 'segura123' });
+    const wrong = await login(context.app, { ...credentials, password: 'incorrecta1' });
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.body).toBe(wrong.body);
+    expect(wrong.json()).toEqual({
+      message: 'Correo electrónico o contraseña incorrectos',
+      code: 'UNAUTHENTICATED',
+    });
+  });
+
+  it('expires a session after 24 h without rememberMe and 30 days with it', async () => {
+    await registeredToken(context.app);
+    const short = (await login(context.app, credentials)).json<{ data: { token: string } }>().data
+      .token;
+    const long = (await login(context.app, { ...credentials, rememberMe: true })).json<{
+      data: { token: string };
+    }>().data.token;
+
+    clock.advance(sessionLifetimeMs.default - 1000);
+    expect((await getSettings(context.app, short)).statusCode).toBe(200);
+    clock.advance(2000);
+    expect((await getSettings(context.app, short)).statusCode).toBe(401);
+    expect((await getSettings(context.app, long)).statusCode).toBe(200);
+
+    clock.advance(sessionLifetimeMs.remembered - sessionLifetimeMs.default);
+    expect((await getSettings(context.app, long)).statusCode).toBe(401);
+  });
+
+  it('revokes the token at logout, and only that one', async () => {
+    const first = await registeredToken(context.app);
+    const second = (await login(context.app, credentials)).json<{ data: { token: string } }>().data
+      .token;
+    const logout = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/logout`,
+      headers: bearer(first),
+    });
+    expect(logout.statusCode).toBe(200);
+    expect(logout.json()).toEqual({ data: { loggedOut: true } });
+    expect((await getSettings(context.app, first)).statusCode).toBe(401);
+    expect((await getSettings(context.app, second)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['no header', {}],
+    ['a made-up token', bearer('x'.repeat(43))],
+    ['a malformed header', { authorization: 'Token abc' }],
+  ])('refuses get-settings with %s', async (_case, headers) => {
+    const response = await context.app.inject({ url: `${v1}/get-settings`, headers });
+    expect(response.statusCode).toBe(401);
+    expect(response.json<{ code: string }>().code).toBe('UNAUTHENTICATED');
+  });
+
+  it('limits attempts per account, with Retry-After and a localized 429', async () => {
+    await registeredToken(context.app);
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const response = await login(
+        context.app,
+        { ...credentials, password: 'mala12345' },
+        `10.0.0.${attempt}`,
+      );
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const blocked = await login(context.app, credentials, '10.0.1.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe(String(15 * 60));
+    expect(blocked.json()).toEqual({
+      message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+      code: 'RATE_LIMITED',
+    });
+    clock.advance(15 * 60 * 1000);
+    expect((await login(context.app, credentials, '10.0.1.1')).statusCode).toBe(200);
+  });
+
+  it('limits attempts per IP across accounts', async () => {
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      const response = await login(
+        context.app,
+        { email: `u${attempt}@example.com`, password: 'x1234567' },
+        '10.9.9.9',
+      );
+      expect(response.statusCode).toBe(401);
+    }
+    expect(
+      (await login(context.app, { email: 'u31@example.com', password: 'x1234567' }, '10.9.9.9'))
+        .statusCode,
+    ).toBe(429);
+    expect(
+      (await login(context.app, { email: 'u31@example.com', password: 'x1234567' }, '10.9.9.8'))
+        .statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('newsletter', () => {
+  const context = useTestApp();
+
+  it('toggles the subscription and get-settings reflects it', async () => {
+    const token = await registeredToken(context.app);
+    const on = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/newsletter`,
+      headers: bearer(token),
+    });
+    expect(on.json()).toEqual({ data: { subscribed_newsletter: true } });
+    const settings = (await getSettings(context.app, token)).json<{
+      data: { user: { subscribed_newsletter: boolean } };
+    }>();
+    expect(settings.data.user.subscribed_newsletter).toBe(true);
+    const off = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/newsletter`,
+      headers: bearer(token),
+    });
+    expect(off.json()).toEqual({ data: { subscribed_newsletter: false } });
+  });
+
+  it('needs a session', async () => {
+    expect((await context.app.inject({ method: 'POST', url: `${v1}/newsletter` })).statusCode).toBe(
+      401,
+    );
+  });
+});
+
+describe('promo codes', () => {
+  const context = useTestApp();
+
+  it('validates without a session, case-insensitively', async () => {
+    await addPromo(context, 'MESGRATIS');
+    const valid = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/validate-promocode`,
+      payload: { promocode: 'mesgratis' },
+    });
+    expect(valid.json()).toEqual({ data: { valid: true, benefit: 'free_month' } });
+    const invalid = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/validate-promocode`,
+      payload: { promocode: 'OTRO' },
+    });
+    expect(invalid.json()).toEqual({ data: { valid: false, benefit: null } });
+    const empty = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/validate-promocode`,
+      payload: { promocode: ' ' },
+    });
+    expect(empty.statusCode).toBe(422);
+  });
+
+  it('rate-limits validation per IP', async () => {
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      await context.app.inject({
+        method: 'POST',
+        url: `${v1}/validate-promocode`,
+        payload: { promocode: `C${attempt}` },
+      });
+    }
+    const blocked = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/validate-promocode`,
+      payload: { promocode: 'C31' },
+      headers: { 'accept-language': 'pt' },
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<{ message: string }>().message).toBe(
+      'Muitas tentativas. Aguarde um momento e tente novamente.',
+    );
+  });
+
+  it("applies a code to the signed-in user's account, once", async () => {
+    await addPromo(context, 'MESGRATIS', { maxUses: 5 });
+    const token = await registeredToken(context.app);
+    const update = (promocode: string) =>
+      context.app.inject({
+        method: 'PUT',
+        url: `${v1}/update-promocode`,
+        headers: bearer(token),
+        payload: { promocode, language: 'es' },
+      });
+    expect((await update('mesgratis')).json()).toEqual({
+      data: { promocode: 'MESGRATIS', benefit: 'free_month' },
+    });
+    expect((await update('MESGRATIS')).statusCode).toBe(200);
+    const [promo] = await context.app.database.db
+      .select()
+      .from(promoCodes)
+      .where(eq(promoCodes.code, 'MESGRATIS'));
+    expect(promo?.uses).toBe(1);
+
+    const invalid = await update('NADA');
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json<{ errors: Record<string, string[]> }>().errors.promocode).toEqual([
+      'El código promocional es inválido',
+    ]);
+    const [row] = await context.app.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, validRegistration.email));
+    expect(row?.promocode).toBe('MESGRATIS');
+  });
+});
+
+describe('email-subscription', () => {
+  const context = useTestApp();
+  const subscribe = (payload: unknown) =>
+    context.app.inject({
+      method: 'POST',
+      url: `${v1}/email-subscription`,
+      payload: payload as Record<string, unknown>,
+    });
+
+  it('stores an e-mail once, case-insensitively', async () => {
+    const first = await subscribe({ email: 'Ana@Example.com', promo: 'mesgratis' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toEqual({ data: { status: 'subscribed' } });
+    const again = await subscribe({ email: 'ana@example.com', promo: 'mesgratis' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ data: { status: 'already_subscribed' } });
+  });
+
+  it('validates the e-mail', async () => {
+    const response = await subscribe({ email: 'ana@', promo: 'mesgratis' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ errors: Record<string, string[]> }>().errors.email).toEqual([
+      'Correo electrónico inválido',
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createTestDatabase } from './helpers/database';
+
+describe('closing the app (what SIGTERM and SIGINT do in main.ts)', () => {
+  it('stops accepting, lets an in-flight request finish, then closes', async () => {
+    const testDatabase = await createTestDatabase();
+    const app = await buildApp(
+      loadConfig({ LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-none') }),
+      { database: testDatabase.database },
+    );
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.get('/core-api/public/api/v1/slow', async () => {
+      await released;
+      return { data: 'finished' };
+    });
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const inFlight = fetch(`${address}/core-api/public/api/v1/slow`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = app.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await expect(fetch(`${address}/core-api/health`)).rejects.toThrow();
+      release();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ data: 'finished' });
+      expect(response.headers.get('connection')).toBe('close');
+      // Resolves promptly: no keep-alive socket holds it open.
+      await closed;
+    } finally {
+      release();
+      await app.close();
+      await testDatabase.drop();
+    }
+  });
+});
