@@ -4,6 +4,8 @@ import { startServer } from './support/server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The E2E server's DATA_DIR: e-mail lands in its mail/ folder as .eml files. */
+    dataDir: string;
   }
 }
 
@@ -11,6 +13,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const server = await startServer();
   project.provide('baseURL', server.url);
+  project.provide('dataDir', server.dataDir);
   return async () => {
     await server.stop();
   };

@@ -1,11 +1,109 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
-export default defineConfig({
-  plugins: [react()],
+const contractSource = /\/packages\/contract\/src\/[^/]+\.ts$/;
+
+/**
+ * The contract's modules build zod schemas at their top level. Bundlers must assume a
+ * top-level call has side effects, so importing `languages` or `messageCatalogue` would
+ * drag every schema, and zod with them, into the entry chunk. Building a schema has no
+ * side effect, so we say so: each top-level `const x = z...` / `dataEnvelope(...)` gets a
+ * pure annotation and the contract's modules are declared side-effect free. Schemas then
+ * land only in the chunks that use them (the form routes). docs/decisions/033.
+ */
+function contractSchemasArePure(): Plugin {
+  return {
+    name: 'tradebot:contract-schemas-are-pure',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!contractSource.test(id)) return null;
+      return {
+        code: code.replace(
+          /^((?:export )?const \w+\s*=\s*)(?=z\b|dataEnvelope\()/gm,
+          '$1/* @__PURE__ */ ',
+        ),
+        map: null,
+        moduleSideEffects: false,
+      };
+    },
+  };
+}
+
+/**
+ * What every page needs (React, the router, i18next, the stores, the API client, the
+ * shell's controls) goes into one chunk next to the entry, instead of a dozen small shared
+ * chunks: fewer requests, and one gzip stream compresses better. Zod and the form code stay
+ * out (docs/decisions/033).
+ */
+const shellModules =
+  /\/apps\/web\/src\/(lib\/(api-client|storage|tracking|route-paths|realtime|languages|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store|geo\/)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
+const shellContract = /\/packages\/contract\/src\/(api-paths|geo|categories)\.ts$/;
+function isShellModule(id: string): boolean {
+  if (id.includes('/node_modules/')) return !id.includes('/node_modules/zod/');
+  return shellModules.test(id) || shellContract.test(id);
+}
+
+/**
+ * React Router builds <Link>, <NavLink> and <Form> with a top-level React.forwardRef call
+ * and names them for DevTools, which a bundler must keep. Both are pure: saying so lets the
+ * components we do not use (we link with AppLink) drop out of the shell chunk.
+ */
+function routerComponentsArePure(): Plugin {
+  return {
+    name: 'tradebot:router-components-are-pure',
+    transform(code, id) {
+      if (!/\/node_modules\/react-router\/dist\/production\/chunk-\w+\.mjs$/.test(id)) return null;
+      return {
+        code: code
+          .replace(/= (React\d*\.forwardRef)\(/g, '= /* @__PURE__ */ $1(')
+          // A top-level `Link.displayName = "Link"` would keep the component alive.
+          .replace(/^(Link|NavLink|Form)\.displayName = "\w+";$/gm, ''),
+        map: null,
+      };
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  plugins: [contractSchemasArePure(), routerComponentsArePure(), react()],
+  resolve: {
+    // react-router's package exports only its development build (warnings, invariant
+    // texts); production builds use the production one it ships next to it.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fileURLToPath(
+                new URL(
+                  '../../node_modules/react-router/dist/production/index.mjs',
+                  import.meta.url,
+                ),
+              ),
+            },
+          ]
+        : [],
+  },
   server: {
     // In development the API runs on its own port (npm run dev in apps/server).
     proxy: { '/core-api': 'http://127.0.0.1:8080' },
   },
-  build: { sourcemap: true, target: 'es2022' },
-});
+  build: {
+    sourcemap: true,
+    target: 'es2022',
+    // Read by e2e/bundle-weight.e2e.ts to measure the home route's initial JavaScript.
+    manifest: true,
+    // No preload map: its helper and file lists cost 2 KB gzip in the entry, more than the
+    // one round trip a route chunk's own imports take without it (docs/decisions/033).
+    modulePreload: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [{ name: 'shell', test: (id: string) => isShellModule(id) }],
+        },
+      },
+    },
+  },
+}));

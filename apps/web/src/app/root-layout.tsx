@@ -1,30 +1,47 @@
-import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router';
-import { LanguageSwitch } from '../components/ui/language-switch';
+import { AppLink } from '../components/ui/app-link';
+import type { ReactNode } from 'react';
+import { Outlet } from 'react-router';
+import { MessageOverlay } from '../components/ui/overlay';
+import { NavigationLoader } from '../components/ui/page-loader';
+import { useTranslation } from '../lib/i18n';
+import { ScrollManager } from './scroll-manager';
+import { SiteHeader } from './site-header';
 
-export function RootLayout() {
+/** spec §2 Root shell: header, the routed view, footer, the message overlay, the loader. */
+export function RootLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <>
       <a className="skip-link" href="#main">
         {t('nav.skipToContent')}
       </a>
-      <header className="site-header">
-        <nav className="site-header__inner" aria-label={t('nav.main')}>
-          <Link to="/" className="brand">
-            <img src="/favicon.svg" alt="" width="28" height="28" />
-            <span>{t('brand')}</span>
-          </Link>
-          <LanguageSwitch />
-        </nav>
-      </header>
+      <SiteHeader />
       <main id="main" className="site-main" tabIndex={-1}>
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
       <footer className="site-footer">
+        <nav aria-label={t('footer.nav')}>
+          <ul className="site-footer__links">
+            <li>
+              <AppLink to="/terms-and-conditions">{t('footer.terms')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="/privacy-policy">{t('footer.privacy')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="/asked-questions">{t('nav.faq')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="/contact">{t('footer.contact')}</AppLink>
+            </li>
+          </ul>
+        </nav>
         <p>{t('footer.riskShort')}</p>
         <p>{t('footer.rights', { year: new Date().getFullYear() })}</p>
       </footer>
+      <MessageOverlay />
+      <NavigationLoader />
+      <ScrollManager />
     </>
   );
 }

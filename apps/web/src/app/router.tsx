@@ -1,22 +1,129 @@
-import { createBrowserRouter } from 'react-router';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { loadNamespaces, type Namespace } from '../lib/i18n';
+import { guardLoader } from './guard-loader';
 import { RootLayout } from './root-layout';
+import { PageError, ShellError } from './route-errors';
+import type { RouteFlags } from '../lib/route-paths';
+import { PageLoader } from '../components/ui/page-loader';
 
-/** Every screen loads lazily, in its own chunk (spec §2). */
-export const router = createBrowserRouter([
+type RouteModule = () => Promise<{ default: ComponentType }>;
+
+/**
+ * One route of spec §2: its guard flags (as `handle`, and in a loader that runs the guards
+ * on every navigation), its screen loaded lazily in its own chunk, and the catalogues the
+ * screen needs, fetched alongside.
+ */
+function page(
+  path: string,
+  load: RouteModule,
+  options: { flags?: RouteFlags; namespaces?: Namespace[]; handle?: Record<string, unknown> } = {},
+): RouteObject {
+  const flags = options.flags ?? {};
+  return {
+    path,
+    handle: { ...flags, ...options.handle },
+    loader: guardLoader(flags),
+    lazy: async () => {
+      const [module] = await Promise.all([load(), loadNamespaces(options.namespaces ?? [])]);
+      return { Component: module.default };
+    },
+  };
+}
+
+const brokerSteps = () => import('../features/broker/routes/broker-step');
+const stepPages = (base: string) =>
+  [1, 2, 3, 4, 5].map((step) =>
+    page(step === 1 ? base : `${base}/${String(step)}`, brokerSteps, {
+      namespaces: ['broker'],
+      handle: { step, stepBase: `/${base}` },
+    }),
+  );
+
+const authOnly: RouteFlags = { requiresAuth: true };
+const onboarded: RouteFlags = { requiresAuth: true, requiresLinking: true, requiresPayment: true };
+
+export const routes: RouteObject[] = [
   {
     path: '/',
     Component: RootLayout,
+    HydrateFallback: PageLoader,
+    errorElement: <ShellError />,
     children: [
       {
-        index: true,
-        lazy: async () => ({ Component: (await import('../features/home/routes/home')).HomeRoute }),
-      },
-      {
-        path: '*',
-        lazy: async () => ({
-          Component: (await import('../features/not-found/routes/not-found')).NotFoundRoute,
-        }),
+        errorElement: <PageError />,
+        children: [
+          page('', () => import('../features/home/routes/home'), { namespaces: ['home'] }),
+          page('asked-questions', () => import('../features/public/routes/faq'), {
+            namespaces: ['faq'],
+          }),
+          page('terms-and-conditions', () => import('../features/public/routes/terms'), {
+            namespaces: ['legal'],
+          }),
+          page('privacy-policy', () => import('../features/public/routes/privacy'), {
+            namespaces: ['legal'],
+          }),
+          ...stepPages('searching-broker'),
+          ...stepPages('how-it-works'),
+          page('contact', () => import('../features/deferred/routes/contact'), {
+            namespaces: ['deferred'],
+            flags: authOnly,
+          }),
+          page('payment', () => import('../features/deferred/routes/payment'), {
+            namespaces: ['deferred'],
+            flags: { ...authOnly, name: 'Payment' },
+          }),
+          page('link-account', () => import('../features/deferred/routes/link-account'), {
+            namespaces: ['deferred'],
+            flags: {
+              name: 'LinkAccount',
+              requiresAuth: true,
+              requiresUnlinked: true,
+              requiresPayment: true,
+            },
+          }),
+          page('dashboard', () => import('../features/deferred/routes/dashboard'), {
+            namespaces: ['deferred'],
+            flags: { ...onboarded, name: 'Dashboard' },
+          }),
+          page('profile-config', () => import('../features/deferred/routes/profile-config'), {
+            namespaces: ['deferred'],
+            flags: onboarded,
+          }),
+          page(
+            'trading-platform-login',
+            () => import('../features/deferred/routes/trading-platform-login'),
+            { namespaces: ['deferred'], flags: { ...authOnly, name: 'TradearLogin' } },
+          ),
+          page('register', () => import('../features/auth/routes/register'), {
+            flags: { requiresUnauth: true, name: 'Register' },
+            namespaces: ['auth', 'forms'],
+          }),
+          page('login', () => import('../features/auth/routes/login'), {
+            flags: { requiresUnauth: true, name: 'Login' },
+            namespaces: ['auth', 'forms'],
+          }),
+          page('forgot-password', () => import('../features/auth/routes/forgot-password'), {
+            namespaces: ['auth', 'forms'],
+          }),
+          page('set-password', () => import('../features/auth/routes/set-password'), {
+            namespaces: ['auth', 'forms'],
+          }),
+          page('promo/mesgratis', () => import('../features/promo/routes/free-month'), {
+            namespaces: ['promo', 'forms'],
+          }),
+          // React Router matches whole segments only: "robotbitcoin-{broker}" is checked by
+          // the screen, which shows the not-found page for any other promo path.
+          page('promo/:campaign', () => import('../features/promo/routes/robot-bitcoin'), {
+            namespaces: ['promo', 'forms'],
+          }),
+          page('*', () => import('../features/not-found/routes/not-found')),
+        ],
       },
     ],
   },
-]);
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,10 +1,9 @@
-import { languages, type Language } from '@tradebot/contract';
-import { useTranslation } from 'react-i18next';
+import { languages } from '../../lib/languages';
+import { changeLanguage, useTranslation } from '../../lib/i18n';
 
 /** Switches between es and pt; the choice persists (spec §4 Language). */
 export function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
-  const current = i18n.language as Language;
+  const { t, language: current } = useTranslation();
   return (
     <div className="language-switch" role="group" aria-label={t('language.label')}>
       {languages.map((language) => (
@@ -14,7 +13,7 @@ export function LanguageSwitch() {
           lang={language}
           className="language-switch__option"
           aria-pressed={current === language}
-          onClick={() => void i18n.changeLanguage(language)}
+          onClick={() => void changeLanguage(language)}
         >
           {t(`language.short.${language}`)}
           <span className="visually-hidden"> {t(`language.name.${language}`)}</span>

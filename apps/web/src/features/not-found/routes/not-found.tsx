@@ -1,14 +1,14 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AppLink } from '../../../components/ui/app-link';
+import { useTranslation } from '../../../lib/i18n';
 
-export function NotFoundRoute() {
+export default function NotFoundRoute() {
   const { t } = useTranslation();
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <h1 id="not-found-title">{t('notFound.title')}</h1>
-      <Link className="button button--primary button--md" to="/">
+      <AppLink className="button button--primary button--md" to="/">
         {t('notFound.back')}
-      </Link>
+      </AppLink>
     </section>
   );
 }

@@ -1,0 +1,68 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Icon, type IconName } from './icon';
+import { Spinner } from './spinner';
+
+export interface ButtonIcon {
+  name: IconName;
+  size?: number;
+  width?: number;
+  height?: number;
+  color?: string;
+}
+
+/** spec §3 Button: every prop of the shared control, with the spec's defaults. */
+export interface ButtonProps extends Omit<
+  ButtonHTMLAttributes<HTMLButtonElement>,
+  'type' | 'color' | 'children'
+> {
+  type?: 'button' | 'submit' | 'reset';
+  label?: ReactNode;
+  children?: ReactNode;
+  disabled?: boolean;
+  size?: 'sm' | 'md';
+  color?: 'primary' | 'secondary' | 'other';
+  loading?: boolean;
+  form?: string;
+  leftIcon?: ButtonIcon;
+  rightIcon?: ButtonIcon;
+}
+
+/** spec §4 Button: loading replaces the content with a spinner, 20 px (sm) or 24 px. */
+export function spinnerSize(size: 'sm' | 'md'): number {
+  return size === 'sm' ? 20 : 24;
+}
+
+export function Button({
+  type = 'button',
+  label,
+  children,
+  disabled = false,
+  size = 'md',
+  color = 'primary',
+  loading = false,
+  leftIcon,
+  rightIcon,
+  className,
+  ...rest
+}: ButtonProps) {
+  return (
+    <button
+      {...rest}
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={`button button--${color} button--${size}${className ? ` ${className}` : ''}`}
+    >
+      {loading ? (
+        <Spinner size={spinnerSize(size)} />
+      ) : (
+        <>
+          {leftIcon && <Icon {...leftIcon} />}
+          {label ?? children}
+          {rightIcon && <Icon {...rightIcon} />}
+        </>
+      )}
+      {loading && <span className="visually-hidden">{label ?? children}</span>}
+    </button>
+  );
+}

@@ -1,0 +1,37 @@
+import { useId, type ReactNode } from 'react';
+import { ErrorText, type ShownError } from './form-field';
+
+/** A checkbox with its label (which may hold links) and its error. */
+export function CheckboxField({
+  name,
+  checked,
+  onChange,
+  children,
+  error,
+}: {
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+  error?: ShownError | undefined;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={`field field--checkbox${error ? ' field--invalid' : ''}`}>
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => {
+          onChange(event.target.checked);
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      <label htmlFor={id}>{children}</label>
+      {error && <ErrorText id={errorId} error={error} />}
+    </div>
+  );
+}

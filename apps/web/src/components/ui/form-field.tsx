@@ -1,0 +1,57 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from '../../lib/i18n';
+
+export type ShownError = { key: string; count?: number } | { text: string };
+
+/** An error under a field: a catalogue key (with count) or a server's localized text. */
+export function ErrorText({ id, error }: { id: string; error: ShownError }) {
+  const { t } = useTranslation();
+  return (
+    <p id={id} className="field__error">
+      {'text' in error ? error.text : t(error.key, { count: error.count })}
+    </p>
+  );
+}
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  name: string;
+  label: string;
+  hint?: string;
+  error?: ShownError | undefined;
+  status?: ReactNode;
+}
+
+/** A labelled input with its hint, live status and error, wired for screen readers. */
+export function TextField({ name, label, hint, error, status, ...input }: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const statusId = `${id}-status`;
+  const describedBy = [hint && hintId, status && statusId, error && errorId].filter(Boolean);
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input
+        {...input}
+        id={id}
+        name={name}
+        className="field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
+      />
+      {hint && (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {status && (
+        <p id={statusId} className="field__status" role="status">
+          {status}
+        </p>
+      )}
+      {error && <ErrorText id={errorId} error={error} />}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { registerRequestSchema } from '@tradebot/contract';
+import { describe, expect, it } from 'vitest';
+import { issueError, validate } from '../../lib/form-errors';
+import { registerPayload, type RegisterValues } from './register-form';
+
+const values: RegisterValues = {
+  name: 'Ana',
+  last_name: 'Paz',
+  email: 'ana@example.com',
+  phone: ' ',
+  password: 'segura123',
+  confirm_password: 'segura123',
+  accept_terms: true,
+  promocode: '',
+};
+
+describe('the register form', () => {
+  it('sends the stored tracking values under the contract names, empty ones as null', () => {
+    expect(
+      registerPayload(values, { partner_id: '77', client_source: null, referral: 'a=b|' }, 'pt'),
+    ).toMatchObject({
+      phone: null,
+      promocode: null,
+      partner_id: '77',
+      client_source: null,
+      referral: 'a=b|',
+      language: 'pt',
+    });
+  });
+
+  it('maps contract issues to catalogue keys with their count', () => {
+    const result = validate(
+      registerRequestSchema,
+      registerPayload(
+        { ...values, name: 'A', password: 'abc', confirm_password: 'abc', accept_terms: false },
+        { partner_id: null, client_source: null, referral: null },
+        'es',
+      ),
+    );
+    expect(result.errors).toMatchObject({
+      name: { key: 'contract:validation.min', count: 2 },
+      password: { key: 'contract:validation.min', count: 8 },
+      accept_terms: { key: 'contract:validation.acceptTerms' },
+    });
+  });
+
+  it('says the passwords differ (once the other fields pass, as zod refines objects)', () => {
+    const result = validate(
+      registerRequestSchema,
+      registerPayload(
+        { ...values, confirm_password: 'segura124' },
+        { partner_id: null, client_source: null, referral: null },
+        'es',
+      ),
+    );
+    expect(result.errors).toEqual({
+      confirm_password: { key: 'contract:validation.passwordsMatch' },
+    });
+  });
+
+  it('falls back by issue code when a message is not a catalogue key', () => {
+    expect(issueError({ code: 'invalid_type', message: 'x', path: ['a'] })).toEqual({
+      key: 'contract:validation.required',
+    });
+    expect(issueError({ code: 'too_big', message: 'x', path: ['a'], maximum: 5 })).toEqual({
+      key: 'contract:validation.max',
+      count: 5,
+    });
+    expect(issueError({ code: 'custom', message: 'x', path: ['a'], input: 1 })).toEqual({
+      key: 'contract:validation.invalidValue',
+    });
+  });
+});

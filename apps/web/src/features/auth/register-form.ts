@@ -1,0 +1,50 @@
+import type { Language, RegisterRequest } from '@tradebot/contract';
+
+export interface RegisterValues {
+  name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  password: string;
+  confirm_password: string;
+  accept_terms: boolean;
+  promocode: string;
+}
+
+export interface StoredTracking {
+  partner_id: string | null;
+  client_source: string | null;
+  referral: string | null;
+}
+
+/**
+ * What /register sends (spec §3): the form, with the tracking values stored at startup
+ * (sourceP → partner_id, sourceS → client_source, sourceReferral → referral). Empty
+ * optional fields are sent as null, not as empty strings.
+ */
+export type RegisterPayload = Omit<RegisterRequest, 'accept_terms'> & { accept_terms: boolean };
+
+export function registerPayload(
+  values: RegisterValues,
+  tracking: StoredTracking,
+  language: Language,
+): RegisterPayload {
+  const optional = (value: string | null) => {
+    const trimmed = value?.trim() ?? '';
+    return trimmed === '' ? null : trimmed;
+  };
+  return {
+    name: values.name,
+    last_name: values.last_name,
+    email: values.email,
+    phone: optional(values.phone),
+    password: values.password,
+    confirm_password: values.confirm_password,
+    accept_terms: values.accept_terms,
+    promocode: optional(values.promocode),
+    partner_id: optional(tracking.partner_id),
+    client_source: optional(tracking.client_source),
+    referral: optional(tracking.referral),
+    language,
+  };
+}

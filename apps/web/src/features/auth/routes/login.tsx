@@ -1,0 +1,106 @@
+import { AppLink } from '../../../components/ui/app-link';
+import { loginRequestSchema } from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { routePath } from '../../../lib/route-paths';
+import { Button } from '../../../components/ui/button';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { TextField } from '../../../components/ui/form-field';
+import {
+  failureMessage,
+  fieldErrorsFromServer,
+  validate,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { useAppStore } from '../../../stores/app';
+import { login } from '../api/login';
+import { useAuthStore } from '../store';
+
+/** /login (spec §3 Login form: email, password, rememberMe). */
+export default function LoginRoute() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const showMessage = useAppStore((state) => state.showMessage);
+  const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [sending, setSending] = useState(false);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = validate(loginRequestSchema, values);
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      const token = await login(checked.data);
+      const auth = useAuthStore.getState();
+      auth.signIn(token);
+      await useAuthStore.getState().ensureSettings();
+      // The guards send a user who has not paid or linked yet where they must go.
+      await navigate(routePath('Dashboard'));
+    } catch (error) {
+      const fields = fieldErrorsFromServer(error);
+      setErrors(fields);
+      if (!Object.keys(fields).length) showMessage(failureMessage(error, 'forms:errors.login'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="auth-card card" aria-labelledby="login-title">
+      <h1 id="login-title">{t('login.title')}</h1>
+      <p className="muted">{t('login.lead')}</p>
+      <form noValidate onSubmit={(event) => void onSubmit(event)}>
+        <TextField
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          label={t('fields.email')}
+          value={values.email}
+          onChange={(event) => {
+            setValues({ ...values, email: event.target.value });
+          }}
+          error={errors.email}
+        />
+        <TextField
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          label={t('fields.password')}
+          value={values.password}
+          onChange={(event) => {
+            setValues({ ...values, password: event.target.value });
+          }}
+          error={errors.password}
+        />
+        <CheckboxField
+          name="rememberMe"
+          checked={values.rememberMe}
+          onChange={(rememberMe) => {
+            setValues({ ...values, rememberMe });
+          }}
+        >
+          {t('fields.rememberMe')}
+        </CheckboxField>
+        <Button
+          type="submit"
+          label={t('login.submit')}
+          loading={sending}
+          className="button--block"
+        />
+      </form>
+      <p>
+        <AppLink to={routePath('ForgotPassword')}>{t('login.forgot')}</AppLink>
+      </p>
+      <p>
+        {t('login.noAccount')} <AppLink to={routePath('Register')}>{t('login.register')}</AppLink>
+      </p>
+    </section>
+  );
+}

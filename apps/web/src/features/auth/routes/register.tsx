@@ -1,0 +1,162 @@
+import { AppLink } from '../../../components/ui/app-link';
+import { registerRequestSchema } from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { TextField } from '../../../components/ui/form-field';
+import {
+  failureMessage,
+  fieldErrorsFromServer,
+  validate,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { routePath } from '../../../lib/route-paths';
+import { storedTracking } from '../../../lib/tracking';
+import { useAppStore } from '../../../stores/app';
+import { register } from '../api/register';
+import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
+import { useAuthStore } from '../store';
+import { registerPayload, type RegisterValues } from '../register-form';
+
+const textFields = [
+  { name: 'name', type: 'text', autoComplete: 'given-name' },
+  { name: 'last_name', type: 'text', autoComplete: 'family-name' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'phone', type: 'tel', autoComplete: 'tel', hint: 'hints.phone' },
+  { name: 'password', type: 'password', autoComplete: 'new-password', hint: 'hints.password' },
+  { name: 'confirm_password', type: 'password', autoComplete: 'new-password' },
+] as const;
+
+function promocodeStatusText(status: PromocodeStatus, t: (key: string) => string) {
+  switch (status.state) {
+    case 'validating':
+      return t('promo.validating');
+    case 'valid':
+      return status.benefit === 'free_month' ? t('promo.valid') : t('promo.validGeneric');
+    case 'invalid':
+    case 'empty':
+    case 'unknown':
+      return undefined;
+  }
+}
+
+/** /register (spec §3 Register form, §5 validation, issue 4). */
+export default function RegisterRoute() {
+  const { t, language } = useTranslation('auth');
+  const navigate = useNavigate();
+  const showMessage = useAppStore((state) => state.showMessage);
+  const [values, setValues] = useState<RegisterValues>(() => ({
+    name: '',
+    last_name: '',
+    email: '',
+    phone: '',
+    password: '',
+    confirm_password: '',
+    accept_terms: true,
+    promocode: storedTracking().promocode ?? '',
+  }));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [sending, setSending] = useState(false);
+  const promocode = usePromocodeStatus(values.promocode);
+  const promocodeError =
+    promocode.state === 'invalid'
+      ? { key: 'contract:validation.promocodeInvalid' }
+      : errors.promocode;
+
+  const update = (name: keyof RegisterValues, value: string | boolean) => {
+    setValues((current) => ({ ...current, [name]: value }));
+  };
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const payload = registerPayload(values, storedTracking(), language);
+    const checked = validate(registerRequestSchema, payload);
+    if (checked.errors || promocode.state === 'invalid' || promocode.state === 'validating') {
+      setErrors(checked.errors ?? {});
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      const token = await register(checked.data);
+      useAuthStore.getState().signIn(token);
+      await useAuthStore.getState().ensureSettings();
+      // A new user has not paid: the guards take them on to Payment.
+      await navigate(routePath('Dashboard'));
+    } catch (error) {
+      const fields = fieldErrorsFromServer(error);
+      setErrors(fields);
+      if (!Object.keys(fields).length) showMessage(failureMessage(error, 'forms:errors.register'));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="auth-card auth-card--wide card" aria-labelledby="register-title">
+      <h1 id="register-title">{t('register.title')}</h1>
+      <p className="muted">{t('register.lead')}</p>
+      <form noValidate onSubmit={(event) => void onSubmit(event)}>
+        <div className="form-grid">
+          {textFields.map((field) => (
+            <TextField
+              key={field.name}
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              label={t(`fields.${field.name}`)}
+              {...('hint' in field ? { hint: t(field.hint) } : {})}
+              value={values[field.name]}
+              onChange={(event) => {
+                update(field.name, event.target.value);
+              }}
+              error={errors[field.name]}
+            />
+          ))}
+        </div>
+        <TextField
+          name="promocode"
+          autoComplete="off"
+          label={t('fields.promocode')}
+          value={values.promocode}
+          onChange={(event) => {
+            update('promocode', event.target.value);
+          }}
+          status={promocodeStatusText(promocode, t)}
+          error={promocodeError}
+        />
+        <CheckboxField
+          name="accept_terms"
+          checked={values.accept_terms}
+          onChange={(checked) => {
+            update('accept_terms', checked);
+          }}
+          error={errors.accept_terms}
+        >
+          {t('acceptTerms.before')}
+          <AppLink to="/terms-and-conditions" target="_blank" rel="noopener">
+            {t('acceptTerms.terms')}
+          </AppLink>
+          {t('acceptTerms.middle')}
+          <AppLink to="/privacy-policy" target="_blank" rel="noopener">
+            {t('acceptTerms.privacy')}
+          </AppLink>
+          {t('acceptTerms.after')}
+        </CheckboxField>
+        <Button
+          type="submit"
+          label={t('register.submit')}
+          loading={sending}
+          disabled={sending}
+          className="button--block"
+        />
+      </form>
+      <p>
+        {t('register.hasAccount')} <AppLink to={routePath('Login')}>{t('register.login')}</AppLink>
+      </p>
+      <p className="muted small">{t('register.risk')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+import { AppLink } from '../../../components/ui/app-link';
+import { setPasswordRequestSchema } from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import {
+  failureMessage,
+  fieldErrorsFromServer,
+  validate,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { routePath } from '../../../lib/route-paths';
+import { useAppStore } from '../../../stores/app';
+import { resetEmail, setPassword } from '../api/password';
+
+const fields = [
+  { name: 'email', type: 'email', autoComplete: 'email', label: 'fields.email' },
+  {
+    name: 'otp',
+    type: 'text',
+    autoComplete: 'one-time-code',
+    label: 'fields.otp',
+    hint: 'hints.otp',
+  },
+  {
+    name: 'password',
+    type: 'password',
+    autoComplete: 'new-password',
+    label: 'fields.newPassword',
+    hint: 'hints.password',
+  },
+  {
+    name: 'confirm_password',
+    type: 'password',
+    autoComplete: 'new-password',
+    label: 'fields.confirmNewPassword',
+  },
+] as const;
+type Values = Record<(typeof fields)[number]['name'], string>;
+
+/** /set-password: e-mail (carried from Forgot password, editable), code, new password twice. */
+export default function SetPasswordRoute() {
+  const { t, language } = useTranslation('auth');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const showMessage = useAppStore((state) => state.showMessage);
+  const carried = (location.state as { email?: unknown } | null)?.email;
+  const [values, setValues] = useState<Values>(() => ({
+    email: typeof carried === 'string' ? carried : resetEmail.get(),
+    otp: '',
+    password: '',
+    confirm_password: '',
+  }));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [sending, setSending] = useState(false);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = validate(setPasswordRequestSchema, { ...values, language });
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      await setPassword(checked.data);
+      resetEmail.clear();
+      showMessage({ key: 'forms:success.passwordChanged' });
+      await navigate(routePath('Login'));
+    } catch (error) {
+      const fieldErrors = fieldErrorsFromServer(error);
+      setErrors(fieldErrors);
+      if (!Object.keys(fieldErrors).length) {
+        showMessage(failureMessage(error, 'forms:errors.recoverPassword'));
+      }
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="auth-card card" aria-labelledby="set-password-title">
+      <h1 id="set-password-title">{t('setPassword.title')}</h1>
+      <p className="muted">{t('setPassword.lead')}</p>
+      <form noValidate onSubmit={(event) => void onSubmit(event)}>
+        {fields.map((field) => (
+          <TextField
+            key={field.name}
+            name={field.name}
+            type={field.type}
+            autoComplete={field.autoComplete}
+            {...(field.name === 'otp' ? { inputMode: 'numeric' as const, maxLength: 6 } : {})}
+            label={t(field.label)}
+            {...('hint' in field ? { hint: t(field.hint) } : {})}
+            value={values[field.name]}
+            onChange={(event) => {
+              setValues((current) => ({ ...current, [field.name]: event.target.value }));
+            }}
+            error={errors[field.name]}
+          />
+        ))}
+        <Button
+          type="submit"
+          label={t('setPassword.submit')}
+          loading={sending}
+          className="button--block"
+        />
+      </form>
+      <p>
+        <AppLink to={routePath('ForgotPassword')}>{t('setPassword.resend')}</AppLink>
+      </p>
+    </section>
+  );
+}

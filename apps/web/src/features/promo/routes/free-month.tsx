@@ -1,0 +1,110 @@
+import { AppLink } from '../../../components/ui/app-link';
+import { emailSubscriptionRequestSchema } from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+
+import { Button } from '../../../components/ui/button';
+import { ErrorText, TextField } from '../../../components/ui/form-field';
+import {
+  failureMessage,
+  fieldErrorsFromServer,
+  validate,
+  type FieldErrors,
+} from '../../../lib/form-errors';
+import { translateObject, useTranslation } from '../../../lib/i18n';
+import { subscribeEmail } from '../api/subscribe-email';
+
+/** The promotion this landing page subscribes to. */
+export const freeMonthPromo = 'mesgratis';
+
+type Outcome = 'idle' | 'sending' | 'subscribed' | 'already_subscribed';
+
+/** /promo/mesgratis: the free-month landing page and its e-mail subscription form. */
+export default function FreeMonthRoute() {
+  const { t } = useTranslation('promo');
+  const [email, setEmail] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<{ key: string } | { text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>('idle');
+  const benefits = translateObject<string[]>(t, 'freeMonth.benefits');
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFailure(null);
+    const checked = validate(emailSubscriptionRequestSchema, { email, promo: freeMonthPromo });
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    setOutcome('sending');
+    try {
+      setOutcome(await subscribeEmail({ email: checked.data.email, promo: freeMonthPromo }));
+    } catch (error) {
+      setOutcome('idle');
+      const fields = fieldErrorsFromServer(error);
+      if (Object.keys(fields).length) setErrors(fields);
+      else setFailure(failureMessage(error, 'forms:errors.generic'));
+    }
+  };
+
+  const done = outcome === 'subscribed' || outcome === 'already_subscribed';
+
+  return (
+    <div className="landing">
+      <section className="hero" aria-labelledby="promo-title">
+        <h1 id="promo-title">{t('freeMonth.title')}</h1>
+        <p className="hero__lead">{t('freeMonth.lead')}</p>
+      </section>
+      <div className="landing__grid">
+        <section aria-labelledby="benefits-title">
+          <h2 id="benefits-title">{t('freeMonth.benefitsTitle')}</h2>
+          <ul className="rule-list">
+            {benefits.map((benefit) => (
+              <li key={benefit}>{benefit}</li>
+            ))}
+          </ul>
+        </section>
+        <section className="card form-card" aria-labelledby="form-title">
+          <h2 id="form-title">{t('freeMonth.formTitle')}</h2>
+          <div role="status" aria-live="polite">
+            {done && (
+              <p className="notice notice--success">
+                {t(
+                  outcome === 'subscribed' ? 'freeMonth.subscribed' : 'freeMonth.alreadySubscribed',
+                )}
+              </p>
+            )}
+          </div>
+          {done ? (
+            <AppLink className="button button--primary button--md" to="/register">
+              {t('freeMonth.registerCta')}
+            </AppLink>
+          ) : (
+            <form noValidate onSubmit={(event) => void onSubmit(event)}>
+              <TextField
+                name="email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                label={t('freeMonth.emailLabel')}
+                hint={t('freeMonth.emailHint')}
+                value={email}
+                onChange={(event) => {
+                  setEmail(event.target.value);
+                }}
+                error={errors.email}
+              />
+              {failure && (
+                <div role="alert">
+                  <ErrorText id="promo-failure" error={failure} />
+                </div>
+              )}
+              <Button type="submit" label={t('freeMonth.submit')} loading={outcome === 'sending'} />
+            </form>
+          )}
+        </section>
+      </div>
+      <p className="risk-warning">{t('freeMonth.risk')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { latestMailTo, recoveryCode } from './support/mailbox';
+import { usePage } from './support/page';
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+async function logOut(page: Page) {
+  const menu = page.getByRole('button', { name: 'Menú' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await page.getByRole('link', { name: 'Iniciar sesión' }).waitFor();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+}
+
+describe('accounts in the browser (issue 4)', () => {
+  const state = usePage();
+
+  it('logs the demo user in (to the dashboard) and out again', async () => {
+    const { page } = state;
+    await logIn(page, 'demo@tradebot.app', 'Demo1234');
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Tu cartera' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+
+    // /login is for logged-out users only (rule 7).
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('alertdialog').getByText('Ya iniciaste sesión').waitFor();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+
+    const revoked = page.waitForResponse((response) => response.url().endsWith('/api/v1/logout'));
+    await logOut(page);
+    expect((await revoked).status()).toBe(200);
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+  });
+
+  it('says why a login failed, and validates on the client first', async () => {
+    const { page } = state;
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Por favor, ingresa tu email').waitFor();
+    await page.getByLabel('Correo electrónico').fill('not-an-email');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Correo electrónico inválido').waitFor();
+
+    await logIn(page, 'demo@tradebot.app', 'wrong-password-1');
+    await page
+      .getByRole('alertdialog')
+      .getByText('Correo electrónico o contraseña incorrectos')
+      .waitFor();
+  });
+
+  it('subscribes an e-mail to the free month once, then says it already is', async () => {
+    const { page } = state;
+    const email = `promo-${String(Date.now())}@example.com`;
+    await page.goto('/promo/mesgratis');
+    await page.getByRole('button', { name: 'Quiero mi mes gratis' }).click();
+    await page.getByText('Por favor, ingresa tu email').waitFor();
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByRole('button', { name: 'Quiero mi mes gratis' }).click();
+    await page.getByText('¡Listo! Te enviamos tu código a tu correo electrónico.').waitFor();
+    await page.reload();
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByRole('button', { name: 'Quiero mi mes gratis' }).click();
+    await page.getByText('Este correo electrónico ya estaba registrado en la promoción').waitFor();
+  });
+
+  it('register, logout, login, forgot password, code by e-mail, set password, login again', async () => {
+    const { page } = state;
+    const email = `journey-${String(Date.now())}@example.com`;
+
+    await page.goto('/register?p=partner-7&utm_source=e2e');
+    await page.getByLabel('Nombre', { exact: true }).fill('María José');
+    await page.getByLabel('Apellido').fill("D'Ávila");
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByLabel('Teléfono (opcional)').fill('+54 11 5555 5555');
+    await page.getByLabel('Contraseña', { exact: true }).fill('segura123');
+    await page.getByLabel('Repite la contraseña').fill('otra1234');
+    await page.getByLabel('Código promocional (opcional)').fill('NO-SUCH-CODE');
+    await page.getByText('El código promocional es inválido').waitFor();
+    await page.getByLabel('Código promocional (opcional)').fill('MESGRATIS');
+    await page.getByText('Código válido: tienes un mes gratis').waitFor();
+    await page.getByRole('button', { name: 'Crear cuenta' }).click();
+    await page.getByText('Las contraseñas no coinciden').waitFor();
+    await page.getByLabel('Repite la contraseña').fill('segura123');
+    await page.getByRole('button', { name: 'Crear cuenta' }).click();
+
+    // A new user has not paid: the guards go Dashboard -> LinkAccount -> Payment.
+    await page.waitForURL('**/payment');
+    await page
+      .getByRole('alertdialog')
+      .getByText('Debes pagar tu suscripción para acceder a esta página')
+      .waitFor();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+    await logOut(page);
+
+    await logIn(page, email, 'segura123');
+    await page.waitForURL('**/payment');
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+    await logOut(page);
+
+    await page.goto('/forgot-password');
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.waitForURL('**/set-password');
+    await page.getByRole('alertdialog').getByText('te enviamos un código').waitFor();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+    expect(await page.getByLabel('Correo electrónico').inputValue()).toBe(email);
+
+    const code = recoveryCode(await latestMailTo(inject('dataDir'), email));
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByLabel('Código de 6 dígitos').fill(wrong);
+    await page.getByLabel('Nueva contraseña', { exact: true }).fill('nueva4567');
+    await page.getByLabel('Repite la nueva contraseña').fill('nueva4567');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    await page.getByText('Código incorrecto o vencido').waitFor();
+
+    await page.getByLabel('Código de 6 dígitos').fill(code);
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+    await page.waitForURL('**/login');
+    await page
+      .getByRole('alertdialog')
+      .getByText('Tu contraseña se cambió correctamente')
+      .waitFor();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+
+    await logIn(page, email, 'segura123');
+    await page
+      .getByRole('alertdialog')
+      .getByText('Correo electrónico o contraseña incorrectos')
+      .waitFor();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+    await logIn(page, email, 'nueva4567');
+    await page.waitForURL('**/payment');
+  });
+});

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
+import { catalogueText } from './support/catalogue';
+import { usePage } from './support/page';
+
+/** Every public route of spec §2, with the catalogue text its first heading shows. */
+const publicPages: {
+  path: string;
+  heading: [string, string] | ((language: 'es' | 'pt') => string);
+}[] = [
+  { path: '/', heading: ['home', 'title'] },
+  { path: '/asked-questions', heading: ['faq', 'title'] },
+  { path: '/terms-and-conditions', heading: ['legal', 'terms.title'] },
+  { path: '/privacy-policy', heading: ['legal', 'privacy.title'] },
+  ...['/searching-broker', '/how-it-works'].flatMap((base) =>
+    [1, 2, 3, 4, 5].map((step) => ({
+      path: step === 1 ? base : `${base}/${String(step)}`,
+      heading: ['broker', `steps.${String(step - 1)}.title`] as [string, string],
+    })),
+  ),
+  { path: '/login', heading: ['auth', 'login.title'] },
+  { path: '/register', heading: ['auth', 'register.title'] },
+  { path: '/forgot-password', heading: ['auth', 'forgot.title'] },
+  { path: '/set-password', heading: ['auth', 'setPassword.title'] },
+  { path: '/promo/mesgratis', heading: ['promo', 'freeMonth.title'] },
+  {
+    path: '/promo/robotbitcoin-interactive-brokers',
+    heading: (language) =>
+      catalogueText(language, 'promo', 'robotBitcoin.title').replace(
+        '{{broker}}',
+        'Interactive Brokers',
+      ),
+  },
+];
+
+const screenshots = path.resolve(import.meta.dirname, '../test-results/360');
+
+function expectedHeading(page: (typeof publicPages)[number], language: 'es' | 'pt') {
+  return typeof page.heading === 'function'
+    ? page.heading(language)
+    : catalogueText(language, page.heading[0], page.heading[1]);
+}
+
+async function horizontalOverflow(page: Page) {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+describe('public pages at 360 px, in Spanish and in Portuguese', () => {
+  const state = usePage({ viewport: { width: 360, height: 740 } });
+
+  it.each(publicPages)('$path renders, fits 360 px, and passes axe', async (entry) => {
+    const { page } = state;
+    fs.mkdirSync(screenshots, { recursive: true });
+    const name = entry.path === '/' ? 'home' : entry.path.slice(1).replaceAll('/', '_');
+
+    await page.goto(entry.path);
+    await page
+      .getByRole('heading', { level: 1, name: expectedHeading(entry, 'es'), exact: true })
+      .waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    await page.screenshot({ path: path.join(screenshots, `${name}.es.png`), fullPage: true });
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.evaluate(() => {
+      localStorage.setItem('language', 'pt');
+    });
+    await page.reload();
+    await page
+      .getByRole('heading', { level: 1, name: expectedHeading(entry, 'pt'), exact: true })
+      .waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('pt');
+    await page.screenshot({ path: path.join(screenshots, `${name}.pt.png`), fullPage: true });
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+
+  it('any other path shows the not-found text, and other promo paths too', async () => {
+    const { page } = state;
+    for (const unknown of ['/no-such-page', '/promo/robot-bitcoin', '/how-it-works/6']) {
+      await page.goto(unknown);
+      await page
+        .getByRole('heading', { name: 'Lo sentimos, la página que buscas no existe' })
+        .waitFor();
+    }
+  });
+
+  it('the menu button opens the navigation at 360 px, and the language switch applies at once', async () => {
+    const { page } = state;
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const faqLink = page.getByRole('link', { name: 'Preguntas frecuentes' }).first();
+    expect(await page.getByRole('navigation', { name: 'Navegación principal' }).isVisible()).toBe(
+      false,
+    );
+    await page.getByRole('button', { name: 'Menú' }).click();
+    await faqLink.click();
+    await page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' }).waitFor();
+    await page.getByRole('button', { name: 'Menú' }).click();
+    await page.getByRole('button', { name: /PT/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Perguntas frequentes' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('pt');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Perguntas frequentes' }).waitFor();
+  });
+
+  it('the broker steps go forward and back', async () => {
+    const { page } = state;
+    await page.goto('/how-it-works');
+    await page.getByRole('link', { name: 'Paso siguiente' }).click();
+    await page.waitForURL('**/how-it-works/2');
+    await page
+      .getByRole('heading', { level: 1, name: catalogueText('es', 'broker', 'steps.1.title') })
+      .waitFor();
+    await page.getByRole('link', { name: 'Paso anterior' }).click();
+    await page.waitForURL((url) => url.pathname === '/how-it-works');
+  });
+});
