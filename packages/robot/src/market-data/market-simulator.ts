@@ -40,8 +40,8 @@ export interface MarketSimulatorOptions {
 
 export const defaultRegimes: RegimeOptions = {
   meanFlatMinutes: 180,
-  meanTrendMinutes: 60,
-  driftPerTickInVolatility: 0.15,
+  meanTrendMinutes: 90,
+  driftPerTickInVolatility: 0.25,
 };
 export const defaultJumps: JumpOptions = { perDay: 2, sizeInTickVolatility: 4 };
 

@@ -12,7 +12,9 @@ function setUp(depositCents = 1_000_000) {
   const reports: ExecutionReport[] = [];
   broker.onReport((r) => reports.push(r));
   broker.openAccount('a1', depositCents);
-  const tick = (symbol: string, bid: number, ask: number, time = tuesday) => { broker.onTick({ symbol, bid, ask, time }); };
+  const tick = (symbol: string, bid: number, ask: number, time = tuesday) => {
+    broker.onTick({ symbol, bid, ask, time });
+  };
   return { broker, reports, tick };
 }
 

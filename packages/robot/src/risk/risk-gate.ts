@@ -1,0 +1,111 @@
+import type { AccountState } from '../broker/broker-adapter';
+import type { Instrument } from '../instruments/instrument';
+import type { Cents } from '../money/minor-units';
+import { isCategoryEnabled, type RobotSettings } from '../settings/robot-settings';
+import type { Signal } from '../strategy/strategy';
+import { riskProfile } from './risk-profile';
+
+/** The engine-wide trading state (nautilus' TradingState, without REDUCING). */
+export type TradingState = 'ACTIVE' | 'HALTED';
+
+/** Why the risk gate refused an order. Tests assert these; the dashboard translates them. */
+export type DenialReason =
+  | 'TRADING_HALTED'
+  | 'ROBOT_OFF'
+  | 'CATEGORY_DISABLED'
+  | 'MARKET_CLOSED'
+  | 'POSITION_ALREADY_OPEN'
+  | 'SIGNAL_BELOW_BREAK_EVEN'
+  | 'DAILY_LOSS_LIMIT'
+  | 'INSUFFICIENT_FREE_MARGIN'
+  | 'EXPOSURE_CAP_REACHED'
+  | 'SIZE_BELOW_MINIMUM';
+
+export interface RiskCheck {
+  readonly tradingState: TradingState;
+  readonly settings: RobotSettings;
+  readonly instrument: Instrument;
+  readonly marketOpen: boolean;
+  readonly signal: Signal;
+  readonly minimumEdge: number;
+  readonly account: AccountState;
+  /** Margin of this account's orders that are sent but not yet filled or rejected. */
+  readonly reservedMarginCents: Cents;
+  /** An open position or a pending order on this instrument already. */
+  readonly instrumentBusy: boolean;
+  /** Equity at the first evaluation of the current UTC day. */
+  readonly dayStartEquityCents: Cents;
+  /** Margin in cents of `units` at the entry price (notional / leverage). */
+  readonly marginFor: (units: number) => Cents;
+  /** Margin in cents of one unit, for sizing. */
+  readonly marginPerUnitCents: number;
+}
+
+export type RiskDecision =
+  | {
+      readonly allowed: true;
+      readonly units: number;
+      readonly marginCents: Cents;
+      /** Used margin, pending orders included, once this order is in. */
+      readonly usedMarginAfterCents: Cents;
+    }
+  | { readonly allowed: false; readonly reason: DenialReason };
+
+const capSafetyMargin = 0.002;
+
+const deny = (reason: DenialReason): RiskDecision => ({ allowed: false, reason });
+
+/**
+ * The gate every order passes (nautilus' RiskEngine). Sizing targets a fraction of free margin
+ * (10% at level 1, spec §1, §9), and no order may take the margin of all open operations,
+ * pending ones included, above 50% of equity (spec §1, §9).
+ */
+export function evaluateRisk(check: RiskCheck): RiskDecision {
+  const { account, instrument, settings, signal } = check;
+  if (check.tradingState === 'HALTED') return deny('TRADING_HALTED');
+  if (!settings.bot_on) return deny('ROBOT_OFF');
+  if (!isCategoryEnabled(settings, instrument.category)) return deny('CATEGORY_DISABLED');
+  if (!check.marketOpen) return deny('MARKET_CLOSED');
+  if (check.instrumentBusy) return deny('POSITION_ALREADY_OPEN');
+  if (signal.probability < signal.geometry.breakEvenProbability + check.minimumEdge) {
+    return deny('SIGNAL_BELOW_BREAK_EVEN');
+  }
+  const profile = riskProfile(settings.risk);
+  const equity = account.equityCents;
+  if (check.dayStartEquityCents - equity >= profile.dailyLossLimit * check.dayStartEquityCents) {
+    return deny('DAILY_LOSS_LIMIT');
+  }
+  const freeMargin = account.freeMarginCents - check.reservedMarginCents;
+  if (freeMargin <= 0) return deny('INSUFFICIENT_FREE_MARGIN');
+
+  const usedBefore = account.usedMarginCents + check.reservedMarginCents;
+  // A hair under the cap: the broker prices the margin at fill time, and a currency conversion
+  // may move by a few basis points between decision and fill.
+  const capCents = profile.exposureCap * equity * (1 - capSafetyMargin);
+  if (usedBefore >= capCents) return deny('EXPOSURE_CAP_REACHED');
+
+  // Round to the nearest step so that, over many orders, the margin averages the target.
+  const targetUnits = (profile.marginFractionPerOperation * freeMargin) / check.marginPerUnitCents;
+  const step = instrument.unitStep;
+  let units = roundToStep(targetUnits, step, Math.round);
+  let margin = check.marginFor(units);
+  if (usedBefore + margin > capCents || margin > freeMargin) {
+    units = roundToStep(
+      Math.min(targetUnits, (capCents - usedBefore) / check.marginPerUnitCents),
+      step,
+      Math.floor,
+    );
+    margin = check.marginFor(units);
+  }
+  if (units <= 0) return deny('SIZE_BELOW_MINIMUM');
+  if (usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
+  if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
+  return { allowed: true, units, marginCents: margin, usedMarginAfterCents: usedBefore + margin };
+}
+
+function roundToStep(value: number, step: number, round: (x: number) => number): number {
+  const steps = round(value / step + 1e-9);
+  // Multiply in the step's own decimals so 3 * 0.1 stays 0.3.
+  const decimals = Math.max(0, -Math.floor(Math.log10(step)));
+  return Number((steps * step).toFixed(decimals));
+}
