@@ -88,18 +88,16 @@ export function evaluateRisk(check: RiskCheck): RiskDecision {
   const targetUnits = (profile.marginFractionPerOperation * freeMargin) / check.marginPerUnitCents;
   const step = instrument.unitStep;
   let units = roundToStep(targetUnits, step, Math.round);
+  if (units <= 0) return deny('SIZE_BELOW_MINIMUM');
   let margin = check.marginFor(units);
   if (usedBefore + margin > capCents || margin > freeMargin) {
-    units = roundToStep(
-      Math.min(targetUnits, (capCents - usedBefore) / check.marginPerUnitCents),
-      step,
-      Math.floor,
-    );
+    // Trim to what still fits under the cap; if not even one step fits, the cap is reached.
+    const room = Math.min(capCents - usedBefore, freeMargin) / check.marginPerUnitCents;
+    units = roundToStep(Math.min(targetUnits, room), step, Math.floor);
     margin = check.marginFor(units);
+    if (units <= 0 || usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
+    if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
   }
-  if (units <= 0) return deny('SIZE_BELOW_MINIMUM');
-  if (usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
-  if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
   return { allowed: true, units, marginCents: margin, usedMarginAfterCents: usedBefore + margin };
 }
 
