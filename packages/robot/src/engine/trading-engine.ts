@@ -17,9 +17,14 @@ import type { MarketDataFeed } from '../market-data/market-data-feed';
 import type { Tick, Unsubscribe } from '../market-data/tick';
 import { CurrencyConverter } from '../money/currency-converter';
 import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
-import { evaluateRisk, type TradingState } from '../risk/risk-gate';
+import {
+  evaluateRisk,
+  precheckRisk,
+  type DenialReason,
+  type TradingState,
+} from '../risk/risk-gate';
 import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
-import type { Strategy } from '../strategy/strategy';
+import type { Signal, Strategy } from '../strategy/strategy';
 import type { Clock } from '../time/clock';
 import { SubscriptionIndex } from './subscription-index';
 
@@ -36,6 +41,8 @@ export interface TradingEngineDependencies {
   readonly minimumEdge?: number;
   /** OrderDenied events can be many (one per account per signal); off for large simulations. */
   readonly publishDenials?: boolean;
+  /** Accounts evaluated before the orders found so far are persisted and sent. */
+  readonly fanOutBatch?: number;
 }
 
 interface AccountRuntime {
@@ -49,6 +56,17 @@ interface AccountRuntime {
 }
 
 const dayMs = 86_400_000;
+
+/** What every account's evaluation of one tick shares. */
+interface TickContext {
+  readonly tick: Tick;
+  readonly instrument: Instrument;
+  readonly signal: Signal;
+  readonly marketOpen: boolean;
+  readonly day: number;
+  readonly marginPerUnitCents: number;
+  readonly marginFor: (units: number) => Cents;
+}
 
 /**
  * The kernel: the same code runs paper trading, simulations and, with another BrokerAdapter,
@@ -70,10 +88,14 @@ export class TradingEngine {
   private readonly minimumEdge: number;
   private readonly publishDenials: boolean;
   private unsubscribes: Unsubscribe[] = [];
+  private tickSequence = 0;
+  private readonly latestTick = new Map<string, number>();
+  private readonly fanOutBatch: number;
 
   private constructor(private readonly deps: TradingEngineDependencies) {
     this.minimumEdge = deps.minimumEdge ?? 0;
     this.publishDenials = deps.publishDenials ?? true;
+    this.fanOutBatch = deps.fanOutBatch ?? 256;
     this.converter = new CurrencyConverter(deps.catalogue, (symbol) => {
       const tick = deps.feed.lastTick(symbol);
       return tick ? (tick.bid + tick.ask) / 2 : undefined;
@@ -174,86 +196,122 @@ export class TradingEngine {
     // The model learns from every tick, whether or not anyone trades the instrument.
     const signal = this.deps.strategy.onTick(tick, instrument);
     if (!signal || this.state === 'HALTED') return;
-    const orders = this.decide(tick, instrument, signal);
-    if (orders.length === 0) return;
-    await this.deps.store.saveIntents(orders);
-    for (const intent of orders) this.send(intent);
+    const sequence = ++this.tickSequence;
+    this.latestTick.set(instrument.symbol, sequence);
+    const context = this.tickContext(tick, instrument, signal);
+    let batch: OrderIntent[] = [];
+    let visited = 0;
+    for (const runtime of this.index.subscribers(instrument.category)) {
+      const intent = this.evaluate(runtime, context);
+      if (intent) batch.push(intent);
+      if (++visited % this.fanOutBatch === 0 && batch.length > 0) {
+        // Orders of the first accounts need not wait for the last ones: persist and send in
+        // batches. A newer tick of the same instrument supersedes the rest of this fan-out.
+        await this.persistAndSend(batch);
+        batch = [];
+        if (this.latestTick.get(instrument.symbol) !== sequence) return;
+      }
+    }
+    if (batch.length > 0) await this.persistAndSend(batch);
   }
 
-  private decide(
-    tick: Tick,
-    instrument: Instrument,
-    signal: NonNullable<ReturnType<Strategy['onTick']>>,
-  ): OrderIntent[] {
-    const marketOpen = isMarketOpen(instrument.schedule, tick.time);
+  private async persistAndSend(batch: readonly OrderIntent[]): Promise<void> {
+    await this.deps.store.saveIntents(batch);
+    for (const intent of batch) this.send(intent);
+  }
+
+  private tickContext(tick: Tick, instrument: Instrument, signal: Signal): TickContext {
     const entryPrice = signal.geometry.entryPrice;
     const usdPerUnit = this.converter.usdPerUnit(instrument.quoteCurrency);
-    const marginPerUnitCents = (entryPrice * usdPerUnit * 100) / instrument.leverage;
-    const marginFor = (units: number) =>
-      dollarsToCentsRoundedUp((units * entryPrice * usdPerUnit) / instrument.leverage);
-    const day = Math.floor(tick.time / dayMs);
-    const orders: OrderIntent[] = [];
+    return {
+      tick,
+      instrument,
+      signal,
+      marketOpen: isMarketOpen(instrument.schedule, tick.time),
+      day: Math.floor(tick.time / dayMs),
+      marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
+      marginFor: (units: number) =>
+        dollarsToCentsRoundedUp((units * entryPrice * usdPerUnit) / instrument.leverage),
+    };
+  }
 
-    for (const runtime of this.index.subscribers(instrument.category)) {
-      const account = this.deps.broker.account(runtime.accountId);
-      if (!account) continue;
-      if (runtime.dayNumber !== day) {
-        runtime.dayNumber = day;
-        runtime.dayStartEquityCents = account.equityCents;
-      }
-      const decision = evaluateRisk({
-        tradingState: this.state,
-        settings: runtime.settings,
-        instrument,
-        marketOpen,
-        signal,
-        minimumEdge: this.minimumEdge,
-        account,
-        reservedMarginCents: runtime.reservedMarginCents,
-        instrumentBusy: (runtime.busySymbols.get(instrument.symbol) ?? 0) > 0,
-        dayStartEquityCents: runtime.dayStartEquityCents,
-        marginFor,
-        marginPerUnitCents,
-      });
-      if (!decision.allowed) {
-        if (this.publishDenials) {
-          this.deps.events.publish({
-            type: 'OrderDenied',
-            accountId: runtime.accountId,
-            symbol: instrument.symbol,
-            category: instrument.category,
-            reason: decision.reason,
-            at: tick.time,
-          });
-        }
-        continue;
-      }
-      const intent: OrderIntent = {
-        // Deterministic: one decision per account, instrument and tick.
-        clientOrderId: `${runtime.accountId}/${instrument.symbol}/${tick.time}`,
-        accountId: runtime.accountId,
-        symbol: instrument.symbol,
-        category: instrument.category,
-        side: signal.side,
-        units: decision.units,
-        takeProfit: signal.geometry.takeProfit,
-        stopLoss: signal.geometry.stopLoss,
-        decidedAt: tick.time,
-        decisionBid: tick.bid,
-        decisionAsk: tick.ask,
-        probability: signal.probability,
-        breakEvenProbability: signal.geometry.breakEvenProbability,
-        estimatedMarginCents: decision.marginCents,
-        equityAtEntryCents: account.equityCents,
-        freeMarginAtEntryCents: account.freeMarginCents - runtime.reservedMarginCents,
-        status: 'pending',
-      };
-      if (this.intents.has(intent.clientOrderId)) continue; // the same tick, delivered again
-      this.intents.set(intent.clientOrderId, intent);
-      this.reserve(runtime, intent);
-      orders.push(intent);
+  /** The risk gate for one account; an intent, reserved in memory, when the order may go. */
+  private evaluate(runtime: AccountRuntime, context: TickContext): OrderIntent | undefined {
+    const { tick, instrument, signal } = context;
+    const instrumentBusy = (runtime.busySymbols.get(instrument.symbol) ?? 0) > 0;
+    const cheapDenial = precheckRisk({
+      tradingState: this.state,
+      settings: runtime.settings,
+      instrument,
+      marketOpen: context.marketOpen,
+      signal,
+      minimumEdge: this.minimumEdge,
+      instrumentBusy,
+    });
+    if (cheapDenial) {
+      this.deny(runtime.accountId, instrument, cheapDenial, tick.time);
+      return undefined;
     }
-    return orders;
+    const account = this.deps.broker.account(runtime.accountId);
+    if (!account) return undefined;
+    if (runtime.dayNumber !== context.day) {
+      runtime.dayNumber = context.day;
+      runtime.dayStartEquityCents = account.equityCents;
+    }
+    const decision = evaluateRisk({
+      tradingState: this.state,
+      settings: runtime.settings,
+      instrument,
+      marketOpen: context.marketOpen,
+      signal,
+      minimumEdge: this.minimumEdge,
+      account,
+      reservedMarginCents: runtime.reservedMarginCents,
+      instrumentBusy,
+      dayStartEquityCents: runtime.dayStartEquityCents,
+      marginFor: context.marginFor,
+      marginPerUnitCents: context.marginPerUnitCents,
+    });
+    if (!decision.allowed) {
+      this.deny(runtime.accountId, instrument, decision.reason, tick.time);
+      return undefined;
+    }
+    const intent: OrderIntent = {
+      // Deterministic: one decision per account, instrument and tick.
+      clientOrderId: `${runtime.accountId}/${instrument.symbol}/${tick.time}`,
+      accountId: runtime.accountId,
+      symbol: instrument.symbol,
+      category: instrument.category,
+      side: signal.side,
+      units: decision.units,
+      takeProfit: signal.geometry.takeProfit,
+      stopLoss: signal.geometry.stopLoss,
+      decidedAt: tick.time,
+      decisionBid: tick.bid,
+      decisionAsk: tick.ask,
+      probability: signal.probability,
+      breakEvenProbability: signal.geometry.breakEvenProbability,
+      estimatedMarginCents: decision.marginCents,
+      equityAtEntryCents: account.equityCents,
+      freeMarginAtEntryCents: account.freeMarginCents - runtime.reservedMarginCents,
+      status: 'pending',
+    };
+    if (this.intents.has(intent.clientOrderId)) return undefined; // the same tick, delivered again
+    this.intents.set(intent.clientOrderId, intent);
+    this.reserve(runtime, intent);
+    return intent;
+  }
+
+  private deny(accountId: string, instrument: Instrument, reason: DenialReason, at: number): void {
+    if (!this.publishDenials) return;
+    this.deps.events.publish({
+      type: 'OrderDenied',
+      accountId,
+      symbol: instrument.symbol,
+      category: instrument.category,
+      reason,
+      at,
+    });
   }
 
   private send(intent: OrderIntent): void {

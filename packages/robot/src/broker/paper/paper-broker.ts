@@ -32,6 +32,8 @@ interface PaperPosition {
   readonly takeProfit: number;
   readonly stopLoss: number;
   readonly marginCents: Cents;
+  /** Unrealised profit at the last tick of the instrument (see `markToMarket`). */
+  markCents: Cents;
 }
 
 interface PaperAccount {
@@ -40,6 +42,8 @@ interface PaperAccount {
   realisedProfitCents: Cents;
   balanceCents: Cents;
   usedMarginCents: Cents;
+  /** Sum of the open positions' marks, so equity costs O(1) on the risk gate's hot path. */
+  unrealisedCents: Cents;
   readonly positions: Map<string, PaperPosition>;
 }
 
@@ -91,6 +95,7 @@ export class PaperBroker implements BrokerAdapter {
       realisedProfitCents: 0,
       balanceCents: 0,
       usedMarginCents: 0,
+      unrealisedCents: 0,
       positions: new Map(),
     });
     this.deposit(accountId, depositCents);
@@ -122,6 +127,7 @@ export class PaperBroker implements BrokerAdapter {
       touched.add(account);
       const trigger = this.triggeredExit(position, tick);
       if (trigger) this.close(account, position, trigger.price, trigger.reason, tick.time);
+      else this.markToMarket(account, position, tick);
     }
     for (const account of touched) this.enforceMarginCloseOut(account, tick.time);
   }
@@ -150,9 +156,7 @@ export class PaperBroker implements BrokerAdapter {
   account(accountId: string): AccountState | undefined {
     const account = this.accounts.get(accountId);
     if (!account) return undefined;
-    let unrealised = 0;
-    for (const position of account.positions.values()) unrealised += this.unrealisedCents(position);
-    const equityCents = account.balanceCents + unrealised;
+    const equityCents = account.balanceCents + account.unrealisedCents;
     return {
       accountId,
       depositsCents: account.depositsCents,
@@ -175,7 +179,7 @@ export class PaperBroker implements BrokerAdapter {
       side: p.side,
       units: p.units,
       marginCents: p.marginCents,
-      unrealisedProfitCents: this.unrealisedCents(p),
+      unrealisedProfitCents: p.markCents,
     }));
   }
 
@@ -208,7 +212,12 @@ export class PaperBroker implements BrokerAdapter {
     broker.nextPositionNumber = copy.nextPositionNumber;
     for (const tick of copy.lastTicks) broker.lastTicks.set(tick.symbol, tick);
     for (const a of copy.accounts) {
-      broker.accounts.set(a.accountId, { ...a, usedMarginCents: 0, positions: new Map() });
+      broker.accounts.set(a.accountId, {
+        ...a,
+        usedMarginCents: 0,
+        unrealisedCents: 0,
+        positions: new Map(),
+      });
     }
     for (const record of copy.orders) {
       broker.orders.set(record.outcome.clientOrderId, record);
@@ -226,6 +235,7 @@ export class PaperBroker implements BrokerAdapter {
         takeProfit: fill.takeProfit,
         stopLoss: fill.stopLoss,
         marginCents: fill.marginCents,
+        markCents: 0,
       });
     }
     return broker;
@@ -270,6 +280,7 @@ export class PaperBroker implements BrokerAdapter {
       takeProfit: order.takeProfit,
       stopLoss: order.stopLoss,
       marginCents,
+      markCents: 0,
     };
     this.addPosition(account, position);
     return {
@@ -303,6 +314,8 @@ export class PaperBroker implements BrokerAdapter {
   private addPosition(account: PaperAccount, position: PaperPosition): void {
     account.positions.set(position.positionId, position);
     account.usedMarginCents += position.marginCents;
+    const tick = this.lastTicks.get(position.instrument.symbol);
+    if (tick) this.markToMarket(account, position, tick);
     let bySymbol = this.positionsBySymbol.get(position.instrument.symbol);
     if (!bySymbol) {
       bySymbol = new Set();
@@ -338,7 +351,7 @@ export class PaperBroker implements BrokerAdapter {
       let worst: PaperPosition | undefined;
       let worstProfit = Infinity;
       for (const position of account.positions.values()) {
-        const profit = this.unrealisedCents(position);
+        const profit = position.markCents;
         if (profit < worstProfit) {
           worst = position;
           worstProfit = profit;
@@ -364,6 +377,7 @@ export class PaperBroker implements BrokerAdapter {
     account.balanceCents += profitCents;
     account.realisedProfitCents += profitCents;
     account.usedMarginCents -= position.marginCents;
+    account.unrealisedCents -= position.markCents;
     account.positions.delete(position.positionId);
     this.positionsBySymbol.get(position.instrument.symbol)?.delete(position);
     const report: PositionClosedReport = {
@@ -390,10 +404,15 @@ export class PaperBroker implements BrokerAdapter {
     );
   }
 
-  private unrealisedCents(position: PaperPosition): Cents {
-    const tick = this.lastTicks.get(position.instrument.symbol);
-    if (!tick) return 0;
-    return this.profitCents(position, exitPrice(position.side, tick));
+  /**
+   * Marks a position at its instrument's tick. Conversion to USD uses the rate of that moment, so
+   * a JPY-quoted position's USD value follows USDJPY only when its own instrument ticks: a lag of
+   * one tick interval, accepted so that equity is O(1) for the risk gate.
+   */
+  private markToMarket(account: PaperAccount, position: PaperPosition, tick: Tick): void {
+    const mark = this.profitCents(position, exitPrice(position.side, tick));
+    account.unrealisedCents += mark - position.markCents;
+    position.markCents = mark;
   }
 
   private requireAccount(accountId: string): PaperAccount {
