@@ -159,7 +159,7 @@ class Process {
       saveIntents: (intents) => later(() => inner.saveIntents(intents)),
       updateIntentStatus: (id, status, reason) =>
         later(() => inner.updateIntentStatus(id, status, reason)),
-      saveTrade: (trade) => later(() => inner.saveTrade(trade)),
+      recordFill: (trade) => later(() => inner.recordFill(trade)),
       closeTrade: (id, closure) => later(() => inner.closeTrade(id, closure)),
       pendingIntents: () => inner.pendingIntents(),
       openTrades: () => inner.openTrades(),

@@ -78,9 +78,14 @@ export class TradingEngine {
   private state: TradingState = 'ACTIVE';
   private readonly accounts = new Map<string, AccountRuntime>();
   private readonly index = new SubscriptionIndex<AccountRuntime>();
+  /**
+   * Pending intents only: once settled, an intent lives in the store, and a late duplicate of
+   * its report finds nothing here and is ignored. Open trades likewise.
+   */
   private readonly intents = new Map<string, OrderIntent>();
   private readonly trades = new Map<string, TradeRecord>();
-  private readonly closedPositions = new Set<string>();
+  /** Latest tick time per instrument: an older or repeated tick is ignored. */
+  private readonly lastTickTime = new Map<string, number>();
   /** Close reports that arrived before their fill (possible with an asynchronous broker). */
   private readonly earlyCloses = new Map<string, PositionClosedReport>();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -89,6 +94,7 @@ export class TradingEngine {
   private readonly publishDenials: boolean;
   private unsubscribes: Unsubscribe[] = [];
   private tickSequence = 0;
+  private readonly startedAt: number;
   private readonly latestTick = new Map<string, number>();
   private readonly fanOutBatch: number;
 
@@ -96,6 +102,7 @@ export class TradingEngine {
     this.minimumEdge = deps.minimumEdge ?? 0;
     this.publishDenials = deps.publishDenials ?? true;
     this.fanOutBatch = deps.fanOutBatch ?? 256;
+    this.startedAt = deps.clock.now();
     this.converter = new CurrencyConverter(deps.catalogue, (symbol) => {
       const tick = deps.feed.lastTick(symbol);
       return tick ? (tick.bid + tick.ask) / 2 : undefined;
@@ -193,6 +200,11 @@ export class TradingEngine {
   async onTick(tick: Tick): Promise<void> {
     const instrument = this.deps.catalogue.get(tick.symbol);
     if (!instrument) return;
+    // Ticks move forward: a repeated or late tick would repeat decisions already taken (and
+    // their client order ids), so it is dropped. After a restart, ticks older than the start are.
+    const last = this.lastTickTime.get(tick.symbol) ?? this.startedAt;
+    if (tick.time < last || (tick.time === last && this.lastTickTime.has(tick.symbol))) return;
+    this.lastTickTime.set(tick.symbol, tick.time);
     // The model learns from every tick, whether or not anyone trades the instrument.
     const signal = this.deps.strategy.onTick(tick, instrument);
     if (!signal || this.state === 'HALTED') return;
@@ -362,7 +374,7 @@ export class TradingEngine {
     const intent = this.intents.get(fill.clientOrderId);
     if (intent?.status !== 'pending') return; // not ours, or already applied
     const runtime = this.accounts.get(intent.accountId);
-    this.intents.set(intent.clientOrderId, { ...intent, status: 'filled' });
+    this.intents.delete(intent.clientOrderId);
     if (runtime) runtime.reservedMarginCents -= intent.estimatedMarginCents;
     const account = this.deps.broker.account(intent.accountId);
     const trade: TradeRecord = {
@@ -394,8 +406,7 @@ export class TradingEngine {
       profitCents: null,
     };
     this.trades.set(trade.positionId, trade);
-    this.write(this.deps.store.updateIntentStatus(intent.clientOrderId, 'filled'));
-    this.write(this.deps.store.saveTrade(trade));
+    this.write(this.deps.store.recordFill(trade));
     this.deps.events.publish({
       type: 'OrderFilled',
       accountId: fill.accountId,
@@ -415,11 +426,7 @@ export class TradingEngine {
   private applyRejection(rejection: OrderRejectedReport): void {
     const intent = this.intents.get(rejection.clientOrderId);
     if (intent?.status !== 'pending') return;
-    this.intents.set(intent.clientOrderId, {
-      ...intent,
-      status: 'rejected',
-      rejectReason: rejection.reason,
-    });
+    this.intents.delete(intent.clientOrderId);
     this.release(intent);
     this.write(
       this.deps.store.updateIntentStatus(intent.clientOrderId, 'rejected', rejection.reason),
@@ -434,14 +441,12 @@ export class TradingEngine {
   }
 
   private applyClose(report: PositionClosedReport): void {
-    if (this.closedPositions.has(report.positionId)) return;
     const trade = this.trades.get(report.positionId);
     if (!trade) {
       const intent = this.intents.get(report.clientOrderId);
       if (intent) this.earlyCloses.set(report.positionId, report);
       return;
     }
-    this.closedPositions.add(report.positionId);
     this.trades.delete(report.positionId);
     const runtime = this.accounts.get(trade.accountId);
     if (runtime) decrement(runtime.busySymbols, trade.symbol);
@@ -504,7 +509,7 @@ export class TradingEngine {
   }
 
   private expire(intent: OrderIntent): void {
-    this.intents.set(intent.clientOrderId, { ...intent, status: 'expired' });
+    this.intents.delete(intent.clientOrderId);
     this.release(intent);
     this.write(this.deps.store.updateIntentStatus(intent.clientOrderId, 'expired'));
     this.deps.events.publish({
@@ -533,8 +538,12 @@ export class TradingEngine {
 
   /** Keeps a promise for `idle`; a failure halts trading rather than going unnoticed. */
   private track(promise: Promise<unknown>): void {
-    const settled: Promise<unknown> = promise
-      .catch((error: unknown) => {
+    const settled: Promise<void> = promise.then(
+      () => {
+        this.inflight.delete(settled);
+      },
+      (error: unknown) => {
+        this.inflight.delete(settled);
         // An engine that cannot record what happened must not keep trading.
         this.state = 'HALTED';
         this.deps.events.publish({
@@ -542,8 +551,8 @@ export class TradingEngine {
           reason: `engine failure: ${String(error)}`,
           at: this.deps.clock.now(),
         });
-      })
-      .finally(() => this.inflight.delete(settled));
+      },
+    );
     this.inflight.add(settled);
   }
 }

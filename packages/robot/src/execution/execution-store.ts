@@ -21,7 +21,8 @@ export interface ExecutionStore {
     status: IntentStatus,
     rejectReason?: string,
   ): Promise<void>;
-  saveTrade(trade: TradeRecord): Promise<void>;
+  /** One write, one transaction: the intent becomes filled and its trade is recorded. */
+  recordFill(trade: TradeRecord): Promise<void>;
   closeTrade(positionId: string, closure: TradeClosure): Promise<void>;
   pendingIntents(): Promise<readonly OrderIntent[]>;
   openTrades(): Promise<readonly TradeRecord[]>;
@@ -41,7 +42,15 @@ export class InMemoryExecutionStore implements ExecutionStore {
   private readonly intents = new Map<string, OrderIntent>();
   private readonly tradesById = new Map<string, TradeRecord>();
 
-  constructor(snapshot?: ExecutionStoreSnapshot) {
+  /**
+   * @param options.keepHistory false keeps only pending intents and open trades, as a database
+   * would keep the rest out of the process heap (the benchmark uses it; history queries then
+   * return only what is still live).
+   */
+  constructor(
+    snapshot?: ExecutionStoreSnapshot,
+    private readonly options: { keepHistory: boolean } = { keepHistory: true },
+  ) {
     if (snapshot) {
       const copy = structuredClone(snapshot);
       for (const intent of copy.intents) this.intents.set(intent.clientOrderId, intent);
@@ -62,7 +71,9 @@ export class InMemoryExecutionStore implements ExecutionStore {
     rejectReason?: string,
   ): Promise<void> {
     const intent = this.intents.get(clientOrderId);
-    if (intent) {
+    if (intent && !this.options.keepHistory && status !== 'pending') {
+      this.intents.delete(clientOrderId);
+    } else if (intent) {
       this.intents.set(
         clientOrderId,
         rejectReason ? { ...intent, status, rejectReason } : { ...intent, status },
@@ -71,14 +82,19 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return Promise.resolve();
   }
 
-  saveTrade(trade: TradeRecord): Promise<void> {
+  recordFill(trade: TradeRecord): Promise<void> {
+    const intent = this.intents.get(trade.clientOrderId);
+    if (intent && !this.options.keepHistory) this.intents.delete(trade.clientOrderId);
+    else if (intent) this.intents.set(trade.clientOrderId, { ...intent, status: 'filled' });
     if (!this.tradesById.has(trade.positionId)) this.tradesById.set(trade.positionId, trade);
     return Promise.resolve();
   }
 
   closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
     const trade = this.tradesById.get(positionId);
-    if (trade?.closeReason === 'open') this.tradesById.set(positionId, { ...trade, ...closure });
+    if (trade?.closeReason !== 'open') return Promise.resolve();
+    if (this.options.keepHistory) this.tradesById.set(positionId, { ...trade, ...closure });
+    else this.tradesById.delete(positionId);
     return Promise.resolve();
   }
 

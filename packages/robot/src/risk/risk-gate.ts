@@ -125,7 +125,8 @@ export function evaluateRisk(check: RiskCheck): RiskDecision {
 
 function roundToStep(value: number, step: number, round: (x: number) => number): number {
   const steps = round(value / step + 1e-9);
-  // Multiply in the step's own decimals so 3 * 0.1 stays 0.3.
-  const decimals = Math.max(0, -Math.floor(Math.log10(step)));
-  return Number((steps * step).toFixed(decimals));
+  // Steps are powers of ten (or simple multiples); scale back through an integer so that
+  // 3 * 0.1 gives 0.3, not 0.30000000000000004.
+  const inverse = Math.round(1 / step);
+  return inverse >= 1 && Math.abs(inverse * step - 1) < 1e-12 ? steps / inverse : steps * step;
 }

@@ -18,6 +18,22 @@ import type {
 } from '../broker-adapter';
 import { CurrencyConverter } from '../../money/currency-converter';
 
+/**
+ * When the paper broker executes a submitted order. `immediate` (the default) fills inside
+ * `submitOrder`, which keeps tests and simulations deterministic step by step. A deferring
+ * scheduler (setImmediate) models a networked broker: the call returns at once and the fill
+ * arrives on a later turn of the event loop.
+ */
+export interface ExecutionScheduler {
+  defer(task: () => void): void;
+}
+
+export const immediateExecution: ExecutionScheduler = {
+  defer: (task) => {
+    task();
+  },
+};
+
 /** ESMA retail margin close-out: positions close when equity falls to 50% of used margin. */
 export const marginCloseOutLevel = 0.5;
 
@@ -76,11 +92,26 @@ export class PaperBroker implements BrokerAdapter {
   private readonly positionsBySymbol = new Map<string, Set<PaperPosition>>();
   private readonly orders = new Map<string, OrderRecord>();
   private readonly lastTicks = new Map<string, Tick>();
+  private readonly openAt = new Map<string, { time: number; open: boolean }>();
   private readonly converter: CurrencyConverter;
   private listeners: ((report: ExecutionReport) => void)[] = [];
   private nextPositionNumber = 1;
+  private queued: OrderRequest[] = [];
 
-  constructor(private readonly catalogue: InstrumentCatalogue) {
+  private readonly scheduler: ExecutionScheduler;
+  private readonly keepSettledOrders: boolean;
+
+  /**
+   * @param options.keepSettledOrders false forgets an order once it is rejected or its position
+   * closed (a real broker keeps that history on its own servers, not in our heap; the
+   * benchmark uses it). `queryOrder` then knows only live orders.
+   */
+  constructor(
+    private readonly catalogue: InstrumentCatalogue,
+    options: { scheduler?: ExecutionScheduler; keepSettledOrders?: boolean } = {},
+  ) {
+    this.scheduler = options.scheduler ?? immediateExecution;
+    this.keepSettledOrders = options.keepSettledOrders ?? true;
     this.converter = new CurrencyConverter(catalogue, (symbol) => {
       const tick = this.lastTicks.get(symbol);
       return tick ? (tick.bid + tick.ask) / 2 : undefined;
@@ -133,6 +164,17 @@ export class PaperBroker implements BrokerAdapter {
   }
 
   submitOrder(order: OrderRequest): void {
+    this.queued.push(order);
+    if (this.queued.length === 1) {
+      this.scheduler.defer(() => {
+        const orders = this.queued;
+        this.queued = [];
+        for (const queued of orders) this.executeOnce(queued);
+      });
+    }
+  }
+
+  private executeOnce(order: OrderRequest): void {
     const previous = this.orders.get(order.clientOrderId);
     if (previous) {
       // Idempotent by client order id: a resend gets the original answer, not a second position.
@@ -140,7 +182,9 @@ export class PaperBroker implements BrokerAdapter {
       return;
     }
     const outcome = this.execute(order);
-    this.orders.set(order.clientOrderId, { outcome, closed: undefined });
+    if (outcome.kind === 'filled' || this.keepSettledOrders) {
+      this.orders.set(order.clientOrderId, { outcome, closed: undefined });
+    }
     this.emit(outcome);
   }
 
@@ -256,7 +300,7 @@ export class PaperBroker implements BrokerAdapter {
     const instrument = this.catalogue.get(order.symbol);
     if (!instrument) return reject('UNKNOWN_INSTRUMENT');
     if (!tick) return reject('NO_PRICE');
-    if (!isMarketOpen(instrument.schedule, tick.time)) return reject('MARKET_CLOSED');
+    if (!this.isOpen(instrument, tick.time)) return reject('MARKET_CLOSED');
     if (!(order.units > 0) || !Number.isFinite(order.units)) return reject('INVALID_SIZE');
     const closingPrice = exitPrice(order.side, tick);
     const stopsValid =
@@ -299,6 +343,15 @@ export class PaperBroker implements BrokerAdapter {
       marginCents,
       time: tick.time,
     };
+  }
+
+  /** Market hours, looked up once per instrument and tick time (many orders share a tick). */
+  private isOpen(instrument: Instrument, time: number): boolean {
+    const cached = this.openAt.get(instrument.symbol);
+    if (cached?.time === time) return cached.open;
+    const open = isMarketOpen(instrument.schedule, time);
+    this.openAt.set(instrument.symbol, { time, open });
+    return open;
   }
 
   /** margin = notional / leverage, in USD, rounded up to the cent. */
@@ -392,7 +445,8 @@ export class PaperBroker implements BrokerAdapter {
       time,
     };
     const record = this.orders.get(position.clientOrderId);
-    if (record) record.closed = report;
+    if (record && this.keepSettledOrders) record.closed = report;
+    else this.orders.delete(position.clientOrderId);
     this.emit(report);
   }
 
