@@ -1,16 +1,15 @@
-import { categories, type Category } from '@tradebot/contract';
+import type { Category } from '@tradebot/contract';
 import type { AccountState } from '../broker/broker-adapter';
 import { PaperBroker } from '../broker/paper/paper-broker';
-import { TradingEngine } from '../engine/trading-engine';
+import { startPaperTrading } from '../engine/paper-trading-system';
 import { CountingEventSink } from '../events/engine-events';
 import { InMemoryExecutionStore } from '../execution/execution-store';
 import type { TradeRecord } from '../execution/trade-record';
 import { InstrumentCatalogue } from '../instruments/catalogue';
-import { MarketSimulator, type RegimeOptions } from '../market-data/market-simulator';
+import type { RegimeOptions } from '../market-data/market-simulator';
 import type { Cents } from '../money/minor-units';
 import { InMemoryAccountSettingsSource, type RobotSettings } from '../settings/robot-settings';
 import type { ForecastReport } from '../strategy/forecast-metrics';
-import { SignalModel, defaultSignalModelOptions } from '../strategy/signal-model';
 import { ManualClock } from '../time/clock';
 
 export interface SimulationOptions {
@@ -82,40 +81,29 @@ export async function runSimulation(
   };
   const started = now();
   const catalogue = new InstrumentCatalogue();
-  const clock = new ManualClock(resolved.startTime);
-  const market = new MarketSimulator({
-    instruments: catalogue.instruments,
-    seed: resolved.seed,
-    startTime: resolved.startTime,
-    tickIntervalMs: resolved.tickIntervalMs,
-    ...(options.regimes ? { regimes: options.regimes } : {}),
-  });
   const broker = new PaperBroker(catalogue);
   const settings = new InMemoryAccountSettingsSource();
-  for (let i = 1; i <= resolved.accounts; i++) {
-    const accountId = `acct-${String(i).padStart(4, '0')}`;
+  for (const accountId of accountIds(resolved.accounts)) {
     broker.openAccount(accountId, resolved.depositCents);
     settings.set(accountId, simulationSettings(resolved.risk));
   }
-  let ticks = 0;
-  // The broker settles TP/SL on a tick before the engine trades on it.
-  market.subscribe((tick) => {
-    ticks++;
-    broker.onTick(tick);
-  });
+  const clock = new ManualClock(resolved.startTime);
   const store = new InMemoryExecutionStore();
-  const strategy = new SignalModel();
-  const engine = await TradingEngine.start({
-    catalogue,
-    feed: market,
-    broker,
+  const { market, engine, strategy } = await startPaperTrading({
+    seed: resolved.seed,
+    clock,
     store,
     settings,
     events: new CountingEventSink(),
-    clock,
-    strategy,
-    minimumEdge: defaultSignalModelOptions.minimumEdge,
+    tickIntervalMs: resolved.tickIntervalMs,
+    catalogue,
+    broker,
     publishDenials: false,
+    ...(options.regimes ? { regimes: options.regimes } : {}),
+  });
+  let ticks = 0;
+  market.subscribe(() => {
+    ticks++;
   });
 
   const end = resolved.startTime + resolved.days * 86_400_000;
@@ -126,11 +114,9 @@ export async function runSimulation(
   }
   engine.stop();
 
-  const accountIds = [...Array(resolved.accounts).keys()].map(
-    (i) => `acct-${String(i + 1).padStart(4, '0')}`,
-  );
   const openMarks = new Map<string, Cents>();
-  for (const accountId of accountIds) {
+  const ids = accountIds(resolved.accounts);
+  for (const accountId of ids) {
     for (const p of broker.openPositions(accountId))
       openMarks.set(p.positionId, p.unrealisedProfitCents);
   }
@@ -138,11 +124,13 @@ export async function runSimulation(
     options: resolved,
     trades: await store.trades(),
     openMarks,
-    accounts: accountIds.flatMap((id) => broker.account(id) ?? []),
+    accounts: ids.flatMap((id) => broker.account(id) ?? []),
     model: strategy.report(),
     ticks,
     wallClockMs: now() - started,
   };
 }
 
-export { categories };
+function accountIds(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `acct-${String(i + 1).padStart(4, '0')}`);
+}
