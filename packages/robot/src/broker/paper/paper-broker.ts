@@ -97,6 +97,7 @@ export class PaperBroker implements BrokerAdapter {
   private listeners: ((report: ExecutionReport) => void)[] = [];
   private nextPositionNumber = 1;
   private queued: OrderRequest[] = [];
+  private outbox: ExecutionReport[] = [];
 
   private readonly scheduler: ExecutionScheduler;
   private readonly keepSettledOrders: boolean;
@@ -475,8 +476,15 @@ export class PaperBroker implements BrokerAdapter {
     return account;
   }
 
+  /** Reports go out through the scheduler too: at once by default, later when deferred. */
   private emit(report: ExecutionReport): void {
-    for (const listener of this.listeners) listener(report);
+    this.outbox.push(report);
+    if (this.outbox.length > 1) return; // a delivery is already scheduled
+    this.scheduler.defer(() => {
+      // An array iterator also visits reports pushed while delivering (nested closes).
+      for (const next of this.outbox) for (const listener of this.listeners) listener(next);
+      this.outbox = [];
+    });
   }
 }
 
