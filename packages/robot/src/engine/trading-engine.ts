@@ -167,6 +167,12 @@ export class TradingEngine {
     }
   }
 
+  /** Stops routing ticks to an account (unlinked, deleted). Its open positions stay at the broker. */
+  removeAccount(accountId: string): void {
+    this.index.remove(accountId);
+    this.accounts.delete(accountId);
+  }
+
   /** Kill switch: no new orders, and every open position of every account is closed. */
   halt(reason: string): void {
     this.state = 'HALTED';
