@@ -138,6 +138,9 @@ async function runScenario(
       const t0 = performance.now();
       tickStartedAt = t0;
       broker.onTick(tick);
+      // A networked broker settles TP/SL on its own servers: the engine's clock starts when the
+      // tick reaches it. Inline, the paper broker shares the thread and its work counts.
+      if (delivery === 'deferred') tickStartedAt = performance.now();
       await engine.onTick(tick);
       // Deferred fills land before the next tick, and their cost is counted in the tick.
       if (delivery === 'deferred') await new Promise((resolve) => setImmediate(resolve));
@@ -240,7 +243,7 @@ async function main(): Promise<void> {
     '',
     `Baseline, measured before and after in the same run: a trivial loop over the same routed accounts, ${n(basePerSecond)} visits/s.`,
     '',
-    'Tick-to-order latency runs from the tick reaching the broker and engine to the order being handed to the broker adapter, for every order. Orders are persisted and sent in batches of ${fanOutBatch} evaluated accounts, so an order waits for its batch. With inline fills the paper broker fills each order inside `submitOrder` and reports TP/SL closes inside its tick handler, so that work sits on the path of the orders; with deferred fills it executes orders and delivers every report on the next turn of the event loop, as a networked broker would, and that work is then counted in the whole-tick time only.',
+    `Tick-to-order latency runs to the order being handed to the broker adapter, for every order. Orders are persisted and sent in batches of ${fanOutBatch} evaluated accounts, so an order waits for its batch. Inline: the paper broker shares the engine's thread; it settles TP/SL when the tick arrives, fills each order inside \`submitOrder\` and reports at once, and all of that counts in the latency. Deferred: the paper broker stands in for a networked broker; latency runs from the tick reaching the engine, the broker executes orders and delivers every report on the next turn of the event loop, and its work is counted in the whole-tick time only.`,
     '',
   ].join('\n');
   console.log(report);

@@ -66,6 +66,8 @@ interface TickContext {
   readonly day: number;
   readonly marginPerUnitCents: number;
   readonly marginFor: (units: number) => Cents;
+  /** `/symbol/time`, the shared tail of this tick's client order ids. */
+  readonly orderIdSuffix: string;
 }
 
 /**
@@ -246,6 +248,7 @@ export class TradingEngine {
       instrument,
       signal,
       marketOpen: isMarketOpen(instrument.schedule, tick.time),
+      orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
       day: Math.floor(tick.time / dayMs),
       marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
       marginFor: (units: number) =>
@@ -296,7 +299,7 @@ export class TradingEngine {
     }
     const intent: OrderIntent = {
       // Deterministic: one decision per account, instrument and tick.
-      clientOrderId: `${runtime.accountId}/${instrument.symbol}/${tick.time}`,
+      clientOrderId: runtime.accountId + context.orderIdSuffix,
       accountId: runtime.accountId,
       symbol: instrument.symbol,
       category: instrument.category,
