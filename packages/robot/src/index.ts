@@ -1,2 +1,102 @@
-// The trading engine. Filled by the robot issue; see ARCHITECTURE.md, "A trade, end to end".
-export {};
+// The trading engine (ARCHITECTURE.md, "A trade, end to end"). Pure domain code: time,
+// randomness, prices, brokers, persistence and events reach it through the ports below.
+
+// Ports and their in-memory or embedded adapters.
+export type { Clock } from './time/clock';
+export { ManualClock } from './time/clock';
+export type { RandomSource } from './random/random-source';
+export { createSeededRandom, deriveSeed, GaussianSampler } from './random/random-source';
+export type { MarketDataFeed } from './market-data/market-data-feed';
+export { TickDispatcher } from './market-data/market-data-feed';
+export type { Tick, TickListener, Unsubscribe } from './market-data/tick';
+export type {
+  JumpOptions,
+  MarketSimulatorOptions,
+  RegimeOptions,
+} from './market-data/market-simulator';
+export { MarketSimulator, defaultJumps, defaultRegimes } from './market-data/market-simulator';
+export type {
+  AccountState,
+  BrokerAdapter,
+  BrokerRejectReason,
+  CloseReason,
+  ExecutionReport,
+  OpenPositionView,
+  OrderFilledReport,
+  OrderQueryResult,
+  OrderRejectedReport,
+  OrderRequest,
+  PositionClosedReport,
+  Side,
+} from './broker/broker-adapter';
+export type { ExecutionScheduler, PaperBrokerState } from './broker/paper/paper-broker';
+export {
+  PaperBroker,
+  exitPrice,
+  immediateExecution,
+  marginCloseOutLevel,
+} from './broker/paper/paper-broker';
+export type {
+  ExecutionStore,
+  ExecutionStoreSnapshot,
+  TradeClosure,
+} from './execution/execution-store';
+export { InMemoryExecutionStore } from './execution/execution-store';
+export type { IntentStatus, OrderIntent, TradeRecord } from './execution/trade-record';
+export type {
+  AccountRegistration,
+  AccountSettingsSource,
+  RobotSettings,
+} from './settings/robot-settings';
+export {
+  InMemoryAccountSettingsSource,
+  defaultRobotSettings,
+  enabledCategories,
+  isCategoryEnabled,
+} from './settings/robot-settings';
+export type {
+  EngineEvent,
+  EngineEventOf,
+  EngineEventType,
+  EventSink,
+} from './events/engine-events';
+export { CountingEventSink, EventBus, RecordingEventSink } from './events/engine-events';
+
+// Instruments.
+export type { Instrument, LeverageClass } from './instruments/instrument';
+export { esmaRetailLeverage, roundToDigits } from './instruments/instrument';
+export { InstrumentCatalogue, buildCatalogue, currencyName } from './instruments/catalogue';
+export type { TradingSchedule, WeeklySession } from './instruments/trading-hours';
+export { isMarketOpen, sessionPosition } from './instruments/trading-hours';
+
+// Strategy, risk and the engine.
+export type { Signal, Strategy } from './strategy/strategy';
+export type { SignalModelOptions } from './strategy/signal-model';
+export { SignalModel, defaultSignalModelOptions } from './strategy/signal-model';
+export type { ForecastReport } from './strategy/forecast-metrics';
+export { FixedSignalStrategy } from './strategy/fixed-signal-strategy';
+export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';
+export { evaluateRisk, precheckRisk } from './risk/risk-gate';
+export type { RiskLevel, RiskProfile } from './risk/risk-profile';
+export { exposureCap, riskLevels, riskProfile } from './risk/risk-profile';
+export type { TradeGeometry } from './risk/trade-geometry';
+export { stopLossMultiple, tradeGeometry } from './risk/trade-geometry';
+export type { TradingEngineDependencies } from './engine/trading-engine';
+export { TradingEngine } from './engine/trading-engine';
+export type { PaperTradingOptions } from './engine/paper-trading-system';
+export { startPaperTrading } from './engine/paper-trading-system';
+
+// Money and the contract edge.
+export type { Cents } from './money/minor-units';
+export { centsToDollars, dollarsToCents, dollarsToCentsRoundedUp } from './money/minor-units';
+export { CurrencyConverter } from './money/currency-converter';
+export type { AccountSummary, TradeRow } from './contract-edge/dashboard-rows';
+export { sideToCmd, toAccountSummary, toTradeRow } from './contract-edge/dashboard-rows';
+
+// Simulation.
+export type { SimulationOptions, SimulationResult } from './simulation/run-simulation';
+export { runSimulation } from './simulation/run-simulation';
+export type { OperationLine } from './simulation/operation-line';
+export { toOperationLine } from './simulation/operation-line';
+export type { SimulationSummary } from './simulation/simulation-summary';
+export { formatSummary, summarise } from './simulation/simulation-summary';

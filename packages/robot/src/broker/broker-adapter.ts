@@ -1,0 +1,116 @@
+import type { Cents } from '../money/minor-units';
+import type { Unsubscribe } from '../market-data/tick';
+
+export type Side = 'buy' | 'sale';
+/** Why a position closed: its take-profit, its stop-loss, a margin close-out or the kill switch. */
+export type CloseReason = 'tp' | 'sl' | 'closeout' | 'kill';
+
+export interface OrderRequest {
+  /** Deterministic, so that a resend after a crash is recognised as the same order. */
+  readonly clientOrderId: string;
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly units: number;
+  readonly takeProfit: number;
+  readonly stopLoss: number;
+}
+
+export type BrokerRejectReason =
+  | 'UNKNOWN_ACCOUNT'
+  | 'UNKNOWN_INSTRUMENT'
+  | 'MARKET_CLOSED'
+  | 'NO_PRICE'
+  | 'INVALID_STOPS'
+  | 'INVALID_SIZE'
+  | 'INSUFFICIENT_MARGIN';
+
+export interface OrderFilledReport {
+  readonly kind: 'filled';
+  readonly clientOrderId: string;
+  readonly accountId: string;
+  readonly positionId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly units: number;
+  /** The ask for a buy, the bid for a sale. */
+  readonly price: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly takeProfit: number;
+  readonly stopLoss: number;
+  readonly marginCents: Cents;
+  readonly time: number;
+}
+
+export interface OrderRejectedReport {
+  readonly kind: 'rejected';
+  readonly clientOrderId: string;
+  readonly accountId: string;
+  readonly reason: BrokerRejectReason;
+  readonly time: number;
+}
+
+export interface PositionClosedReport {
+  readonly kind: 'position-closed';
+  readonly clientOrderId: string;
+  readonly accountId: string;
+  readonly positionId: string;
+  readonly symbol: string;
+  readonly closePrice: number;
+  readonly reason: CloseReason;
+  /** Realised profit booked to the balance, in cents, after negative-balance protection. */
+  readonly profitCents: Cents;
+  readonly time: number;
+}
+
+export type ExecutionReport = OrderFilledReport | OrderRejectedReport | PositionClosedReport;
+
+export interface OpenPositionView {
+  readonly positionId: string;
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly units: number;
+  readonly marginCents: Cents;
+  readonly unrealisedProfitCents: Cents;
+}
+
+/** Account figures in USD cents (ARCHITECTURE.md, "Money and prices"). */
+export interface AccountState {
+  readonly accountId: string;
+  readonly depositsCents: Cents;
+  readonly realisedProfitCents: Cents;
+  readonly balanceCents: Cents;
+  readonly equityCents: Cents;
+  readonly usedMarginCents: Cents;
+  readonly freeMarginCents: Cents;
+  readonly openPositions: number;
+}
+
+export type OrderQueryResult =
+  | { readonly status: 'unknown' }
+  | { readonly status: 'rejected'; readonly rejection: OrderRejectedReport }
+  | {
+      readonly status: 'filled';
+      readonly fill: OrderFilledReport;
+      readonly closed: PositionClosedReport | undefined;
+    };
+
+/**
+ * Port: the broker where orders execute (nautilus' ExecutionClient). The paper broker is the
+ * embedded default; a real broker's adapter implements the same calls.
+ *
+ * Results arrive as execution reports, possibly more than once and possibly during the call
+ * that caused them; the engine applies each once. `account` must answer from the adapter's
+ * local view (kept current by the broker's stream), because the risk gate calls it per order.
+ */
+export interface BrokerAdapter {
+  submitOrder(order: OrderRequest): void;
+  closePosition(accountId: string, positionId: string, reason: CloseReason): void;
+  onReport(listener: (report: ExecutionReport) => void): Unsubscribe;
+  account(accountId: string): AccountState | undefined;
+  openPositions(accountId: string): readonly OpenPositionView[];
+  /** For reconciliation after a restart: what became of an order the engine sent. */
+  queryOrder(clientOrderId: string): Promise<OrderQueryResult>;
+}

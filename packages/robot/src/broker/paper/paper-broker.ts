@@ -1,0 +1,494 @@
+import type { InstrumentCatalogue } from '../../instruments/catalogue';
+import type { Instrument } from '../../instruments/instrument';
+import { isMarketOpen } from '../../instruments/trading-hours';
+import type { Tick, Unsubscribe } from '../../market-data/tick';
+import { dollarsToCents, dollarsToCentsRoundedUp, type Cents } from '../../money/minor-units';
+import type {
+  AccountState,
+  BrokerAdapter,
+  CloseReason,
+  ExecutionReport,
+  OpenPositionView,
+  OrderFilledReport,
+  OrderQueryResult,
+  OrderRejectedReport,
+  OrderRequest,
+  PositionClosedReport,
+  Side,
+} from '../broker-adapter';
+import { CurrencyConverter } from '../../money/currency-converter';
+
+/**
+ * When the paper broker executes a submitted order. `immediate` (the default) fills inside
+ * `submitOrder`, which keeps tests and simulations deterministic step by step. A deferring
+ * scheduler (setImmediate) models a networked broker: the call returns at once and the fill
+ * arrives on a later turn of the event loop.
+ */
+export interface ExecutionScheduler {
+  defer(task: () => void): void;
+}
+
+export const immediateExecution: ExecutionScheduler = {
+  defer: (task) => {
+    task();
+  },
+};
+
+/** ESMA retail margin close-out: positions close when equity falls to 50% of used margin. */
+export const marginCloseOutLevel = 0.5;
+
+interface PaperPosition {
+  readonly positionId: string;
+  readonly clientOrderId: string;
+  readonly accountId: string;
+  readonly instrument: Instrument;
+  readonly side: Side;
+  readonly units: number;
+  readonly openPrice: number;
+  readonly takeProfit: number;
+  readonly stopLoss: number;
+  readonly marginCents: Cents;
+  /** Unrealised profit at the last tick of the instrument (see `markToMarket`). */
+  markCents: Cents;
+}
+
+interface PaperAccount {
+  readonly accountId: string;
+  depositsCents: Cents;
+  realisedProfitCents: Cents;
+  balanceCents: Cents;
+  usedMarginCents: Cents;
+  /** Sum of the open positions' marks, so equity costs O(1) on the risk gate's hot path. */
+  unrealisedCents: Cents;
+  readonly positions: Map<string, PaperPosition>;
+}
+
+interface OrderRecord {
+  outcome: OrderFilledReport | OrderRejectedReport;
+  closed: PositionClosedReport | undefined;
+}
+
+/** Serializable state of the paper broker, so the embedded server can persist its accounts. */
+export interface PaperBrokerState {
+  readonly nextPositionNumber: number;
+  readonly accounts: readonly {
+    readonly accountId: string;
+    readonly depositsCents: Cents;
+    readonly realisedProfitCents: Cents;
+    readonly balanceCents: Cents;
+  }[];
+  readonly orders: readonly OrderRecord[];
+  readonly lastTicks: readonly Tick[];
+}
+
+/**
+ * The built-in trading platform (ARCHITECTURE.md, item 4): demo accounts in USD, market orders
+ * at the touch, TP and SL held at the broker, ESMA margin close-out and negative-balance
+ * protection. Money is in integer cents; the ledger identity
+ * balance = deposits + realised profit holds exactly (decision 022).
+ */
+export class PaperBroker implements BrokerAdapter {
+  private readonly accounts = new Map<string, PaperAccount>();
+  private readonly positionsBySymbol = new Map<string, Set<PaperPosition>>();
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly lastTicks = new Map<string, Tick>();
+  private readonly openAt = new Map<string, { time: number; open: boolean }>();
+  private readonly converter: CurrencyConverter;
+  private listeners: ((report: ExecutionReport) => void)[] = [];
+  private nextPositionNumber = 1;
+  private queued: OrderRequest[] = [];
+  private outbox: ExecutionReport[] = [];
+
+  private readonly scheduler: ExecutionScheduler;
+  private readonly keepSettledOrders: boolean;
+
+  /**
+   * @param options.keepSettledOrders false forgets an order once it is rejected or its position
+   * closed (a real broker keeps that history on its own servers, not in our heap; the
+   * benchmark uses it). `queryOrder` then knows only live orders.
+   */
+  constructor(
+    private readonly catalogue: InstrumentCatalogue,
+    options: { scheduler?: ExecutionScheduler; keepSettledOrders?: boolean } = {},
+  ) {
+    this.scheduler = options.scheduler ?? immediateExecution;
+    this.keepSettledOrders = options.keepSettledOrders ?? true;
+    this.converter = new CurrencyConverter(catalogue, (symbol) => {
+      const tick = this.lastTicks.get(symbol);
+      return tick ? (tick.bid + tick.ask) / 2 : undefined;
+    });
+  }
+
+  openAccount(accountId: string, depositCents: Cents): void {
+    if (this.accounts.has(accountId)) throw new Error(`Account ${accountId} exists`);
+    this.accounts.set(accountId, {
+      accountId,
+      depositsCents: 0,
+      realisedProfitCents: 0,
+      balanceCents: 0,
+      usedMarginCents: 0,
+      unrealisedCents: 0,
+      positions: new Map(),
+    });
+    this.deposit(accountId, depositCents);
+  }
+
+  deposit(accountId: string, cents: Cents): void {
+    if (!Number.isInteger(cents) || cents <= 0) throw new Error('Deposits are positive cents');
+    const account = this.requireAccount(accountId);
+    account.depositsCents += cents;
+    account.balanceCents += cents;
+  }
+
+  onReport(listener: (report: ExecutionReport) => void): Unsubscribe {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Feed subscription: settle TP, SL and margin close-outs at this quote. */
+  onTick(tick: Tick): void {
+    this.lastTicks.set(tick.symbol, tick);
+    const positions = this.positionsBySymbol.get(tick.symbol);
+    if (!positions || positions.size === 0) return;
+    const touched = new Set<PaperAccount>();
+    for (const position of [...positions]) {
+      const account = this.accounts.get(position.accountId);
+      if (!account) continue;
+      touched.add(account);
+      const trigger = this.triggeredExit(position, tick);
+      if (trigger) this.close(account, position, trigger.price, trigger.reason, tick.time);
+      else this.markToMarket(account, position, tick);
+    }
+    for (const account of touched) this.enforceMarginCloseOut(account, tick.time);
+  }
+
+  submitOrder(order: OrderRequest): void {
+    this.queued.push(order);
+    if (this.queued.length === 1) {
+      this.scheduler.defer(() => {
+        const orders = this.queued;
+        this.queued = [];
+        for (const queued of orders) this.executeOnce(queued);
+      });
+    }
+  }
+
+  private executeOnce(order: OrderRequest): void {
+    const previous = this.orders.get(order.clientOrderId);
+    if (previous) {
+      // Idempotent by client order id: a resend gets the original answer, not a second position.
+      this.emit(previous.outcome);
+      return;
+    }
+    const outcome = this.execute(order);
+    if (outcome.kind === 'filled' || this.keepSettledOrders) {
+      this.orders.set(order.clientOrderId, { outcome, closed: undefined });
+    }
+    this.emit(outcome);
+  }
+
+  closePosition(accountId: string, positionId: string, reason: CloseReason): void {
+    const account = this.accounts.get(accountId);
+    const position = account?.positions.get(positionId);
+    if (!account || !position) return;
+    const tick = this.lastTicks.get(position.instrument.symbol);
+    if (!tick) return;
+    this.close(account, position, exitPrice(position.side, tick), reason, tick.time);
+  }
+
+  account(accountId: string): AccountState | undefined {
+    const account = this.accounts.get(accountId);
+    if (!account) return undefined;
+    const equityCents = account.balanceCents + account.unrealisedCents;
+    return {
+      accountId,
+      depositsCents: account.depositsCents,
+      realisedProfitCents: account.realisedProfitCents,
+      balanceCents: account.balanceCents,
+      equityCents,
+      usedMarginCents: account.usedMarginCents,
+      freeMarginCents: equityCents - account.usedMarginCents,
+      openPositions: account.positions.size,
+    };
+  }
+
+  openPositions(accountId: string): readonly OpenPositionView[] {
+    const account = this.accounts.get(accountId);
+    if (!account) return [];
+    return [...account.positions.values()].map((p) => ({
+      positionId: p.positionId,
+      clientOrderId: p.clientOrderId,
+      symbol: p.instrument.symbol,
+      side: p.side,
+      units: p.units,
+      marginCents: p.marginCents,
+      unrealisedProfitCents: p.markCents,
+    }));
+  }
+
+  queryOrder(clientOrderId: string): Promise<OrderQueryResult> {
+    const record = this.orders.get(clientOrderId);
+    if (!record) return Promise.resolve({ status: 'unknown' });
+    if (record.outcome.kind === 'rejected') {
+      return Promise.resolve({ status: 'rejected', rejection: record.outcome });
+    }
+    return Promise.resolve({ status: 'filled', fill: record.outcome, closed: record.closed });
+  }
+
+  snapshot(): PaperBrokerState {
+    return structuredClone({
+      nextPositionNumber: this.nextPositionNumber,
+      accounts: [...this.accounts.values()].map((a) => ({
+        accountId: a.accountId,
+        depositsCents: a.depositsCents,
+        realisedProfitCents: a.realisedProfitCents,
+        balanceCents: a.balanceCents,
+      })),
+      orders: [...this.orders.values()],
+      lastTicks: [...this.lastTicks.values()],
+    });
+  }
+
+  static restore(catalogue: InstrumentCatalogue, state: PaperBrokerState): PaperBroker {
+    const broker = new PaperBroker(catalogue);
+    const copy = structuredClone(state);
+    broker.nextPositionNumber = copy.nextPositionNumber;
+    for (const tick of copy.lastTicks) broker.lastTicks.set(tick.symbol, tick);
+    for (const a of copy.accounts) {
+      broker.accounts.set(a.accountId, {
+        ...a,
+        usedMarginCents: 0,
+        unrealisedCents: 0,
+        positions: new Map(),
+      });
+    }
+    for (const record of copy.orders) {
+      broker.orders.set(record.outcome.clientOrderId, record);
+      const fill = record.outcome;
+      if (fill.kind !== 'filled' || record.closed) continue;
+      const account = broker.requireAccount(fill.accountId);
+      broker.addPosition(account, {
+        positionId: fill.positionId,
+        clientOrderId: fill.clientOrderId,
+        accountId: fill.accountId,
+        instrument: catalogue.require(fill.symbol),
+        side: fill.side,
+        units: fill.units,
+        openPrice: fill.price,
+        takeProfit: fill.takeProfit,
+        stopLoss: fill.stopLoss,
+        marginCents: fill.marginCents,
+        markCents: 0,
+      });
+    }
+    return broker;
+  }
+
+  private execute(order: OrderRequest): OrderFilledReport | OrderRejectedReport {
+    const tick = this.lastTicks.get(order.symbol);
+    const time = tick?.time ?? 0;
+    const reject = (reason: OrderRejectedReport['reason']): OrderRejectedReport => ({
+      kind: 'rejected',
+      clientOrderId: order.clientOrderId,
+      accountId: order.accountId,
+      reason,
+      time,
+    });
+    const account = this.accounts.get(order.accountId);
+    if (!account) return reject('UNKNOWN_ACCOUNT');
+    const instrument = this.catalogue.get(order.symbol);
+    if (!instrument) return reject('UNKNOWN_INSTRUMENT');
+    if (!tick) return reject('NO_PRICE');
+    if (!this.isOpen(instrument, tick.time)) return reject('MARKET_CLOSED');
+    if (!(order.units > 0) || !Number.isFinite(order.units)) return reject('INVALID_SIZE');
+    const closingPrice = exitPrice(order.side, tick);
+    const stopsValid =
+      order.side === 'buy'
+        ? order.takeProfit > closingPrice && order.stopLoss < closingPrice
+        : order.takeProfit < closingPrice && order.stopLoss > closingPrice;
+    if (!stopsValid) return reject('INVALID_STOPS');
+    const price = order.side === 'buy' ? tick.ask : tick.bid;
+    const marginCents = this.marginCents(instrument, order.units, price);
+    const state = this.account(order.accountId);
+    if (!state || marginCents > state.freeMarginCents) return reject('INSUFFICIENT_MARGIN');
+
+    const position: PaperPosition = {
+      positionId: `P${this.nextPositionNumber++}`,
+      clientOrderId: order.clientOrderId,
+      accountId: order.accountId,
+      instrument,
+      side: order.side,
+      units: order.units,
+      openPrice: price,
+      takeProfit: order.takeProfit,
+      stopLoss: order.stopLoss,
+      marginCents,
+      markCents: 0,
+    };
+    this.addPosition(account, position);
+    return {
+      kind: 'filled',
+      clientOrderId: order.clientOrderId,
+      accountId: order.accountId,
+      positionId: position.positionId,
+      symbol: order.symbol,
+      side: order.side,
+      units: order.units,
+      price,
+      bid: tick.bid,
+      ask: tick.ask,
+      takeProfit: order.takeProfit,
+      stopLoss: order.stopLoss,
+      marginCents,
+      time: tick.time,
+    };
+  }
+
+  /** Market hours, looked up once per instrument and tick time (many orders share a tick). */
+  private isOpen(instrument: Instrument, time: number): boolean {
+    const cached = this.openAt.get(instrument.symbol);
+    if (cached?.time === time) return cached.open;
+    const open = isMarketOpen(instrument.schedule, time);
+    this.openAt.set(instrument.symbol, { time, open });
+    return open;
+  }
+
+  /** margin = notional / leverage, in USD, rounded up to the cent. */
+  marginCents(instrument: Instrument, units: number, price: number): Cents {
+    const notionalUsd = units * price * this.converter.usdPerUnit(instrument.quoteCurrency);
+    return dollarsToCentsRoundedUp(notionalUsd / instrument.leverage);
+  }
+
+  usdPerUnit(currency: string): number {
+    return this.converter.usdPerUnit(currency);
+  }
+
+  private addPosition(account: PaperAccount, position: PaperPosition): void {
+    account.positions.set(position.positionId, position);
+    account.usedMarginCents += position.marginCents;
+    const tick = this.lastTicks.get(position.instrument.symbol);
+    if (tick) this.markToMarket(account, position, tick);
+    let bySymbol = this.positionsBySymbol.get(position.instrument.symbol);
+    if (!bySymbol) {
+      bySymbol = new Set();
+      this.positionsBySymbol.set(position.instrument.symbol, bySymbol);
+    }
+    bySymbol.add(position);
+  }
+
+  /**
+   * TP and SL watch the price the position would close at: the bid for a buy, the ask for a
+   * sale. A gap fills at the worse price: a take-profit at its level, a stop at the market.
+   */
+  private triggeredExit(
+    position: PaperPosition,
+    tick: Tick,
+  ): { price: number; reason: CloseReason } | undefined {
+    if (position.side === 'buy') {
+      if (tick.bid >= position.takeProfit) return { price: position.takeProfit, reason: 'tp' };
+      if (tick.bid <= position.stopLoss) return { price: tick.bid, reason: 'sl' };
+    } else {
+      if (tick.ask <= position.takeProfit) return { price: position.takeProfit, reason: 'tp' };
+      if (tick.ask >= position.stopLoss) return { price: tick.ask, reason: 'sl' };
+    }
+    return undefined;
+  }
+
+  private enforceMarginCloseOut(account: PaperAccount, time: number): void {
+    for (;;) {
+      if (account.positions.size === 0) return;
+      const state = this.account(account.accountId);
+      if (!state || state.equityCents >= account.usedMarginCents * marginCloseOutLevel) return;
+      // Close the biggest loser first, then look again (ESMA asks for "one or more" closures).
+      let worst: PaperPosition | undefined;
+      let worstProfit = Infinity;
+      for (const position of account.positions.values()) {
+        const profit = position.markCents;
+        if (profit < worstProfit) {
+          worst = position;
+          worstProfit = profit;
+        }
+      }
+      if (!worst) return;
+      const tick = this.lastTicks.get(worst.instrument.symbol);
+      if (!tick) return;
+      this.close(account, worst, exitPrice(worst.side, tick), 'closeout', time);
+    }
+  }
+
+  private close(
+    account: PaperAccount,
+    position: PaperPosition,
+    price: number,
+    reason: CloseReason,
+    time: number,
+  ): void {
+    const rawProfit = this.profitCents(position, price);
+    // Negative-balance protection: a loss never takes the cash balance below zero.
+    const profitCents = Math.max(rawProfit, -account.balanceCents);
+    account.balanceCents += profitCents;
+    account.realisedProfitCents += profitCents;
+    account.usedMarginCents -= position.marginCents;
+    account.unrealisedCents -= position.markCents;
+    account.positions.delete(position.positionId);
+    this.positionsBySymbol.get(position.instrument.symbol)?.delete(position);
+    const report: PositionClosedReport = {
+      kind: 'position-closed',
+      clientOrderId: position.clientOrderId,
+      accountId: account.accountId,
+      positionId: position.positionId,
+      symbol: position.instrument.symbol,
+      closePrice: price,
+      reason,
+      profitCents,
+      time,
+    };
+    const record = this.orders.get(position.clientOrderId);
+    if (record && this.keepSettledOrders) record.closed = report;
+    else this.orders.delete(position.clientOrderId);
+    this.emit(report);
+  }
+
+  private profitCents(position: PaperPosition, price: number): Cents {
+    const direction = position.side === 'buy' ? 1 : -1;
+    const quoteProfit = (price - position.openPrice) * position.units * direction;
+    return dollarsToCents(
+      quoteProfit * this.converter.usdPerUnit(position.instrument.quoteCurrency),
+    );
+  }
+
+  /**
+   * Marks a position at its instrument's tick. Conversion to USD uses the rate of that moment, so
+   * a JPY-quoted position's USD value follows USDJPY only when its own instrument ticks: a lag of
+   * one tick interval, accepted so that equity is O(1) for the risk gate.
+   */
+  private markToMarket(account: PaperAccount, position: PaperPosition, tick: Tick): void {
+    const mark = this.profitCents(position, exitPrice(position.side, tick));
+    account.unrealisedCents += mark - position.markCents;
+    position.markCents = mark;
+  }
+
+  private requireAccount(accountId: string): PaperAccount {
+    const account = this.accounts.get(accountId);
+    if (!account) throw new Error(`Unknown account ${accountId}`);
+    return account;
+  }
+
+  /** Reports go out through the scheduler too: at once by default, later when deferred. */
+  private emit(report: ExecutionReport): void {
+    this.outbox.push(report);
+    if (this.outbox.length > 1) return; // a delivery is already scheduled
+    this.scheduler.defer(() => {
+      // An array iterator also visits reports pushed while delivering (nested closes).
+      for (const next of this.outbox) for (const listener of this.listeners) listener(next);
+      this.outbox = [];
+    });
+  }
+}
+
+/** The price a position closes at: the bid for a buy, the ask for a sale. */
+export function exitPrice(side: Side, tick: Pick<Tick, 'bid' | 'ask'>): number {
+  return side === 'buy' ? tick.bid : tick.ask;
+}

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecutionReport } from '../broker/broker-adapter';
+import type { ExecutionStore } from '../execution/execution-store';
+import { InMemoryExecutionStore } from '../execution/execution-store';
+import { FixedSignalStrategy } from '../strategy/fixed-signal-strategy';
+import { catalogue, createRig, deliveringTwice, robotOn, tuesday } from './engine-test-rig';
+
+describe('TradingEngine routing', () => {
+  it('sends a tick only to accounts whose robot is on and whose categories include it', async () => {
+    const rig = await createRig({
+      accounts: {
+        fx: robotOn({ forex: true }),
+        shares: robotOn({ stocks: true }),
+        off: { ...robotOn({ all: true }), bot_on: false },
+      },
+    });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    const touched = rig.events.events
+      .filter((e) => e.type === 'OrderSubmitted' || e.type === 'OrderDenied')
+      .map((e) => ('accountId' in e ? e.accountId : ''));
+    expect(touched).toEqual(['fx']);
+    expect(rig.engine.openTrades('fx')).toHaveLength(1);
+  });
+
+  it('follows settings changes at once', async () => {
+    const rig = await createRig({ accounts: { a: robotOn({ forex: true }) } });
+    rig.engine.applySettings('a', robotOn({ stocks: true }));
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    expect(rig.events.ofType('OrderSubmitted')).toHaveLength(0);
+    await rig.tick('AAPL.US', 190, 190.03);
+    expect(rig.events.ofType('OrderSubmitted').map((e) => e.symbol)).toEqual(['AAPL.US']);
+    expect(rig.events.ofType('SettingsApplied')).toHaveLength(1);
+  });
+});
+
+describe('TradingEngine orders', () => {
+  it('sizes an operation at about 10% of free margin at risk 1, with TP/SL from the geometry', async () => {
+    const rig = await createRig({ accounts: { a: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    const [trade] = rig.engine.openTrades('a');
+    expect(trade).toBeDefined();
+    expect(trade?.marginCents).toBeGreaterThan(0.095 * 1_000_000);
+    expect(trade?.marginCents).toBeLessThan(0.105 * 1_000_000);
+    expect(trade).toMatchObject({
+      side: 'buy',
+      entryPrice: 1.1001,
+      takeProfit: 1.1002,
+      stopLoss: 1.099,
+    });
+  });
+
+  it('uses a deterministic client order id and records the intent before sending', async () => {
+    const recordedAtSend: boolean[] = [];
+    const rig = await createRig({
+      accounts: { a: robotOn() },
+      wrapBroker: (broker, store) => ({
+        ...deliveringTwice(broker),
+        onReport: (listener) => broker.onReport(listener),
+        submitOrder: (order) => {
+          recordedAtSend.push(
+            store.intentList().some((i) => i.clientOrderId === order.clientOrderId),
+          );
+          broker.submitOrder(order);
+        },
+      }),
+    });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    expect(rig.store.intentList().map((i) => i.clientOrderId)).toEqual([`a/EURUSD/${tuesday}`]);
+    expect(recordedAtSend).toEqual([true]);
+  });
+
+  it('denies a second operation on an instrument already held', async () => {
+    const rig = await createRig({ accounts: { a: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 60_000);
+    expect(rig.events.ofType('OrderDenied').map((e) => e.reason)).toEqual([
+      'POSITION_ALREADY_OPEN',
+    ]);
+  });
+
+  it('stops at the exposure cap: used margin never above 50% of equity', async () => {
+    const rig = await createRig({ accounts: { a: robotOn() } });
+    const symbols = [
+      'EURUSD',
+      'GBPUSD',
+      'USDCHF',
+      'USDCAD',
+      'EURGBP',
+      'EURCHF',
+      'GBPCHF',
+      'EURCAD',
+      'GBPCAD',
+    ];
+    for (const symbol of symbols) {
+      const price = catalogue.require(symbol).referencePrice;
+      await rig.tick(symbol, Number(price.toFixed(5)), Number((price + 0.0001).toFixed(5)));
+    }
+    const denials = rig.events.ofType('OrderDenied').map((e) => e.reason);
+    expect(denials).toContain('EXPOSURE_CAP_REACHED');
+    const account = rig.engine.account('a');
+    expect(account?.usedMarginCents).toBeLessThanOrEqual(0.5 * (account?.equityCents ?? 0));
+    for (const trade of rig.engine.openTrades('a')) {
+      expect(trade.usedMarginAfterEntryCents).toBeLessThanOrEqual(0.5 * trade.equityAtEntryCents);
+    }
+  });
+
+  it('denies with MARKET_CLOSED when a tick arrives outside the market hours', async () => {
+    const saturday = Date.parse('2024-06-15T12:00:00Z');
+    const rig = await createRig({ accounts: { a: robotOn() } });
+    await rig.tick('AAPL.US', 190, 190.03, saturday);
+    expect(rig.events.ofType('OrderDenied').map((e) => e.reason)).toEqual(['MARKET_CLOSED']);
+  });
+
+  it('applies a fill and a close once even when every report arrives twice', async () => {
+    const rig = await createRig({ accounts: { a: robotOn() }, wrapBroker: deliveringTwice });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('EURUSD', 1.1002, 1.1003, tuesday + 60_000); // take-profit, then a new sale
+    const fills = rig.events.ofType('OrderFilled').map((e) => e.clientOrderId);
+    expect(fills).toEqual([`a/EURUSD/${tuesday}`, `a/EURUSD/${tuesday + 60_000}`]);
+    expect(rig.events.ofType('PositionOpened')).toHaveLength(2);
+    expect(rig.events.ofType('PositionClosed')).toHaveLength(1);
+    const trades = await rig.store.trades();
+    expect(trades).toHaveLength(2);
+    expect(trades[0]).toMatchObject({
+      closeReason: 'tp',
+      profitCents: rig.engine.account('a')?.realisedProfitCents,
+    });
+  });
+
+  it('records a broker rejection once and frees the instrument for the next signal', async () => {
+    const rig = await createRig({
+      accounts: { a: robotOn() },
+      wrapBroker: (broker) => {
+        const listeners: ((r: ExecutionReport) => void)[] = [];
+        return {
+          ...deliveringTwice(broker),
+          onReport: (listener) => {
+            listeners.push(listener);
+            return () => undefined;
+          },
+          submitOrder: (order) => {
+            const rejection: ExecutionReport = {
+              kind: 'rejected',
+              clientOrderId: order.clientOrderId,
+              accountId: order.accountId,
+              reason: 'MARKET_CLOSED',
+              time: tuesday,
+            };
+            for (const listener of listeners) {
+              listener(rejection);
+              listener(rejection);
+            }
+          },
+        };
+      },
+    });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 60_000);
+    expect(rig.events.ofType('OrderRejected')).toHaveLength(2); // one per order, not per delivery
+    expect(rig.store.intentList().map((i) => i.status)).toEqual(['rejected', 'rejected']);
+    expect(rig.events.ofType('OrderDenied')).toHaveLength(0);
+  });
+});
+
+describe('TradingEngine kill switch', () => {
+  it('closes every open position, stops new orders, and trades again after resume', async () => {
+    const rig = await createRig({ accounts: { a: robotOn(), b: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('USDJPY', 150, 150.01);
+    expect(rig.engine.openTrades()).toHaveLength(4);
+    rig.engine.halt('operator kill switch');
+    await rig.engine.idle();
+    expect(rig.engine.tradingState).toBe('HALTED');
+    expect(rig.engine.openTrades()).toHaveLength(0);
+    expect(rig.events.ofType('PositionClosed').every((e) => e.reason === 'kill')).toBe(true);
+    await rig.tick('GBPUSD', 1.27, 1.2701);
+    expect(rig.events.ofType('OrderSubmitted')).toHaveLength(4);
+    rig.engine.resume();
+    await rig.tick('GBPUSD', 1.27, 1.2701, tuesday + 60_000);
+    expect(rig.events.ofType('OrderSubmitted')).toHaveLength(6);
+  });
+
+  it('halts when the execution store fails', async () => {
+    const failing: ExecutionStore = Object.assign(new InMemoryExecutionStore(), {
+      saveIntents: () => Promise.reject(new Error('disk full')),
+    });
+    const rig = await createRig({ accounts: { a: robotOn() } });
+    // Swap in a failing store through a fresh engine built on the same parts.
+    const { TradingEngine } = await import('./trading-engine');
+    const { ManualClock } = await import('../time/clock');
+    const { InMemoryAccountSettingsSource } = await import('../settings/robot-settings');
+    const engine = await TradingEngine.start({
+      catalogue,
+      feed: rig.feed,
+      broker: rig.broker,
+      store: failing,
+      settings: new InMemoryAccountSettingsSource([{ accountId: 'a', settings: robotOn() }]),
+      events: rig.events,
+      clock: new ManualClock(tuesday),
+      strategy: new FixedSignalStrategy(),
+    });
+    rig.engine.stop();
+    rig.feed.publish({ symbol: 'EURUSD', bid: 1.1, ask: 1.1001, time: tuesday });
+    await engine.idle();
+    expect(engine.tradingState).toBe('HALTED');
+    expect(rig.broker.account('a')?.openPositions).toBe(0);
+  });
+});

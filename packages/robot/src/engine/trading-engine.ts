@@ -1,0 +1,577 @@
+import type {
+  AccountState,
+  BrokerAdapter,
+  ExecutionReport,
+  OrderFilledReport,
+  OrderRejectedReport,
+  OrderRequest,
+  PositionClosedReport,
+} from '../broker/broker-adapter';
+import type { EventSink } from '../events/engine-events';
+import type { ExecutionStore } from '../execution/execution-store';
+import type { OrderIntent, TradeRecord } from '../execution/trade-record';
+import type { InstrumentCatalogue } from '../instruments/catalogue';
+import type { Instrument } from '../instruments/instrument';
+import { isMarketOpen } from '../instruments/trading-hours';
+import type { MarketDataFeed } from '../market-data/market-data-feed';
+import type { Tick, Unsubscribe } from '../market-data/tick';
+import { CurrencyConverter } from '../money/currency-converter';
+import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
+import {
+  evaluateRisk,
+  precheckRisk,
+  type DenialReason,
+  type TradingState,
+} from '../risk/risk-gate';
+import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
+import type { Signal, Strategy } from '../strategy/strategy';
+import type { Clock } from '../time/clock';
+import { SubscriptionIndex } from './subscription-index';
+
+export interface TradingEngineDependencies {
+  readonly catalogue: InstrumentCatalogue;
+  readonly feed: MarketDataFeed;
+  readonly broker: BrokerAdapter;
+  readonly store: ExecutionStore;
+  readonly settings: AccountSettingsSource;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly strategy: Strategy;
+  /** Margin above break-even the risk gate demands of a signal (the strategy's own rule). */
+  readonly minimumEdge?: number;
+  /** OrderDenied events can be many (one per account per signal); off for large simulations. */
+  readonly publishDenials?: boolean;
+  /** Accounts evaluated before the orders found so far are persisted and sent. */
+  readonly fanOutBatch?: number;
+}
+
+interface AccountRuntime {
+  readonly accountId: string;
+  settings: RobotSettings;
+  reservedMarginCents: Cents;
+  /** Open positions and pending orders per instrument. */
+  readonly busySymbols: Map<string, number>;
+  dayNumber: number;
+  dayStartEquityCents: Cents;
+}
+
+const dayMs = 86_400_000;
+
+/** What every account's evaluation of one tick shares. */
+interface TickContext {
+  readonly tick: Tick;
+  readonly instrument: Instrument;
+  readonly signal: Signal;
+  readonly marketOpen: boolean;
+  readonly day: number;
+  readonly marginPerUnitCents: number;
+  readonly marginFor: (units: number) => Cents;
+  /** `/symbol/time`, the shared tail of this tick's client order ids. */
+  readonly orderIdSuffix: string;
+}
+
+/**
+ * The kernel: the same code runs paper trading, simulations and, with another BrokerAdapter,
+ * live trading. Flow per tick (ARCHITECTURE.md, "A trade, end to end"): strategy -> risk gate
+ * per subscribed account -> intents persisted with deterministic client order ids -> broker.
+ * Broker reports are applied once each, however often they arrive.
+ */
+export class TradingEngine {
+  private state: TradingState = 'ACTIVE';
+  private readonly accounts = new Map<string, AccountRuntime>();
+  private readonly index = new SubscriptionIndex<AccountRuntime>();
+  /**
+   * Pending intents only: once settled, an intent lives in the store, and a late duplicate of
+   * its report finds nothing here and is ignored. Open trades likewise.
+   */
+  private readonly intents = new Map<string, OrderIntent>();
+  private readonly trades = new Map<string, TradeRecord>();
+  /** Latest tick time per instrument: an older or repeated tick is ignored. */
+  private readonly lastTickTime = new Map<string, number>();
+  /** Close reports that arrived before their fill (possible with an asynchronous broker). */
+  private readonly earlyCloses = new Map<string, PositionClosedReport>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly converter: CurrencyConverter;
+  private readonly minimumEdge: number;
+  private readonly publishDenials: boolean;
+  private unsubscribes: Unsubscribe[] = [];
+  private tickSequence = 0;
+  private readonly startedAt: number;
+  private readonly latestTick = new Map<string, number>();
+  private readonly fanOutBatch: number;
+
+  private constructor(private readonly deps: TradingEngineDependencies) {
+    this.minimumEdge = deps.minimumEdge ?? 0;
+    this.publishDenials = deps.publishDenials ?? true;
+    this.fanOutBatch = deps.fanOutBatch ?? 256;
+    this.startedAt = deps.clock.now();
+    this.converter = new CurrencyConverter(deps.catalogue, (symbol) => {
+      const tick = deps.feed.lastTick(symbol);
+      return tick ? (tick.bid + tick.ask) / 2 : undefined;
+    });
+  }
+
+  /**
+   * Loads the accounts, subscribes to broker reports, reconciles what the store says with what
+   * the broker did while the engine was down, and only then starts taking ticks.
+   */
+  static async start(deps: TradingEngineDependencies): Promise<TradingEngine> {
+    const engine = new TradingEngine(deps);
+    for (const { accountId, settings } of await deps.settings.loadAll()) {
+      engine.applySettings(accountId, settings, { publish: false });
+    }
+    engine.unsubscribes.push(
+      deps.broker.onReport((report) => {
+        engine.onReport(report);
+      }),
+    );
+    await engine.reconcile();
+    engine.unsubscribes.push(
+      deps.feed.subscribe((tick) => {
+        engine.track(engine.onTick(tick));
+      }),
+    );
+    return engine;
+  }
+
+  get tradingState(): TradingState {
+    return this.state;
+  }
+
+  /** Stops listening; in-flight work can still be awaited with `idle`. */
+  stop(): void {
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    this.unsubscribes = [];
+  }
+
+  /** Resolves when every order and store write started so far has completed. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  applySettings(accountId: string, settings: RobotSettings, options = { publish: true }): void {
+    let runtime = this.accounts.get(accountId);
+    if (!runtime) {
+      runtime = {
+        accountId,
+        settings,
+        reservedMarginCents: 0,
+        busySymbols: new Map(),
+        dayNumber: -1,
+        dayStartEquityCents: 0,
+      };
+      this.accounts.set(accountId, runtime);
+    }
+    runtime.settings = settings;
+    this.index.update(runtime, settings);
+    if (options.publish) {
+      this.deps.events.publish({ type: 'SettingsApplied', accountId, at: this.deps.clock.now() });
+    }
+  }
+
+  /** Stops routing ticks to an account (unlinked, deleted). Its open positions stay at the broker. */
+  removeAccount(accountId: string): void {
+    this.index.remove(accountId);
+    this.accounts.delete(accountId);
+  }
+
+  /** Kill switch: no new orders, and every open position of every account is closed. */
+  halt(reason: string): void {
+    this.state = 'HALTED';
+    this.deps.events.publish({ type: 'TradingHalted', reason, at: this.deps.clock.now() });
+    for (const accountId of this.accounts.keys()) {
+      for (const position of this.deps.broker.openPositions(accountId)) {
+        this.deps.broker.closePosition(accountId, position.positionId, 'kill');
+      }
+    }
+  }
+
+  resume(): void {
+    if (this.state === 'ACTIVE') return;
+    this.state = 'ACTIVE';
+    this.deps.events.publish({ type: 'TradingResumed', at: this.deps.clock.now() });
+  }
+
+  account(accountId: string): AccountState | undefined {
+    return this.deps.broker.account(accountId);
+  }
+
+  openTrades(accountId?: string): TradeRecord[] {
+    const all = [...this.trades.values()];
+    return accountId === undefined ? all : all.filter((t) => t.accountId === accountId);
+  }
+
+  subscriberCount(instrument: Instrument): number {
+    return this.index.count(instrument.category);
+  }
+
+  async onTick(tick: Tick): Promise<void> {
+    const instrument = this.deps.catalogue.get(tick.symbol);
+    if (!instrument) return;
+    // Ticks move forward: a repeated or late tick would repeat decisions already taken (and
+    // their client order ids), so it is dropped. After a restart, ticks older than the start are.
+    const last = this.lastTickTime.get(tick.symbol) ?? this.startedAt;
+    if (tick.time < last || (tick.time === last && this.lastTickTime.has(tick.symbol))) return;
+    this.lastTickTime.set(tick.symbol, tick.time);
+    // The model learns from every tick, whether or not anyone trades the instrument.
+    const signal = this.deps.strategy.onTick(tick, instrument);
+    if (!signal || this.state === 'HALTED') return;
+    const sequence = ++this.tickSequence;
+    this.latestTick.set(instrument.symbol, sequence);
+    const context = this.tickContext(tick, instrument, signal);
+    let batch: OrderIntent[] = [];
+    let visited = 0;
+    for (const runtime of this.index.subscribers(instrument.category)) {
+      const intent = this.evaluate(runtime, context);
+      if (intent) batch.push(intent);
+      if (++visited % this.fanOutBatch === 0 && batch.length > 0) {
+        // Orders of the first accounts need not wait for the last ones: persist and send in
+        // batches. A newer tick of the same instrument supersedes the rest of this fan-out.
+        await this.persistAndSend(batch);
+        batch = [];
+        if (this.latestTick.get(instrument.symbol) !== sequence) return;
+      }
+    }
+    if (batch.length > 0) await this.persistAndSend(batch);
+  }
+
+  private async persistAndSend(batch: readonly OrderIntent[]): Promise<void> {
+    await this.deps.store.saveIntents(batch);
+    for (const intent of batch) this.send(intent);
+  }
+
+  private tickContext(tick: Tick, instrument: Instrument, signal: Signal): TickContext {
+    const entryPrice = signal.geometry.entryPrice;
+    const usdPerUnit = this.converter.usdPerUnit(instrument.quoteCurrency);
+    return {
+      tick,
+      instrument,
+      signal,
+      marketOpen: isMarketOpen(instrument.schedule, tick.time),
+      orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
+      day: Math.floor(tick.time / dayMs),
+      marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
+      marginFor: (units: number) =>
+        dollarsToCentsRoundedUp((units * entryPrice * usdPerUnit) / instrument.leverage),
+    };
+  }
+
+  /** The risk gate for one account; an intent, reserved in memory, when the order may go. */
+  private evaluate(runtime: AccountRuntime, context: TickContext): OrderIntent | undefined {
+    const { tick, instrument, signal } = context;
+    const instrumentBusy = (runtime.busySymbols.get(instrument.symbol) ?? 0) > 0;
+    const cheapDenial = precheckRisk({
+      tradingState: this.state,
+      settings: runtime.settings,
+      instrument,
+      marketOpen: context.marketOpen,
+      signal,
+      minimumEdge: this.minimumEdge,
+      instrumentBusy,
+    });
+    if (cheapDenial) {
+      this.deny(runtime.accountId, instrument, cheapDenial, tick.time);
+      return undefined;
+    }
+    const account = this.deps.broker.account(runtime.accountId);
+    if (!account) return undefined;
+    if (runtime.dayNumber !== context.day) {
+      runtime.dayNumber = context.day;
+      runtime.dayStartEquityCents = account.equityCents;
+    }
+    const decision = evaluateRisk({
+      tradingState: this.state,
+      settings: runtime.settings,
+      instrument,
+      marketOpen: context.marketOpen,
+      signal,
+      minimumEdge: this.minimumEdge,
+      account,
+      reservedMarginCents: runtime.reservedMarginCents,
+      instrumentBusy,
+      dayStartEquityCents: runtime.dayStartEquityCents,
+      marginFor: context.marginFor,
+      marginPerUnitCents: context.marginPerUnitCents,
+    });
+    if (!decision.allowed) {
+      this.deny(runtime.accountId, instrument, decision.reason, tick.time);
+      return undefined;
+    }
+    const intent: OrderIntent = {
+      // Deterministic: one decision per account, instrument and tick.
+      clientOrderId: runtime.accountId + context.orderIdSuffix,
+      accountId: runtime.accountId,
+      symbol: instrument.symbol,
+      category: instrument.category,
+      side: signal.side,
+      units: decision.units,
+      takeProfit: signal.geometry.takeProfit,
+      stopLoss: signal.geometry.stopLoss,
+      decidedAt: tick.time,
+      decisionBid: tick.bid,
+      decisionAsk: tick.ask,
+      probability: signal.probability,
+      breakEvenProbability: signal.geometry.breakEvenProbability,
+      estimatedMarginCents: decision.marginCents,
+      equityAtEntryCents: account.equityCents,
+      freeMarginAtEntryCents: account.freeMarginCents - runtime.reservedMarginCents,
+      status: 'pending',
+    };
+    if (this.intents.has(intent.clientOrderId)) return undefined; // the same tick, delivered again
+    this.intents.set(intent.clientOrderId, intent);
+    this.reserve(runtime, intent);
+    return intent;
+  }
+
+  private deny(accountId: string, instrument: Instrument, reason: DenialReason, at: number): void {
+    if (!this.publishDenials) return;
+    this.deps.events.publish({
+      type: 'OrderDenied',
+      accountId,
+      symbol: instrument.symbol,
+      category: instrument.category,
+      reason,
+      at,
+    });
+  }
+
+  private send(intent: OrderIntent): void {
+    const current = this.intents.get(intent.clientOrderId);
+    if (current?.status !== 'pending') return; // settled while its intent was being persisted
+    if (this.state === 'HALTED') {
+      // The kill switch came between persisting and sending: the order is never sent.
+      this.expire(intent);
+      return;
+    }
+    const order: OrderRequest = {
+      clientOrderId: intent.clientOrderId,
+      accountId: intent.accountId,
+      symbol: intent.symbol,
+      side: intent.side,
+      units: intent.units,
+      takeProfit: intent.takeProfit,
+      stopLoss: intent.stopLoss,
+    };
+    this.deps.events.publish({
+      type: 'OrderSubmitted',
+      accountId: intent.accountId,
+      clientOrderId: intent.clientOrderId,
+      symbol: intent.symbol,
+      side: intent.side,
+      units: intent.units,
+      at: intent.decidedAt,
+    });
+    this.deps.broker.submitOrder(order);
+  }
+
+  /** Applies a broker report once, whatever its delivery count or order. */
+  onReport(report: ExecutionReport): void {
+    switch (report.kind) {
+      case 'filled':
+        this.applyFill(report);
+        return;
+      case 'rejected':
+        this.applyRejection(report);
+        return;
+      case 'position-closed':
+        this.applyClose(report);
+        return;
+    }
+  }
+
+  private applyFill(fill: OrderFilledReport): void {
+    const intent = this.intents.get(fill.clientOrderId);
+    if (intent?.status !== 'pending') return; // not ours, or already applied
+    const runtime = this.accounts.get(intent.accountId);
+    this.intents.delete(intent.clientOrderId);
+    if (runtime) runtime.reservedMarginCents -= intent.estimatedMarginCents;
+    const account = this.deps.broker.account(intent.accountId);
+    const trade: TradeRecord = {
+      positionId: fill.positionId,
+      clientOrderId: fill.clientOrderId,
+      accountId: fill.accountId,
+      symbol: fill.symbol,
+      category: intent.category,
+      side: fill.side,
+      units: fill.units,
+      openedAt: fill.time,
+      entryBid: fill.bid,
+      entryAsk: fill.ask,
+      entryPrice: fill.price,
+      pipSize: this.deps.catalogue.require(fill.symbol).pipSize,
+      takeProfit: fill.takeProfit,
+      stopLoss: fill.stopLoss,
+      probability: intent.probability,
+      breakEvenProbability: intent.breakEvenProbability,
+      marginCents: fill.marginCents,
+      equityAtEntryCents: intent.equityAtEntryCents,
+      freeMarginAtEntryCents: intent.freeMarginAtEntryCents,
+      // Measured after the fill: the broker's used margin plus this account's other pending orders.
+      usedMarginAfterEntryCents:
+        (account?.usedMarginCents ?? fill.marginCents) + (runtime?.reservedMarginCents ?? 0),
+      closedAt: null,
+      closePrice: null,
+      closeReason: 'open',
+      profitCents: null,
+    };
+    this.trades.set(trade.positionId, trade);
+    this.write(this.deps.store.recordFill(trade));
+    this.deps.events.publish({
+      type: 'OrderFilled',
+      accountId: fill.accountId,
+      clientOrderId: fill.clientOrderId,
+      positionId: fill.positionId,
+      price: fill.price,
+      at: fill.time,
+    });
+    this.deps.events.publish({ type: 'PositionOpened', trade, at: fill.time });
+    const early = this.earlyCloses.get(fill.positionId);
+    if (early) {
+      this.earlyCloses.delete(fill.positionId);
+      this.applyClose(early);
+    }
+  }
+
+  private applyRejection(rejection: OrderRejectedReport): void {
+    const intent = this.intents.get(rejection.clientOrderId);
+    if (intent?.status !== 'pending') return;
+    this.intents.delete(intent.clientOrderId);
+    this.release(intent);
+    this.write(
+      this.deps.store.updateIntentStatus(intent.clientOrderId, 'rejected', rejection.reason),
+    );
+    this.deps.events.publish({
+      type: 'OrderRejected',
+      accountId: rejection.accountId,
+      clientOrderId: rejection.clientOrderId,
+      reason: rejection.reason,
+      at: rejection.time,
+    });
+  }
+
+  private applyClose(report: PositionClosedReport): void {
+    const trade = this.trades.get(report.positionId);
+    if (!trade) {
+      const intent = this.intents.get(report.clientOrderId);
+      if (intent) this.earlyCloses.set(report.positionId, report);
+      return;
+    }
+    this.trades.delete(report.positionId);
+    const runtime = this.accounts.get(trade.accountId);
+    if (runtime) decrement(runtime.busySymbols, trade.symbol);
+    const closure = {
+      closedAt: report.time,
+      closePrice: report.closePrice,
+      closeReason: report.reason,
+      profitCents: report.profitCents,
+    };
+    this.write(this.deps.store.closeTrade(trade.positionId, closure));
+    this.deps.events.publish({
+      type: 'PositionClosed',
+      trade: { ...trade, ...closure },
+      reason: report.reason,
+      at: report.time,
+    });
+  }
+
+  /**
+   * Start-up reconciliation (decision 023): every intent still pending is asked about at the
+   * broker. Filled ones become trades (and closures, if the broker closed them meanwhile),
+   * rejected ones are settled, and ones the broker never saw expire rather than being sent
+   * late at a price nobody decided on. Open trades are checked for closes missed while down.
+   */
+  private async reconcile(): Promise<void> {
+    const [pending, open] = await Promise.all([
+      this.deps.store.pendingIntents(),
+      this.deps.store.openTrades(),
+    ]);
+    for (const trade of open) {
+      this.trades.set(trade.positionId, trade);
+      const runtime = this.accounts.get(trade.accountId);
+      if (runtime) increment(runtime.busySymbols, trade.symbol);
+    }
+    for (const intent of pending) {
+      this.intents.set(intent.clientOrderId, intent);
+      const runtime = this.accounts.get(intent.accountId);
+      if (runtime) this.reserve(runtime, intent);
+    }
+    for (const intent of pending) {
+      const result = await this.deps.broker.queryOrder(intent.clientOrderId);
+      switch (result.status) {
+        case 'unknown':
+          this.expire(intent);
+          break;
+        case 'rejected':
+          this.applyRejection(result.rejection);
+          break;
+        case 'filled':
+          this.applyFill(result.fill);
+          if (result.closed) this.applyClose(result.closed);
+          break;
+      }
+    }
+    for (const trade of open) {
+      const result = await this.deps.broker.queryOrder(trade.clientOrderId);
+      if (result.status === 'filled' && result.closed) this.applyClose(result.closed);
+    }
+    await this.idle();
+  }
+
+  private expire(intent: OrderIntent): void {
+    this.intents.delete(intent.clientOrderId);
+    this.release(intent);
+    this.write(this.deps.store.updateIntentStatus(intent.clientOrderId, 'expired'));
+    this.deps.events.publish({
+      type: 'OrderExpired',
+      accountId: intent.accountId,
+      clientOrderId: intent.clientOrderId,
+      at: this.deps.clock.now(),
+    });
+  }
+
+  private reserve(runtime: AccountRuntime, intent: OrderIntent): void {
+    runtime.reservedMarginCents += intent.estimatedMarginCents;
+    increment(runtime.busySymbols, intent.symbol);
+  }
+
+  private release(intent: OrderIntent): void {
+    const runtime = this.accounts.get(intent.accountId);
+    if (!runtime) return;
+    runtime.reservedMarginCents -= intent.estimatedMarginCents;
+    decrement(runtime.busySymbols, intent.symbol);
+  }
+
+  private write(promise: Promise<void>): void {
+    this.track(promise);
+  }
+
+  /** Keeps a promise for `idle`; a failure halts trading rather than going unnoticed. */
+  private track(promise: Promise<unknown>): void {
+    const settled: Promise<void> = promise.then(
+      () => {
+        this.inflight.delete(settled);
+      },
+      (error: unknown) => {
+        this.inflight.delete(settled);
+        // An engine that cannot record what happened must not keep trading.
+        this.state = 'HALTED';
+        this.deps.events.publish({
+          type: 'TradingHalted',
+          reason: `engine failure: ${String(error)}`,
+          at: this.deps.clock.now(),
+        });
+      },
+    );
+    this.inflight.add(settled);
+  }
+}
+
+function increment(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function decrement(map: Map<string, number>, key: string): void {
+  const next = (map.get(key) ?? 0) - 1;
+  if (next > 0) map.set(key, next);
+  else map.delete(key);
+}

@@ -1,0 +1,126 @@
+import type { CloseReason } from '../broker/broker-adapter';
+import type { Cents } from '../money/minor-units';
+import type { IntentStatus, OrderIntent, TradeRecord } from './trade-record';
+
+export interface TradeClosure {
+  readonly closedAt: number;
+  readonly closePrice: number;
+  readonly closeReason: CloseReason;
+  readonly profitCents: Cents;
+}
+
+/**
+ * Port: durable record of order intents and operations (the server implements it on Postgres or
+ * PGlite). Writes for one order arrive in order: intent, then status, then trade, then closure.
+ * Inserts are idempotent by key, so replaying a write after a crash is harmless.
+ */
+export interface ExecutionStore {
+  saveIntents(intents: readonly OrderIntent[]): Promise<void>;
+  updateIntentStatus(
+    clientOrderId: string,
+    status: IntentStatus,
+    rejectReason?: string,
+  ): Promise<void>;
+  /** One write, one transaction: the intent becomes filled and its trade is recorded. */
+  recordFill(trade: TradeRecord): Promise<void>;
+  closeTrade(positionId: string, closure: TradeClosure): Promise<void>;
+  pendingIntents(): Promise<readonly OrderIntent[]>;
+  openTrades(): Promise<readonly TradeRecord[]>;
+  trades(filter?: { accountId?: string }): Promise<readonly TradeRecord[]>;
+}
+
+export interface ExecutionStoreSnapshot {
+  readonly intents: readonly OrderIntent[];
+  readonly trades: readonly TradeRecord[];
+}
+
+/**
+ * In-memory adapter for tests, the simulation CLI and the embedded server's first version. Its
+ * snapshot stands in for the database in the crash/restart tests.
+ */
+export class InMemoryExecutionStore implements ExecutionStore {
+  private readonly intents = new Map<string, OrderIntent>();
+  private readonly tradesById = new Map<string, TradeRecord>();
+
+  /**
+   * @param options.keepHistory false keeps only pending intents and open trades, as a database
+   * would keep the rest out of the process heap (the benchmark uses it; history queries then
+   * return only what is still live).
+   */
+  constructor(
+    snapshot?: ExecutionStoreSnapshot,
+    private readonly options: { keepHistory: boolean } = { keepHistory: true },
+  ) {
+    if (snapshot) {
+      const copy = structuredClone(snapshot);
+      for (const intent of copy.intents) this.intents.set(intent.clientOrderId, intent);
+      for (const trade of copy.trades) this.tradesById.set(trade.positionId, trade);
+    }
+  }
+
+  saveIntents(intents: readonly OrderIntent[]): Promise<void> {
+    for (const intent of intents) {
+      if (!this.intents.has(intent.clientOrderId)) this.intents.set(intent.clientOrderId, intent);
+    }
+    return Promise.resolve();
+  }
+
+  updateIntentStatus(
+    clientOrderId: string,
+    status: IntentStatus,
+    rejectReason?: string,
+  ): Promise<void> {
+    const intent = this.intents.get(clientOrderId);
+    if (intent && !this.options.keepHistory && status !== 'pending') {
+      this.intents.delete(clientOrderId);
+    } else if (intent) {
+      this.intents.set(
+        clientOrderId,
+        rejectReason ? { ...intent, status, rejectReason } : { ...intent, status },
+      );
+    }
+    return Promise.resolve();
+  }
+
+  recordFill(trade: TradeRecord): Promise<void> {
+    const intent = this.intents.get(trade.clientOrderId);
+    if (intent && !this.options.keepHistory) this.intents.delete(trade.clientOrderId);
+    else if (intent) this.intents.set(trade.clientOrderId, { ...intent, status: 'filled' });
+    if (!this.tradesById.has(trade.positionId)) this.tradesById.set(trade.positionId, trade);
+    return Promise.resolve();
+  }
+
+  closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
+    const trade = this.tradesById.get(positionId);
+    if (trade?.closeReason !== 'open') return Promise.resolve();
+    if (this.options.keepHistory) this.tradesById.set(positionId, { ...trade, ...closure });
+    else this.tradesById.delete(positionId);
+    return Promise.resolve();
+  }
+
+  pendingIntents(): Promise<readonly OrderIntent[]> {
+    return Promise.resolve([...this.intents.values()].filter((i) => i.status === 'pending'));
+  }
+
+  openTrades(): Promise<readonly TradeRecord[]> {
+    return Promise.resolve([...this.tradesById.values()].filter((t) => t.closeReason === 'open'));
+  }
+
+  trades(filter: { accountId?: string } = {}): Promise<readonly TradeRecord[]> {
+    const all = [...this.tradesById.values()];
+    return Promise.resolve(
+      filter.accountId === undefined ? all : all.filter((t) => t.accountId === filter.accountId),
+    );
+  }
+
+  intentList(): readonly OrderIntent[] {
+    return [...this.intents.values()];
+  }
+
+  snapshot(): ExecutionStoreSnapshot {
+    return structuredClone({
+      intents: [...this.intents.values()],
+      trades: [...this.tradesById.values()],
+    });
+  }
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountState } from '../broker/broker-adapter';
+import { InstrumentCatalogue } from '../instruments/catalogue';
+import { dollarsToCentsRoundedUp } from '../money/minor-units';
+import { defaultRobotSettings, type RobotSettings } from '../settings/robot-settings';
+import { evaluateRisk, type RiskCheck } from './risk-gate';
+import { riskProfile } from './risk-profile';
+import { tradeGeometry } from './trade-geometry';
+
+const catalogue = new InstrumentCatalogue();
+const eurusd = catalogue.require('EURUSD');
+const tick = { symbol: 'EURUSD', time: 0, bid: 1.1, ask: 1.1001 };
+const geometry = tradeGeometry('buy', tick, eurusd);
+const on: RobotSettings = {
+  ...defaultRobotSettings,
+  bot_on: true,
+  categories_enabled: { ...defaultRobotSettings.categories_enabled, forex: true },
+};
+const account: AccountState = {
+  accountId: 'a',
+  depositsCents: 1_000_000,
+  realisedProfitCents: 0,
+  balanceCents: 1_000_000,
+  equityCents: 1_000_000,
+  usedMarginCents: 0,
+  freeMarginCents: 1_000_000,
+  openPositions: 0,
+};
+const marginPerUnitCents = (1.1001 * 100) / 30;
+
+function check(patch: Partial<RiskCheck> = {}): RiskCheck {
+  return {
+    tradingState: 'ACTIVE',
+    settings: on,
+    instrument: eurusd,
+    marketOpen: true,
+    signal: { symbol: 'EURUSD', side: 'buy', probability: 0.95, geometry, time: 0 },
+    minimumEdge: 0.01,
+    account,
+    reservedMarginCents: 0,
+    instrumentBusy: false,
+    dayStartEquityCents: 1_000_000,
+    marginFor: (units) => dollarsToCentsRoundedUp((units * 1.1001) / 30),
+    marginPerUnitCents,
+    ...patch,
+  };
+}
+
+const reason = (patch: Partial<RiskCheck>) => {
+  const decision = evaluateRisk(check(patch));
+  return decision.allowed ? 'ALLOWED' : decision.reason;
+};
+
+describe('evaluateRisk', () => {
+  it('allows a sound order and sizes it at 10% of free margin at risk 1', () => {
+    const decision = evaluateRisk(check());
+    if (!decision.allowed) throw new Error(decision.reason);
+    expect(decision.units % eurusd.unitStep).toBe(0);
+    expect(Math.abs(decision.marginCents - 100_000)).toBeLessThanOrEqual(marginPerUnitCents * 500);
+  });
+
+  it('denies with a coded reason', () => {
+    expect(reason({ tradingState: 'HALTED' })).toBe('TRADING_HALTED');
+    expect(reason({ settings: { ...on, bot_on: false } })).toBe('ROBOT_OFF');
+    expect(reason({ instrument: catalogue.require('AAPL.US') })).toBe('CATEGORY_DISABLED');
+    expect(reason({ marketOpen: false })).toBe('MARKET_CLOSED');
+    expect(reason({ instrumentBusy: true })).toBe('POSITION_ALREADY_OPEN');
+    expect(
+      reason({ signal: { ...check().signal, probability: geometry.breakEvenProbability } }),
+    ).toBe('SIGNAL_BELOW_BREAK_EVEN');
+    expect(
+      reason({ account: { ...account, equityCents: 950_000, freeMarginCents: 950_000 } }),
+    ).toBe('DAILY_LOSS_LIMIT');
+    expect(
+      reason({
+        account: { ...account, equityCents: 990_000, usedMarginCents: 990_000, freeMarginCents: 0 },
+        dayStartEquityCents: 990_000,
+      }),
+    ).toBe('INSUFFICIENT_FREE_MARGIN');
+    expect(
+      reason({ account: { ...account, usedMarginCents: 500_000, freeMarginCents: 500_000 } }),
+    ).toBe('EXPOSURE_CAP_REACHED');
+    expect(
+      reason({
+        account: { ...account, equityCents: 100, balanceCents: 100, freeMarginCents: 100 },
+        dayStartEquityCents: 100,
+      }),
+    ).toBe('SIZE_BELOW_MINIMUM');
+  });
+
+  it('counts pending orders against the cap and trims the last order to fit', () => {
+    const decision = evaluateRisk(
+      check({
+        account: { ...account, usedMarginCents: 400_000, freeMarginCents: 600_000 },
+        reservedMarginCents: 50_000,
+      }),
+    );
+    if (!decision.allowed) throw new Error(decision.reason);
+    expect(decision.usedMarginAfterCents).toBeLessThanOrEqual(500_000);
+    expect(decision.marginCents).toBeLessThan(0.1 * 550_000);
+  });
+
+  it('allows all categories when `all` is on', () => {
+    const all = {
+      ...on,
+      categories_enabled: { ...on.categories_enabled, forex: false, all: true },
+    };
+    expect(reason({ settings: all })).toBe('ALLOWED');
+  });
+});
+
+describe('riskProfile', () => {
+  it('commits more margin per operation at higher levels but keeps the 50% cap', () => {
+    expect(riskProfile(1).marginFractionPerOperation).toBe(0.1);
+    expect(riskProfile(5).marginFractionPerOperation).toBeGreaterThan(
+      riskProfile(1).marginFractionPerOperation,
+    );
+    for (const level of [1, 2, 3, 4, 5]) expect(riskProfile(level).exposureCap).toBe(0.5);
+    expect(riskProfile(0).level).toBe(1);
+    expect(riskProfile(Number.NaN).level).toBe(1);
+    expect(riskProfile(9).level).toBe(5);
+  });
+});

@@ -1,0 +1,132 @@
+import type { AccountState } from '../broker/broker-adapter';
+import type { Instrument } from '../instruments/instrument';
+import type { Cents } from '../money/minor-units';
+import { isCategoryEnabled, type RobotSettings } from '../settings/robot-settings';
+import type { Signal } from '../strategy/strategy';
+import { riskProfile } from './risk-profile';
+
+/** The engine-wide trading state (nautilus' TradingState, without REDUCING). */
+export type TradingState = 'ACTIVE' | 'HALTED';
+
+/** Why the risk gate refused an order. Tests assert these; the dashboard translates them. */
+export type DenialReason =
+  | 'TRADING_HALTED'
+  | 'ROBOT_OFF'
+  | 'CATEGORY_DISABLED'
+  | 'MARKET_CLOSED'
+  | 'POSITION_ALREADY_OPEN'
+  | 'SIGNAL_BELOW_BREAK_EVEN'
+  | 'DAILY_LOSS_LIMIT'
+  | 'INSUFFICIENT_FREE_MARGIN'
+  | 'EXPOSURE_CAP_REACHED'
+  | 'SIZE_BELOW_MINIMUM';
+
+export interface RiskCheck {
+  readonly tradingState: TradingState;
+  readonly settings: RobotSettings;
+  readonly instrument: Instrument;
+  readonly marketOpen: boolean;
+  readonly signal: Signal;
+  readonly minimumEdge: number;
+  readonly account: AccountState;
+  /** Margin of this account's orders that are sent but not yet filled or rejected. */
+  readonly reservedMarginCents: Cents;
+  /** An open position or a pending order on this instrument already. */
+  readonly instrumentBusy: boolean;
+  /** Equity at the first evaluation of the current UTC day. */
+  readonly dayStartEquityCents: Cents;
+  /** Margin in cents of `units` at the entry price (notional / leverage). */
+  readonly marginFor: (units: number) => Cents;
+  /** Margin in cents of one unit, for sizing. */
+  readonly marginPerUnitCents: number;
+}
+
+export type RiskDecision =
+  | {
+      readonly allowed: true;
+      readonly units: number;
+      readonly marginCents: Cents;
+      /** Used margin, pending orders included, once this order is in. */
+      readonly usedMarginAfterCents: Cents;
+    }
+  | { readonly allowed: false; readonly reason: DenialReason };
+
+const capSafetyMargin = 0.002;
+
+const deny = (reason: DenialReason): RiskDecision => ({ allowed: false, reason });
+
+/**
+ * The gate every order passes (nautilus' RiskEngine). Sizing targets a fraction of free margin
+ * (10% at level 1, spec §1, §9), and no order may take the margin of all open operations,
+ * pending ones included, above 50% of equity (spec §1, §9).
+ */
+export type CheapRiskCheck = Pick<
+  RiskCheck,
+  | 'tradingState'
+  | 'settings'
+  | 'instrument'
+  | 'marketOpen'
+  | 'signal'
+  | 'minimumEdge'
+  | 'instrumentBusy'
+>;
+
+/**
+ * The checks that need no account figures. The engine runs them before it asks the broker for
+ * the account, which keeps a tick's fan-out to thousands of accounts cheap.
+ */
+export function precheckRisk(check: CheapRiskCheck): DenialReason | undefined {
+  if (check.tradingState === 'HALTED') return 'TRADING_HALTED';
+  if (!check.settings.bot_on) return 'ROBOT_OFF';
+  if (!isCategoryEnabled(check.settings, check.instrument.category)) return 'CATEGORY_DISABLED';
+  if (!check.marketOpen) return 'MARKET_CLOSED';
+  if (check.instrumentBusy) return 'POSITION_ALREADY_OPEN';
+  const { signal } = check;
+  if (signal.probability < signal.geometry.breakEvenProbability + check.minimumEdge) {
+    return 'SIGNAL_BELOW_BREAK_EVEN';
+  }
+  return undefined;
+}
+
+export function evaluateRisk(check: RiskCheck): RiskDecision {
+  const { account, instrument, settings } = check;
+  const cheap = precheckRisk(check);
+  if (cheap) return deny(cheap);
+  const profile = riskProfile(settings.risk);
+  const equity = account.equityCents;
+  if (check.dayStartEquityCents - equity >= profile.dailyLossLimit * check.dayStartEquityCents) {
+    return deny('DAILY_LOSS_LIMIT');
+  }
+  const freeMargin = account.freeMarginCents - check.reservedMarginCents;
+  if (freeMargin <= 0) return deny('INSUFFICIENT_FREE_MARGIN');
+
+  const usedBefore = account.usedMarginCents + check.reservedMarginCents;
+  // A hair under the cap: the broker prices the margin at fill time, and a currency conversion
+  // may move by a few basis points between decision and fill.
+  const capCents = profile.exposureCap * equity * (1 - capSafetyMargin);
+  if (usedBefore >= capCents) return deny('EXPOSURE_CAP_REACHED');
+
+  // Round to the nearest step so that, over many orders, the margin averages the target.
+  const targetUnits = (profile.marginFractionPerOperation * freeMargin) / check.marginPerUnitCents;
+  const step = instrument.unitStep;
+  let units = roundToStep(targetUnits, step, Math.round);
+  if (units <= 0) return deny('SIZE_BELOW_MINIMUM');
+  let margin = check.marginFor(units);
+  if (usedBefore + margin > capCents || margin > freeMargin) {
+    // Trim to what still fits under the cap; if not even one step fits, the cap is reached.
+    const room = Math.min(capCents - usedBefore, freeMargin) / check.marginPerUnitCents;
+    units = roundToStep(Math.min(targetUnits, room), step, Math.floor);
+    margin = check.marginFor(units);
+    if (units <= 0 || usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
+    if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
+  }
+  return { allowed: true, units, marginCents: margin, usedMarginAfterCents: usedBefore + margin };
+}
+
+function roundToStep(value: number, step: number, round: (x: number) => number): number {
+  const steps = round(value / step + 1e-9);
+  // Steps are powers of ten (or simple multiples); scale back through an integer so that
+  // 3 * 0.1 gives 0.3, not 0.30000000000000004.
+  const inverse = Math.round(1 / step);
+  return inverse >= 1 && Math.abs(inverse * step - 1) < 1e-12 ? steps / inverse : steps * step;
+}

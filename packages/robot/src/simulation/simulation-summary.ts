@@ -1,0 +1,95 @@
+import { categories, type Category } from '@tradebot/contract';
+import { centsToDollars } from '../money/minor-units';
+import type { ForecastReport } from '../strategy/forecast-metrics';
+import type { SimulationResult } from './run-simulation';
+
+export interface SimulationSummary {
+  readonly operations: number;
+  readonly closed: number;
+  readonly open: number;
+  readonly byCategory: Readonly<Record<Category, number>>;
+  readonly byCloseReason: Readonly<Record<string, number>>;
+  /** Closed operations with a positive profit, over closed operations. */
+  readonly winRate: number;
+  readonly realisedProfit: number;
+  readonly unrealisedProfit: number;
+  readonly deposits: number;
+  readonly finalEquity: number;
+  readonly averageMarginFraction: number;
+  readonly largestExposureFraction: number;
+  /** Traded signals: the probability the model claimed, the break-even it had to clear, the outcome. */
+  readonly meanClaimedProbability: number;
+  readonly meanBreakEven: number;
+  readonly ledgerHolds: boolean;
+  readonly model: ForecastReport;
+}
+
+export function summarise(result: SimulationResult): SimulationSummary {
+  const { trades } = result;
+  const closed = trades.filter((t) => t.closeReason !== 'open');
+  const byCategory = Object.fromEntries(categories.map((c) => [c, 0])) as Record<Category, number>;
+  const byCloseReason: Record<string, number> = {};
+  let marginFractionSum = 0;
+  let largestExposure = 0;
+  let claimed = 0;
+  let breakEven = 0;
+  for (const t of trades) {
+    byCategory[t.category]++;
+    byCloseReason[t.closeReason] = (byCloseReason[t.closeReason] ?? 0) + 1;
+    marginFractionSum += t.marginCents / t.freeMarginAtEntryCents;
+    largestExposure = Math.max(largestExposure, t.usedMarginAfterEntryCents / t.equityAtEntryCents);
+    claimed += t.probability;
+    breakEven += t.breakEvenProbability;
+  }
+  const realisedCents = closed.reduce((sum, t) => sum + (t.profitCents ?? 0), 0);
+  const unrealisedCents = [...result.openMarks.values()].reduce((a, b) => a + b, 0);
+  const n = trades.length;
+  return {
+    operations: n,
+    closed: closed.length,
+    open: n - closed.length,
+    byCategory,
+    byCloseReason,
+    winRate: closed.filter((t) => (t.profitCents ?? 0) > 0).length / closed.length,
+    realisedProfit: centsToDollars(realisedCents),
+    unrealisedProfit: centsToDollars(unrealisedCents),
+    deposits: centsToDollars(result.accounts.reduce((s, a) => s + a.depositsCents, 0)),
+    finalEquity: centsToDollars(result.accounts.reduce((s, a) => s + a.equityCents, 0)),
+    averageMarginFraction: marginFractionSum / n,
+    largestExposureFraction: largestExposure,
+    meanClaimedProbability: claimed / n,
+    meanBreakEven: breakEven / n,
+    ledgerHolds: result.accounts.every(
+      (a) => a.balanceCents === a.depositsCents + a.realisedProfitCents,
+    ),
+    model: result.model.overall,
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+const usd = (x: number) => `${x < 0 ? '-' : ''}$${Math.abs(x).toFixed(2)}`;
+
+export function formatSummary(s: SimulationSummary, result: SimulationResult): string {
+  const m = s.model;
+  const o = result.options;
+  return [
+    `Simulation: ${o.accounts} accounts, ${o.days} days from ${new Date(o.startTime).toISOString()}, seed ${o.seed}, risk ${o.risk}`,
+    `  ticks ${result.ticks}, wall clock ${(result.wallClockMs / 1000).toFixed(1)} s`,
+    `Operations: ${s.operations} (${s.closed} closed, ${s.open} open at the end)`,
+    `  by category: ${Object.entries(s.byCategory)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  by close reason: ${Object.entries(s.byCloseReason)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `Win rate (closed): ${pct(s.winRate)}; mean probability claimed at entry ${pct(s.meanClaimedProbability)}, mean break-even ${pct(s.meanBreakEven)}`,
+    `P&L: realised ${usd(s.realisedProfit)}, unrealised ${usd(s.unrealisedProfit)}; deposits ${usd(s.deposits)} -> equity ${usd(s.finalEquity)}`,
+    `Average margin per operation: ${pct(s.averageMarginFraction)} of free margin; largest exposure at entry: ${pct(s.largestExposureFraction)} of equity`,
+    `Ledger identity balance = deposits + realised profit: ${s.ledgerHolds ? 'holds for every account' : 'BROKEN'}`,
+    `Model, out of sample (${m.forecasts} virtual trades scored):`,
+    `  accuracy ${pct(m.accuracy)} vs coin flip ${pct(m.coinFlipAccuracy)} vs base rate ${pct(m.baseRateAccuracy)}`,
+    `  Brier ${m.brierScore.toFixed(4)} vs coin flip ${m.coinFlipBrierScore.toFixed(4)} vs base rate ${m.baseRateBrierScore.toFixed(4)} (lower is better)`,
+    `  forecasts above break-even: ${m.confidentForecasts}, hit rate ${pct(m.confidentHitRate)} vs mean claimed ${pct(m.confidentMeanProbability)}`,
+    'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
+  ].join('\n');
+}

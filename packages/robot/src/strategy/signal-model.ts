@@ -1,0 +1,271 @@
+import type { Category } from '@tradebot/contract';
+import type { Side } from '../broker/broker-adapter';
+import type { Instrument } from '../instruments/instrument';
+import type { Tick } from '../market-data/tick';
+import { tradeGeometry, type TradeGeometry } from '../risk/trade-geometry';
+import { ForecastMetrics, type ForecastReport } from './forecast-metrics';
+import { OnlineLogisticRegression } from './logistic-regression';
+import { OnlineCalibrator } from './online-calibrator';
+import type { Signal, Strategy } from './strategy';
+
+/**
+ * The robot's "AI" (decision 021): per instrument, an online logistic regression on scaled
+ * indicator features estimates the probability that a trade opened now hits its take-profit
+ * before its stop-loss. Each tick opens a virtual buy and a virtual sale with the real TP/SL
+ * geometry; their outcomes, once the market decides them, are the training labels. Every
+ * forecast is scored before its outcome is known, so the reported figures are out of sample.
+ *
+ * It signals only when the probability clears the break-even rate of the geometry, spread
+ * included, plus a safety margin.
+ */
+export interface SignalModelOptions {
+  /** Margin above break-even a probability must clear. */
+  readonly minimumEdge: number;
+  /** Labelled outcomes an instrument needs before its model may signal. */
+  readonly warmUpOutcomes: number;
+  /** Bound on undecided virtual trades per instrument (new ones are skipped, never dropped). */
+  readonly maxPendingPerInstrument: number;
+  readonly learningRate: number;
+}
+
+export const defaultSignalModelOptions: SignalModelOptions = {
+  minimumEdge: 0.01,
+  warmUpOutcomes: 300,
+  maxPendingPerInstrument: 400,
+  learningRate: 0.02,
+};
+
+const emaSpans = [5, 20, 60] as const;
+const instrumentPseudoCount = 30;
+const varianceSpan = 60;
+const featureCount = 8;
+
+interface PendingForecast {
+  readonly side: Side;
+  readonly features: Float64Array;
+  readonly rawProbability: number;
+  readonly probability: number;
+  readonly takeProfit: number;
+  readonly stopLoss: number;
+  readonly baseRateBefore: number;
+  readonly confident: boolean;
+  readonly candidate: boolean;
+  readonly scored: boolean;
+}
+
+interface InstrumentModel {
+  readonly category: Category;
+  /** Shared by the category: features are scale-free, so pooling gives each model more data. */
+  readonly regression: OnlineLogisticRegression;
+  readonly calibrator: OnlineCalibrator;
+  readonly emas: Float64Array;
+  ticks: number;
+  lastLogMid: number;
+  variance: number;
+  pending: PendingForecast[];
+  outcomes: number;
+  positives: number;
+  /** This instrument's own record on forecasts the category model rated above break-even. */
+  candidateOutcomes: number;
+  candidateHits: number;
+}
+
+function clip(x: number, limit: number): number {
+  return x > limit ? limit : x < -limit ? -limit : x;
+}
+
+export class SignalModel implements Strategy {
+  private readonly models = new Map<string, InstrumentModel>();
+  private readonly regressions = new Map<
+    Category,
+    { regression: OnlineLogisticRegression; calibrator: OnlineCalibrator }
+  >();
+  private readonly metricsByCategory = new Map<Category, ForecastMetrics>();
+  private readonly options: SignalModelOptions;
+
+  constructor(options: Partial<SignalModelOptions> = {}) {
+    this.options = { ...defaultSignalModelOptions, ...options };
+  }
+
+  onTick(tick: Tick, instrument: Instrument): Signal | undefined {
+    const model = this.modelFor(instrument);
+    this.resolvePending(model, tick);
+    const logMid = Math.log((tick.bid + tick.ask) / 2);
+    this.updateIndicators(model, logMid);
+    if (model.ticks < varianceSpan) return undefined;
+
+    const scored = model.outcomes >= this.options.warmUpOutcomes;
+    let best: Signal | undefined;
+    let bestEdge = -Infinity;
+    for (const side of ['buy', 'sale'] as const) {
+      const geometry = tradeGeometry(side, tick, instrument);
+      const features = this.features(model, side, geometry, logMid);
+      const rawProbability = model.regression.predict(features);
+      const categoryProbability = model.calibrator.calibrate(rawProbability);
+      const threshold = geometry.breakEvenProbability + this.options.minimumEdge;
+      const candidate = categoryProbability >= threshold;
+      // Where the category model is confident, the instrument's own measured record has the
+      // last word: a shrinkage estimate that trusts it more as its outcomes accumulate.
+      const probability = candidate
+        ? (model.candidateHits + instrumentPseudoCount * categoryProbability) /
+          (model.candidateOutcomes + instrumentPseudoCount)
+        : categoryProbability;
+      const edge = probability - geometry.breakEvenProbability;
+      const confident = scored && edge >= this.options.minimumEdge;
+      if (model.pending.length < this.options.maxPendingPerInstrument) {
+        model.pending.push({
+          side,
+          features,
+          rawProbability,
+          probability,
+          takeProfit: geometry.takeProfit,
+          stopLoss: geometry.stopLoss,
+          baseRateBefore: model.outcomes === 0 ? 0.5 : model.positives / model.outcomes,
+          confident,
+          candidate,
+          scored,
+        });
+      }
+      if (confident && edge > bestEdge) {
+        bestEdge = edge;
+        best = { symbol: tick.symbol, side, probability, geometry, time: tick.time };
+      }
+    }
+    return best;
+  }
+
+  /** Out-of-sample scorecard per category and overall. */
+  report(): { overall: ForecastReport; byCategory: Partial<Record<Category, ForecastReport>> } {
+    const overall = new ForecastMetrics();
+    const byCategory: Partial<Record<Category, ForecastReport>> = {};
+    for (const [category, metrics] of this.metricsByCategory) {
+      overall.merge(metrics);
+      byCategory[category] = metrics.report();
+    }
+    return { overall: overall.report(), byCategory };
+  }
+
+  private modelFor(instrument: Instrument): InstrumentModel {
+    let model = this.models.get(instrument.symbol);
+    if (!model) {
+      model = {
+        category: instrument.category,
+        ...this.regressionFor(instrument.category),
+        emas: new Float64Array(emaSpans.length),
+        ticks: 0,
+        lastLogMid: Number.NaN,
+        variance: 0,
+        pending: [],
+        outcomes: 0,
+        positives: 0,
+        candidateOutcomes: 0,
+        candidateHits: 0,
+      };
+      this.models.set(instrument.symbol, model);
+    }
+    return model;
+  }
+
+  private regressionFor(category: Category) {
+    let shared = this.regressions.get(category);
+    if (!shared) {
+      shared = {
+        regression: new OnlineLogisticRegression(featureCount, this.options.learningRate),
+        calibrator: new OnlineCalibrator(),
+      };
+      this.regressions.set(category, shared);
+    }
+    return shared;
+  }
+
+  private updateIndicators(model: InstrumentModel, logMid: number): void {
+    if (model.ticks === 0) {
+      model.emas.fill(logMid);
+    } else {
+      const r = logMid - model.lastLogMid;
+      const alpha = 2 / (varianceSpan + 1);
+      // Seeded with the mean of the first returns, then exponentially weighted.
+      model.variance =
+        model.ticks < varianceSpan
+          ? (model.variance * (model.ticks - 1) + r * r) / model.ticks
+          : (1 - alpha) * model.variance + alpha * r * r;
+      emaSpans.forEach((span, i) => {
+        const a = 2 / (span + 1);
+        model.emas[i] = (1 - a) * (model.emas[i] ?? logMid) + a * logMid;
+      });
+    }
+    model.lastLogMid = logMid;
+    model.ticks++;
+  }
+
+  /**
+   * Features, all scaled by the instrument's own per-tick volatility so one model shape fits
+   * every asset class; the side's sign mirrors momentum so buys and sales share weights.
+   */
+  private features(
+    model: InstrumentModel,
+    side: Side,
+    geometry: TradeGeometry,
+    logMid: number,
+  ): Float64Array {
+    const sign = side === 'buy' ? 1 : -1;
+    const volatility = Math.sqrt(model.variance) || 1e-9;
+    const mid = Math.exp(logMid);
+    const momentum = (i: number) =>
+      clip((logMid - (model.emas[i] ?? logMid)) / (volatility * Math.sqrt(emaSpans[i] ?? 1)), 4);
+    const distanceInVolatility = clip(geometry.distance / mid / volatility, 10) / 5;
+    const spreadInVolatility =
+      clip((geometry.gain > 0 ? geometry.distance - geometry.gain : 0) / mid / volatility, 10) / 5;
+    const x = new Float64Array(featureCount);
+    x[0] = 1;
+    x[1] = sign * momentum(0);
+    x[2] = sign * momentum(1);
+    x[3] = sign * momentum(2);
+    x[4] = sign * momentum(1) * distanceInVolatility;
+    x[5] = sign * momentum(2) * distanceInVolatility;
+    x[6] = distanceInVolatility;
+    x[7] = spreadInVolatility;
+    return x;
+  }
+
+  private resolvePending(model: InstrumentModel, tick: Tick): void {
+    if (model.pending.length === 0) return;
+    const still: PendingForecast[] = [];
+    for (const forecast of model.pending) {
+      const outcome = outcomeAt(forecast, tick);
+      if (outcome === undefined) {
+        still.push(forecast);
+        continue;
+      }
+      if (forecast.scored) {
+        let metrics = this.metricsByCategory.get(model.category);
+        if (!metrics) {
+          metrics = new ForecastMetrics();
+          this.metricsByCategory.set(model.category, metrics);
+        }
+        metrics.record(forecast.probability, outcome, forecast.confident, forecast.baseRateBefore);
+      }
+      model.regression.learn(forecast.features, outcome);
+      model.calibrator.learn(forecast.rawProbability, outcome);
+      model.outcomes++;
+      model.positives += outcome;
+      if (forecast.candidate) {
+        model.candidateOutcomes++;
+        model.candidateHits += outcome;
+      }
+    }
+    model.pending = still;
+  }
+}
+
+/** Same triggers as the broker: the bid for a buy, the ask for a sale. */
+function outcomeAt(forecast: PendingForecast, tick: Tick): 0 | 1 | undefined {
+  if (forecast.side === 'buy') {
+    if (tick.bid >= forecast.takeProfit) return 1;
+    if (tick.bid <= forecast.stopLoss) return 0;
+  } else {
+    if (tick.ask <= forecast.takeProfit) return 1;
+    if (tick.ask >= forecast.stopLoss) return 0;
+  }
+  return undefined;
+}
