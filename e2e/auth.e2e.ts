@@ -90,7 +90,18 @@ describe('accounts in the browser (issue 4)', () => {
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
     await page.getByText('Las contraseñas no coinciden').waitFor();
     await page.getByLabel('Repite la contraseña').fill('segura123');
+    const registerCall = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/v1/register'),
+    );
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
+    // The tracking parameters of the landing URL travel with the registration (spec §4, §7).
+    expect((await registerCall).postDataJSON()).toMatchObject({
+      email,
+      partner_id: 'partner-7',
+      referral: 'utm_source=e2e|',
+      promocode: 'MESGRATIS',
+      accept_terms: true,
+    });
 
     // A new user has not paid: the guards go Dashboard -> LinkAccount -> Payment.
     await page.waitForURL('**/payment');
