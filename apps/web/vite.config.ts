@@ -2,34 +2,6 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-const contractSource = /\/packages\/contract\/src\/[^/]+\.ts$/;
-
-/**
- * The contract's modules build zod schemas at their top level. Bundlers must assume a
- * top-level call has side effects, so importing `languages` or `messageCatalogue` would
- * drag every schema, and zod with them, into the entry chunk. Building a schema has no
- * side effect, so we say so: each top-level `const x = z...` / `dataEnvelope(...)` gets a
- * pure annotation and the contract's modules are declared side-effect free. Schemas then
- * land only in the chunks that use them (the form routes). docs/decisions/033.
- */
-function contractSchemasArePure(): Plugin {
-  return {
-    name: 'tradebot:contract-schemas-are-pure',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!contractSource.test(id)) return null;
-      return {
-        code: code.replace(
-          /^((?:export )?const \w+\s*=\s*)(?=z\b|dataEnvelope\()/gm,
-          '$1/* @__PURE__ */ ',
-        ),
-        map: null,
-        moduleSideEffects: false,
-      };
-    },
-  };
-}
-
 /**
  * What every page needs (React, the router, i18next, the stores, the API client, the
  * shell's controls) goes into one chunk next to the entry, instead of a dozen small shared
@@ -37,8 +9,9 @@ function contractSchemasArePure(): Plugin {
  * out (docs/decisions/033).
  */
 const shellModules =
-  /\/apps\/web\/src\/(lib\/(api-client|storage|tracking|route-paths|realtime|languages|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store|geo\/)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
-const shellContract = /\/packages\/contract\/src\/(api-paths|geo|categories)\.ts$/;
+  /\/apps\/web\/src\/(lib\/(api-client|storage|tracking|route-paths|realtime|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store|geo\/)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
+// The zod-free part of the contract (@tradebot/contract/constants).
+const shellContract = /\/packages\/contract\/src\/(api-paths|categories|geo|language)\.ts$/;
 function isShellModule(id: string): boolean {
   if (id.includes('/node_modules/')) return !id.includes('/node_modules/zod/');
   return shellModules.test(id) || shellContract.test(id);
@@ -66,7 +39,7 @@ function routerComponentsArePure(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [contractSchemasArePure(), routerComponentsArePure(), react()],
+  plugins: [routerComponentsArePure(), react()],
   resolve: {
     // react-router's package exports only its development build (warnings, invariant
     // texts); production builds use the production one it ships next to it.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { categories } from './categories';
 import { dataEnvelope } from './envelope';
-import { languageSchema } from './language';
+import { languageSchema } from './common-schemas';
 
 /**
  * Account schemas (spec §3, §5, §7). Messages are catalogue keys (messages.ts), rendered

@@ -5,26 +5,6 @@ export function dataEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ data });
 }
 
-/**
- * Stable error codes. Clients switch on the code; the message is for people and is
- * already in their language.
- */
-export const errorCodes = [
-  'BAD_REQUEST',
-  'INVALID_JSON',
-  'VALIDATION_FAILED',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'INTERNAL_ERROR',
-  'SERVICE_UNAVAILABLE',
-] as const;
-export type ErrorCode = (typeof errorCodes)[number];
-
 export const apiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),

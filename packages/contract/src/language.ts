@@ -1,10 +1,7 @@
-import { z } from 'zod';
-
 /** spec §9: es is the default and the fallback; pt is the other language. */
 export const languages = ['es', 'pt'] as const;
 export type Language = (typeof languages)[number];
 export const defaultLanguage: Language = 'es';
-export const languageSchema = z.enum(languages);
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (languages as readonly string[]).includes(value);

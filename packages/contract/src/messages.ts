@@ -1,4 +1,4 @@
-import type { ErrorCode } from './envelope';
+import type { ErrorCode } from './error-codes';
 import type { Language } from './language';
 
 /**

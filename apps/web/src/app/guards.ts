@@ -1,4 +1,4 @@
-import { registrationBlockedCountries } from '@tradebot/contract';
+import { registrationBlockedCountries } from '@tradebot/contract/constants';
 import { routePath, type RouteFlags } from '../lib/route-paths';
 
 /** Keys in the `common` catalogue, under `guards.` (spec §4 guard messages). */

@@ -1,4 +1,5 @@
-import { apiBasePath, type ApiError } from '@tradebot/contract';
+import type { ApiError } from '@tradebot/contract';
+import { apiBasePath } from '@tradebot/contract/constants';
 import { storage } from './storage';
 
 /** A failed call, carrying the server's localized message and stable code. */

@@ -1,4 +1,4 @@
-import { isMessageKey, messageCatalogue, type Language } from '@tradebot/contract';
+import { isMessageKey, messageCatalogue, type Language } from '@tradebot/contract/constants';
 import type { z } from 'zod';
 import { ApiRequestError } from './api-client';
 import { addCatalogue } from './i18n';

@@ -1,5 +1,5 @@
 import type { Language } from '@tradebot/contract';
-import { defaultLanguage, isLanguage, languages } from './languages';
+import { defaultLanguage, isLanguage, languages } from '@tradebot/contract/constants';
 import i18next, { type TFunction } from 'i18next';
 import { useMemo, useSyncExternalStore } from 'react';
 import esCommon from '../locales/es/common.json';

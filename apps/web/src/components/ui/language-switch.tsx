@@ -1,4 +1,4 @@
-import { languages } from '../../lib/languages';
+import { languages } from '@tradebot/contract/constants';
 import { changeLanguage, useTranslation } from '../../lib/i18n';
 
 /** Switches between es and pt; the choice persists (spec §4 Language). */

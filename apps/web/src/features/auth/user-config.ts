@@ -1,4 +1,5 @@
-import { categories, type UserConfig } from '@tradebot/contract';
+import type { UserConfig } from '@tradebot/contract';
+import { categories } from '@tradebot/contract/constants';
 
 /** A truthy value as the server may send it: true, 1, "1", "true". */
 function asBoolean(value: unknown): boolean {

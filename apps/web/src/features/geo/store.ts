@@ -1,4 +1,4 @@
-import { fallbackCountryCode } from '@tradebot/contract';
+import { fallbackCountryCode } from '@tradebot/contract/constants';
 import { create } from 'zustand';
 import { getCountryCode } from './api/get-country-code';
 

@@ -1,5 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
-import { categories, registrationBlockedCountries } from '@tradebot/contract';
+import { categories, registrationBlockedCountries } from '@tradebot/contract/constants';
 import { useEffect } from 'react';
 
 import { useTranslation } from '../../../lib/i18n';
