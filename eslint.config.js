@@ -2,7 +2,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import fs from 'node:fs';
 import globals from 'globals';
+
+const webOnlyContract = {
+  group: ['@tradebot/robot', '@tradebot/server'],
+  message: 'web depends only on contract.',
+};
+
+/**
+ * Imports flow shared (lib, stores, components) -> features -> app, and features never
+ * import each other (STYLE.md, bulletproof-react). One block per feature folder.
+ */
+const webFeatures = fs.readdirSync(new URL('apps/web/src/features', import.meta.url));
+const featureBoundaries = webFeatures.map((feature) => ({
+  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          webOnlyContract,
+          {
+            regex: `^(\\.\\./)+(app|${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
+            message:
+              'Features never import each other or src/app: move shared code to src/lib, src/stores or src/components.',
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   {
@@ -70,16 +100,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['@tradebot/robot', '@tradebot/server'],
-              message: 'web depends only on contract.',
-            },
-          ],
+          patterns: [webOnlyContract],
         },
       ],
     },
   },
+  ...featureBoundaries,
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -9,7 +9,7 @@ import { defineConfig, type Plugin } from 'vite';
  * out (docs/decisions/033).
  */
 const shellModules =
-  /\/apps\/web\/src\/(lib\/(api-client|storage|tracking|route-paths|realtime|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store|geo\/)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
+  /\/apps\/web\/src\/(lib\/(api-client|get-country-code|storage|tracking|route-paths|realtime|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
 // The zod-free part of the contract (@tradebot/contract/constants).
 const shellContract = /\/packages\/contract\/src\/(api-paths|categories|geo|language)\.ts$/;
 function isShellModule(id: string): boolean {

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { useAuthStore } from '../features/auth/store';
-import { useGeoStore } from '../features/geo/store';
+import { useGeoStore } from '../stores/geo';
 import { useAppStore } from '../stores/app';
 import { evaluateGuards, type GuardDecision, type GuardInput } from './guards';
 import type { RouteFlags } from '../lib/route-paths';

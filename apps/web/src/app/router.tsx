@@ -117,7 +117,9 @@ export const routes: RouteObject[] = [
           page('promo/:campaign', () => import('../features/promo/routes/robot-bitcoin'), {
             namespaces: ['promo', 'forms'],
           }),
-          page('*', () => import('../features/not-found/routes/not-found')),
+          page('*', async () => ({
+            default: (await import('../components/not-found-page')).NotFoundPage,
+          })),
         ],
       },
     ],

@@ -3,7 +3,7 @@ import { categories, registrationBlockedCountries } from '@tradebot/contract/con
 import { useEffect } from 'react';
 
 import { useTranslation } from '../../../lib/i18n';
-import { useGeoStore } from '../../geo/store';
+import { useGeoStore } from '../../../stores/geo';
 
 const features = ['watch', 'control', 'broker', 'live'] as const;
 const rules = ['perOperation', 'cap', 'takeProfit', 'stopLoss'] as const;

@@ -1,14 +1,14 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { useParams } from 'react-router';
 import { translateObject, useTranslation } from '../../../lib/i18n';
-import NotFoundRoute from '../../not-found/routes/not-found';
+import { NotFoundPage } from '../../../components/not-found-page';
 import { brokerNameFromSegment, isRobotBitcoinSegment } from '../broker-name';
 
 /** /promo/robotbitcoin-{broker}: the Bitcoin robot landing page for a brokerage. */
 export default function RobotBitcoinRoute() {
   const { t } = useTranslation('promo');
   const { campaign } = useParams();
-  if (!isRobotBitcoinSegment(campaign)) return <NotFoundRoute />;
+  if (!isRobotBitcoinSegment(campaign)) return <NotFoundPage />;
   const broker = brokerNameFromSegment(campaign);
   const text = (key: string) =>
     broker ? t(`robotBitcoin.${key}`, { broker }) : t(`robotBitcoin.${key}Generic`);

@@ -1,6 +1,6 @@
 import { fallbackCountryCode } from '@tradebot/contract/constants';
 import { create } from 'zustand';
-import { getCountryCode } from './api/get-country-code';
+import { getCountryCode } from '../lib/get-country-code';
 
 export interface GeoState {
   /** spec §3 Geo: upper-case country code, initially empty. */

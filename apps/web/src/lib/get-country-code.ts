@@ -1,5 +1,5 @@
 import type { CountryCodeResponse } from '@tradebot/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** spec §7: POST /api/v1/country-code; data.data is the country code string. */
 export async function getCountryCode(): Promise<CountryCodeResponse> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGeoStore } from './store';
+import { createGeoStore } from './geo';
 
 describe('geo store (spec §4 Geo)', () => {
   it('starts empty', () => {

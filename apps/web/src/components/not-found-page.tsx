@@ -1,7 +1,8 @@
-import { AppLink } from '../../../components/ui/app-link';
-import { useTranslation } from '../../../lib/i18n';
+import { AppLink } from './ui/app-link';
+import { useTranslation } from '../lib/i18n';
 
-export default function NotFoundRoute() {
+/** Shared: the catch-all route and any route whose parameter names nothing show it. */
+export function NotFoundPage() {
   const { t } = useTranslation();
   return (
     <section className="not-found" aria-labelledby="not-found-title">
