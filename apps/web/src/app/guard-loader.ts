@@ -33,6 +33,9 @@ export async function decide(route: RouteFlags, path: string): Promise<GuardDeci
  */
 export function guardLoader(route: RouteFlags) {
   return async ({ request }: LoaderFunctionArgs) => {
+    // Without this a brief outage at startup would treat a paid, linked user as neither
+    // until the next reload.
+    useAuthStore.getState().retryFailedSettings();
     const decision = await decide(route, new URL(request.url).pathname);
     if (decision.outcome === 'redirect') {
       if (decision.message) useAppStore.getState().showMessage({ key: decision.message });

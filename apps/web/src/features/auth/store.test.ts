@@ -109,6 +109,25 @@ describe('auth store (spec §3 Auth state, §4 Session)', () => {
     });
   });
 
+  it('tries a failed load again when asked, and never reloads a loaded config', async () => {
+    let calls = 0;
+    const store = createAuthStore(() => {
+      calls += 1;
+      return calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(rawConfig);
+    });
+    store.getState().signIn('abc');
+    await store.getState().ensureSettings();
+    expect(store.getState().settingsFailed).toBe(true);
+
+    store.getState().retryFailedSettings();
+    await store.getState().ensureSettings();
+    expect(store.getState()).toMatchObject({ isSettingsLoaded: true, settingsFailed: false });
+
+    store.getState().retryFailedSettings();
+    await store.getState().ensureSettings();
+    expect(calls).toBe(2);
+  });
+
   it('clear() forgets the token, the config and the flags', async () => {
     const store = createAuthStore(() => Promise.resolve(rawConfig));
     store.getState().signIn('abc');

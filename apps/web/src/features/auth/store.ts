@@ -16,6 +16,11 @@ export interface AuthState {
   signIn: (token: string) => void;
   /** Loads the settings once; concurrent callers share the request (spec §4 Session). */
   ensureSettings: () => Promise<void>;
+  /**
+   * A failed load does not stick: the next navigation calls this, and the guards wait for
+   * one more try. A loaded config is never loaded again.
+   */
+  retryFailedSettings: () => void;
   setUserConfig: (config: UserConfig) => void;
   /** Forgets the token, the user config and the settings flags. */
   clear: () => void;
@@ -69,6 +74,9 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
         });
       pending = request;
       return request;
+    },
+    retryFailedSettings() {
+      if (get().settingsFailed) set({ settingsFailed: false });
     },
     setUserConfig(config) {
       set({ userConfig: config });
