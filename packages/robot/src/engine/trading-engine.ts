@@ -18,9 +18,10 @@ import type { Tick, Unsubscribe } from '../market-data/tick';
 import { CurrencyConverter } from '../money/currency-converter';
 import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
 import {
-  evaluateRisk,
-  precheckRisk,
+  precheckAccount,
+  sizeOrder,
   type DenialReason,
+  type SignalRiskContext,
   type TradingState,
 } from '../risk/risk-gate';
 import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
@@ -57,15 +58,10 @@ interface AccountRuntime {
 
 const dayMs = 86_400_000;
 
-/** What every account's evaluation of one tick shares. */
-interface TickContext {
+/** What every account's evaluation of one tick shares, the risk gate's context included. */
+interface TickContext extends SignalRiskContext {
   readonly tick: Tick;
-  readonly instrument: Instrument;
-  readonly signal: Signal;
-  readonly marketOpen: boolean;
   readonly day: number;
-  readonly marginPerUnitCents: number;
-  readonly marginFor: (units: number) => Cents;
   /** `/symbol/time`, the shared tail of this tick's client order ids. */
   readonly orderIdSuffix: string;
 }
@@ -90,7 +86,9 @@ export class TradingEngine {
   private readonly lastTickTime = new Map<string, number>();
   /** Close reports that arrived before their fill (possible with an asynchronous broker). */
   private readonly earlyCloses = new Map<string, PositionClosedReport>();
-  private readonly inflight = new Set<Promise<unknown>>();
+  /** Orders and store writes started and not yet settled (see `track`). */
+  private inflight = 0;
+  private idleWaiters: (() => void)[] = [];
   private readonly converter: CurrencyConverter;
   private readonly minimumEdge: number;
   private readonly publishDenials: boolean;
@@ -146,7 +144,11 @@ export class TradingEngine {
 
   /** Resolves when every order and store write started so far has completed. */
   async idle(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+    while (this.inflight > 0) {
+      await new Promise<void>((resolve) => {
+        this.idleWaiters.push(resolve);
+      });
+    }
   }
 
   applySettings(accountId: string, settings: RobotSettings, options = { publish: true }): void {
@@ -247,6 +249,7 @@ export class TradingEngine {
       tick,
       instrument,
       signal,
+      minimumEdge: this.minimumEdge,
       marketOpen: isMarketOpen(instrument.schedule, tick.time),
       orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
       day: Math.floor(tick.time / dayMs),
@@ -259,16 +262,11 @@ export class TradingEngine {
   /** The risk gate for one account; an intent, reserved in memory, when the order may go. */
   private evaluate(runtime: AccountRuntime, context: TickContext): OrderIntent | undefined {
     const { tick, instrument, signal } = context;
-    const instrumentBusy = (runtime.busySymbols.get(instrument.symbol) ?? 0) > 0;
-    const cheapDenial = precheckRisk({
-      tradingState: this.state,
-      settings: runtime.settings,
-      instrument,
-      marketOpen: context.marketOpen,
-      signal,
-      minimumEdge: this.minimumEdge,
-      instrumentBusy,
-    });
+    const settings = runtime.settings;
+    const busySymbols = runtime.busySymbols;
+    // Most accounts hold nothing open: skip the lookup then.
+    const instrumentBusy = busySymbols.size > 0 && (busySymbols.get(instrument.symbol) ?? 0) > 0;
+    const cheapDenial = precheckAccount(context, this.state, settings, instrumentBusy);
     if (cheapDenial) {
       this.deny(runtime.accountId, instrument, cheapDenial, tick.time);
       return undefined;
@@ -279,27 +277,23 @@ export class TradingEngine {
       runtime.dayNumber = context.day;
       runtime.dayStartEquityCents = account.equityCents;
     }
-    const decision = evaluateRisk({
-      tradingState: this.state,
-      settings: runtime.settings,
-      instrument,
-      marketOpen: context.marketOpen,
-      signal,
-      minimumEdge: this.minimumEdge,
+    // The precheck above passed with the same inputs, so only the account-figure half remains.
+    const decision = sizeOrder(
+      context,
+      settings,
       account,
-      reservedMarginCents: runtime.reservedMarginCents,
-      instrumentBusy,
-      dayStartEquityCents: runtime.dayStartEquityCents,
-      marginFor: context.marginFor,
-      marginPerUnitCents: context.marginPerUnitCents,
-    });
+      runtime.reservedMarginCents,
+      runtime.dayStartEquityCents,
+    );
     if (!decision.allowed) {
       this.deny(runtime.accountId, instrument, decision.reason, tick.time);
       return undefined;
     }
+    // Deterministic: one decision per account, instrument and tick.
+    const clientOrderId = runtime.accountId + context.orderIdSuffix;
+    if (this.intents.has(clientOrderId)) return undefined; // the same tick, delivered again
     const intent: OrderIntent = {
-      // Deterministic: one decision per account, instrument and tick.
-      clientOrderId: runtime.accountId + context.orderIdSuffix,
+      clientOrderId,
       accountId: runtime.accountId,
       symbol: instrument.symbol,
       category: instrument.category,
@@ -317,8 +311,7 @@ export class TradingEngine {
       freeMarginAtEntryCents: account.freeMarginCents - runtime.reservedMarginCents,
       status: 'pending',
     };
-    if (this.intents.has(intent.clientOrderId)) return undefined; // the same tick, delivered again
-    this.intents.set(intent.clientOrderId, intent);
+    this.intents.set(clientOrderId, intent);
     this.reserve(runtime, intent);
     return intent;
   }
@@ -545,25 +538,32 @@ export class TradingEngine {
     this.track(promise);
   }
 
-  /** Keeps a promise for `idle`; a failure halts trading rather than going unnoticed. */
+  /**
+   * Keeps a promise for `idle`; a failure halts trading rather than going unnoticed. One fill
+   * writes once, so the handlers are shared rather than allocated per promise.
+   */
   private track(promise: Promise<unknown>): void {
-    const settled: Promise<void> = promise.then(
-      () => {
-        this.inflight.delete(settled);
-      },
-      (error: unknown) => {
-        this.inflight.delete(settled);
-        // An engine that cannot record what happened must not keep trading.
-        this.state = 'HALTED';
-        this.deps.events.publish({
-          type: 'TradingHalted',
-          reason: `engine failure: ${String(error)}`,
-          at: this.deps.clock.now(),
-        });
-      },
-    );
-    this.inflight.add(settled);
+    this.inflight++;
+    void promise.then(this.settledOne, this.failedOne);
   }
+
+  private readonly settledOne = (): void => {
+    if (--this.inflight > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  };
+
+  private readonly failedOne = (error: unknown): void => {
+    this.settledOne();
+    // An engine that cannot record what happened must not keep trading.
+    this.state = 'HALTED';
+    this.deps.events.publish({
+      type: 'TradingHalted',
+      reason: `engine failure: ${String(error)}`,
+      at: this.deps.clock.now(),
+    });
+  };
 }
 
 function increment(map: Map<string, number>, key: string): void {

@@ -3,7 +3,13 @@ import type { AccountState } from '../broker/broker-adapter';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { dollarsToCentsRoundedUp } from '../money/minor-units';
 import { defaultRobotSettings, type RobotSettings } from '../settings/robot-settings';
-import { evaluateRisk, type RiskCheck } from './risk-gate';
+import {
+  evaluateRisk,
+  precheckAccount,
+  precheckRisk,
+  sizeOrder,
+  type RiskCheck,
+} from './risk-gate';
 import { riskProfile } from './risk-profile';
 import { tradeGeometry } from './trade-geometry';
 
@@ -106,6 +112,32 @@ describe('evaluateRisk', () => {
       categories_enabled: { ...on.categories_enabled, forex: false, all: true },
     };
     expect(reason({ settings: all })).toBe('ALLOWED');
+  });
+});
+
+describe("precheckAccount and sizeOrder (the engine's split of the gate)", () => {
+  it('decide what evaluateRisk decides, from a shared context and per-account figures', () => {
+    const patches: Partial<RiskCheck>[] = [
+      {},
+      { tradingState: 'HALTED' },
+      { instrumentBusy: true },
+      { marketOpen: false },
+      { settings: { ...on, bot_on: false } },
+      { settings: { ...on, risk: 5 } },
+      { reservedMarginCents: 480_000 },
+      { account: { ...account, equityCents: 900_000, freeMarginCents: 900_000 } },
+      { account: { ...account, usedMarginCents: 499_000, freeMarginCents: 501_000 } },
+      { reservedMarginCents: 1_000_000 },
+    ];
+    for (const patch of patches) {
+      const c = check(patch);
+      const cheap = precheckAccount(c, c.tradingState, c.settings, c.instrumentBusy);
+      expect(cheap).toBe(precheckRisk(c));
+      const split = cheap
+        ? { allowed: false, reason: cheap }
+        : sizeOrder(c, c.settings, c.account, c.reservedMarginCents, c.dayStartEquityCents);
+      expect(split).toEqual(evaluateRisk(c));
+    }
   });
 });
 

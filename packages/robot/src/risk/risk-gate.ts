@@ -53,7 +53,31 @@ export type RiskDecision =
 
 const capSafetyMargin = 0.002;
 
-const deny = (reason: DenialReason): RiskDecision => ({ allowed: false, reason });
+/** One shared, frozen decision per reason: a denial allocates nothing. */
+const denials: Readonly<Record<DenialReason, RiskDecision>> = Object.freeze({
+  TRADING_HALTED: Object.freeze({ allowed: false, reason: 'TRADING_HALTED' }),
+  ROBOT_OFF: Object.freeze({ allowed: false, reason: 'ROBOT_OFF' }),
+  CATEGORY_DISABLED: Object.freeze({ allowed: false, reason: 'CATEGORY_DISABLED' }),
+  MARKET_CLOSED: Object.freeze({ allowed: false, reason: 'MARKET_CLOSED' }),
+  POSITION_ALREADY_OPEN: Object.freeze({ allowed: false, reason: 'POSITION_ALREADY_OPEN' }),
+  SIGNAL_BELOW_BREAK_EVEN: Object.freeze({ allowed: false, reason: 'SIGNAL_BELOW_BREAK_EVEN' }),
+  DAILY_LOSS_LIMIT: Object.freeze({ allowed: false, reason: 'DAILY_LOSS_LIMIT' }),
+  INSUFFICIENT_FREE_MARGIN: Object.freeze({ allowed: false, reason: 'INSUFFICIENT_FREE_MARGIN' }),
+  EXPOSURE_CAP_REACHED: Object.freeze({ allowed: false, reason: 'EXPOSURE_CAP_REACHED' }),
+  SIZE_BELOW_MINIMUM: Object.freeze({ allowed: false, reason: 'SIZE_BELOW_MINIMUM' }),
+} as const);
+
+const deny = (reason: DenialReason): RiskDecision => denials[reason];
+
+/**
+ * What every account's check of one signal shares. The engine builds it once per tick and
+ * passes the per-account figures separately, so a fan-out to thousands of accounts allocates
+ * no argument object per account. A `RiskCheck` is one too.
+ */
+export type SignalRiskContext = Pick<
+  RiskCheck,
+  'instrument' | 'marketOpen' | 'signal' | 'minimumEdge' | 'marginFor' | 'marginPerUnitCents'
+>;
 
 /**
  * The gate every order passes (nautilus' RiskEngine). Sizing targets a fraction of free margin
@@ -76,31 +100,61 @@ export type CheapRiskCheck = Pick<
  * the account, which keeps a tick's fan-out to thousands of accounts cheap.
  */
 export function precheckRisk(check: CheapRiskCheck): DenialReason | undefined {
-  if (check.tradingState === 'HALTED') return 'TRADING_HALTED';
-  if (!check.settings.bot_on) return 'ROBOT_OFF';
-  if (!isCategoryEnabled(check.settings, check.instrument.category)) return 'CATEGORY_DISABLED';
-  if (!check.marketOpen) return 'MARKET_CLOSED';
-  if (check.instrumentBusy) return 'POSITION_ALREADY_OPEN';
-  const { signal } = check;
-  if (signal.probability < signal.geometry.breakEvenProbability + check.minimumEdge) {
+  return precheckAccount(check, check.tradingState, check.settings, check.instrumentBusy);
+}
+
+/** `precheckRisk` with the tick's shared context and the account's figures apart. */
+export function precheckAccount(
+  context: Pick<SignalRiskContext, 'instrument' | 'marketOpen' | 'signal' | 'minimumEdge'>,
+  tradingState: TradingState,
+  settings: RobotSettings,
+  instrumentBusy: boolean,
+): DenialReason | undefined {
+  if (tradingState === 'HALTED') return 'TRADING_HALTED';
+  if (!settings.bot_on) return 'ROBOT_OFF';
+  if (!isCategoryEnabled(settings, context.instrument.category)) return 'CATEGORY_DISABLED';
+  if (!context.marketOpen) return 'MARKET_CLOSED';
+  if (instrumentBusy) return 'POSITION_ALREADY_OPEN';
+  const { signal } = context;
+  if (signal.probability < signal.geometry.breakEvenProbability + context.minimumEdge) {
     return 'SIGNAL_BELOW_BREAK_EVEN';
   }
   return undefined;
 }
 
 export function evaluateRisk(check: RiskCheck): RiskDecision {
-  const { account, instrument, settings } = check;
   const cheap = precheckRisk(check);
   if (cheap) return deny(cheap);
+  return sizeOrder(
+    check,
+    check.settings,
+    check.account,
+    check.reservedMarginCents,
+    check.dayStartEquityCents,
+  );
+}
+
+/**
+ * The account-figure half of `evaluateRisk`, for an account that passed `precheckAccount` with
+ * the same context: daily loss limit, free margin, exposure cap and sizing.
+ */
+export function sizeOrder(
+  check: SignalRiskContext,
+  settings: RobotSettings,
+  account: AccountState,
+  reservedMarginCents: Cents,
+  dayStartEquityCents: Cents,
+): RiskDecision {
+  const { instrument } = check;
   const profile = riskProfile(settings.risk);
   const equity = account.equityCents;
-  if (check.dayStartEquityCents - equity >= profile.dailyLossLimit * check.dayStartEquityCents) {
+  if (dayStartEquityCents - equity >= profile.dailyLossLimit * dayStartEquityCents) {
     return deny('DAILY_LOSS_LIMIT');
   }
-  const freeMargin = account.freeMarginCents - check.reservedMarginCents;
+  const freeMargin = account.freeMarginCents - reservedMarginCents;
   if (freeMargin <= 0) return deny('INSUFFICIENT_FREE_MARGIN');
 
-  const usedBefore = account.usedMarginCents + check.reservedMarginCents;
+  const usedBefore = account.usedMarginCents + reservedMarginCents;
   // A hair under the cap: the broker prices the margin at fill time, and a currency conversion
   // may move by a few basis points between decision and fill.
   const capCents = profile.exposureCap * equity * (1 - capSafetyMargin);
