@@ -4,12 +4,7 @@ import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
-import {
-  failureMessage,
-  fieldErrorsFromServer,
-  validate,
-  type FieldErrors,
-} from '../../../lib/form-errors';
+import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
@@ -21,31 +16,19 @@ export default function ForgotPasswordRoute() {
   const navigate = useNavigate();
   const showMessage = useAppStore((state) => state.showMessage);
   const [email, setEmail] = useState(() => resetEmail.get());
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, submit } = useFormSubmission(
+    forgotPasswordRequestSchema,
+    'forms:errors.recoverPassword',
+  );
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validate(forgotPasswordRequestSchema, { email, language });
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      await forgotPassword({ email: checked.data.email, language });
-      resetEmail.set(checked.data.email);
+    await submit({ email, language }, async (data) => {
+      await forgotPassword({ email: data.email, language });
+      resetEmail.set(data.email);
       showMessage({ key: 'auth:forgot.sent' });
-      await navigate(routePath('SetPassword'), { state: { email: checked.data.email } });
-    } catch (error) {
-      const fields = fieldErrorsFromServer(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length)
-        showMessage(failureMessage(error, 'forms:errors.recoverPassword'));
-    } finally {
-      setSending(false);
-    }
+      await navigate(routePath('SetPassword'), { state: { email: data.email } });
+    });
   };
 
   return (

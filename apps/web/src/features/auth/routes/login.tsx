@@ -6,14 +6,8 @@ import { routePath } from '../../../lib/route-paths';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/form-field';
-import {
-  failureMessage,
-  fieldErrorsFromServer,
-  validate,
-  type FieldErrors,
-} from '../../../lib/form-errors';
+import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
-import { useAppStore } from '../../../stores/app';
 import { login } from '../api/login';
 import { useAuthStore } from '../store';
 
@@ -21,34 +15,19 @@ import { useAuthStore } from '../store';
 export default function LoginRoute() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const showMessage = useAppStore((state) => state.showMessage);
   const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, submit } = useFormSubmission(loginRequestSchema, 'forms:errors.login');
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validate(loginRequestSchema, values);
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      const token = await login(checked.data);
+    await submit(values, async (data) => {
+      const token = await login(data);
       const auth = useAuthStore.getState();
       auth.signIn(token);
       await useAuthStore.getState().ensureSettings();
       // The guards send a user who has not paid or linked yet where they must go.
       await navigate(routePath('Dashboard'));
-    } catch (error) {
-      const fields = fieldErrorsFromServer(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length) showMessage(failureMessage(error, 'forms:errors.login'));
-    } finally {
-      setSending(false);
-    }
+    });
   };
 
   return (

@@ -5,16 +5,10 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/form-field';
-import {
-  failureMessage,
-  fieldErrorsFromServer,
-  validate,
-  type FieldErrors,
-} from '../../../lib/form-errors';
+import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
-import { useAppStore } from '../../../stores/app';
 import { register } from '../api/register';
 import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
 import { useAuthStore } from '../store';
@@ -46,7 +40,6 @@ function promocodeStatusText(status: PromocodeStatus, t: (key: string) => string
 export default function RegisterRoute() {
   const { t, language } = useTranslation('auth');
   const navigate = useNavigate();
-  const showMessage = useAppStore((state) => state.showMessage);
   const [values, setValues] = useState<RegisterValues>(() => ({
     name: '',
     last_name: '',
@@ -57,8 +50,10 @@ export default function RegisterRoute() {
     accept_terms: true,
     promocode: storedTracking().promocode ?? '',
   }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, submit } = useFormSubmission(
+    registerRequestSchema,
+    'forms:errors.register',
+  );
   const promocode = usePromocodeStatus(values.promocode);
   const promocodeError =
     promocode.state === 'invalid'
@@ -71,27 +66,17 @@ export default function RegisterRoute() {
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const payload = registerPayload(values, storedTracking(), language);
-    const checked = validate(registerRequestSchema, payload);
-    if (checked.errors || promocode.state === 'invalid' || promocode.state === 'validating') {
-      setErrors(checked.errors ?? {});
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      const token = await register(checked.data);
-      useAuthStore.getState().signIn(token);
-      await useAuthStore.getState().ensureSettings();
-      // A new user has not paid: the guards take them on to Payment.
-      await navigate(routePath('Dashboard'));
-    } catch (error) {
-      const fields = fieldErrorsFromServer(error);
-      setErrors(fields);
-      if (!Object.keys(fields).length) showMessage(failureMessage(error, 'forms:errors.register'));
-    } finally {
-      setSending(false);
-    }
+    await submit(
+      registerPayload(values, storedTracking(), language),
+      async (data) => {
+        const token = await register(data);
+        useAuthStore.getState().signIn(token);
+        await useAuthStore.getState().ensureSettings();
+        // A new user has not paid: the guards take them on to Payment.
+        await navigate(routePath('Dashboard'));
+      },
+      promocode.state === 'invalid' || promocode.state === 'validating',
+    );
   };
 
   return (

@@ -4,12 +4,7 @@ import { useState, type SubmitEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
-import {
-  failureMessage,
-  fieldErrorsFromServer,
-  validate,
-  type FieldErrors,
-} from '../../../lib/form-errors';
+import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
@@ -53,32 +48,19 @@ export default function SetPasswordRoute() {
     password: '',
     confirm_password: '',
   }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, submit } = useFormSubmission(
+    setPasswordRequestSchema,
+    'forms:errors.recoverPassword',
+  );
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validate(setPasswordRequestSchema, { ...values, language });
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      await setPassword(checked.data);
+    await submit({ ...values, language }, async (data) => {
+      await setPassword(data);
       resetEmail.clear();
       showMessage({ key: 'forms:success.passwordChanged' });
       await navigate(routePath('Login'));
-    } catch (error) {
-      const fieldErrors = fieldErrorsFromServer(error);
-      setErrors(fieldErrors);
-      if (!Object.keys(fieldErrors).length) {
-        showMessage(failureMessage(error, 'forms:errors.recoverPassword'));
-      }
-    } finally {
-      setSending(false);
-    }
+    });
   };
 
   return (
