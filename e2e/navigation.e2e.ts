@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { usePage } from './support/page';
+
+// spec §2 Navigation behaviour.
+describe('navigation', () => {
+  const state = usePage({ viewport: { width: 360, height: 740 } });
+
+  it('starts a new page at the top and restores the position on back', async () => {
+    const { page } = state;
+    await page.goto('/terms-and-conditions');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.evaluate(() => {
+      window.scrollTo(0, 1500);
+    });
+    await page.waitForFunction(() => window.scrollY >= 1400);
+    // Let the position be saved (it is saved on the next animation frame).
+    await page.waitForTimeout(100);
+
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: 'Política de privacidad' })
+      .click();
+    await page.waitForURL('**/privacy-policy');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.goBack();
+    await page.waitForURL('**/terms-and-conditions');
+    await page.waitForFunction(() => window.scrollY >= 1400);
+  });
+
+  it('scrolls to a hash anchor', async () => {
+    const { page } = state;
+    await page.goto('/#risk-title');
+    const heading = page.locator('#risk-title');
+    await heading.waitFor();
+    await page.waitForFunction(() => {
+      const top = document.getElementById('risk-title')?.getBoundingClientRect().top ?? -1;
+      return window.scrollY > 0 && top >= 0 && top < window.innerHeight;
+    });
+  });
+
+  it('shows the full-page loader while a navigation runs, for 5 s at most', async () => {
+    const { page } = state;
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // Every chunk not loaded yet now takes 7 s: the next navigation outlasts the loader's cap.
+    await page.route('**/assets/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 7000));
+      await route.continue();
+    });
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: 'Términos y condiciones' })
+      .click();
+    const loader = page.locator('.page-loader');
+    await loader.waitFor({ state: 'visible', timeout: 2000 });
+    const shownAt = Date.now();
+    await loader.waitFor({ state: 'hidden', timeout: 7000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(4000);
+    expect(shownFor).toBeLessThan(6500);
+    await page.unroute('**/assets/**');
+    // The navigation itself still completes.
+    await page.waitForURL('**/terms-and-conditions', { timeout: 15_000 });
+    await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
+  });
+});
