@@ -12,7 +12,7 @@ describe('navigation', () => {
     await page.evaluate(() => {
       window.scrollTo(0, 1500);
     });
-    await page.waitForFunction(() => window.scrollY >= 1400);
+    await page.waitForFunction(() => window.scrollY >= 1400, undefined, { timeout: 10_000 });
     // Let the position be saved (it is saved on the next animation frame).
     await page.waitForTimeout(100);
 
@@ -26,7 +26,7 @@ describe('navigation', () => {
 
     await page.goBack();
     await page.waitForURL('**/terms-and-conditions');
-    await page.waitForFunction(() => window.scrollY >= 1400);
+    await page.waitForFunction(() => window.scrollY >= 1400, undefined, { timeout: 10_000 });
   });
 
   it('scrolls to a hash anchor', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { NavigationType, useLocation, useNavigationType } from 'react-router';
 
 const positions = new Map<string, number>();
@@ -10,25 +10,24 @@ const positions = new Map<string, number>();
 export function ScrollManager() {
   const location = useLocation();
   const navigationType = useNavigationType();
+  // The history entry that scrolling belongs to. It switches in the layout effect, before
+  // the new page scrolls: a scroll event fired by "go to the top" must not overwrite the
+  // position saved for the page we left (one listener per entry raced exactly so).
+  const currentKey = useRef(location.key);
 
   useEffect(() => {
     if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
-  }, []);
-
-  useEffect(() => {
-    let frame = 0;
     const save = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => positions.set(location.key, window.scrollY));
+      positions.set(currentKey.current, window.scrollY);
     };
     window.addEventListener('scroll', save, { passive: true });
     return () => {
-      cancelAnimationFrame(frame);
       window.removeEventListener('scroll', save);
     };
-  }, [location.key]);
+  }, []);
 
   useLayoutEffect(() => {
+    currentKey.current = location.key;
     if (location.hash) {
       const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (target) {
