@@ -55,3 +55,10 @@ export function TextField({ name, label, hint, error, status, ...input }: TextFi
     </div>
   );
 }
+
+/** An e-mail input: the right keyboard on phones, and the browser's saved addresses. */
+export function EmailField(
+  props: Omit<TextFieldProps, 'name' | 'type' | 'autoComplete' | 'inputMode'>,
+) {
+  return <TextField name="email" type="email" autoComplete="email" inputMode="email" {...props} />;
+}

@@ -3,7 +3,7 @@ import { forgotPasswordRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
+import { EmailField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
@@ -36,11 +36,7 @@ export default function ForgotPasswordRoute() {
       <h1 id="forgot-title">{t('forgot.title')}</h1>
       <p className="muted">{t('forgot.lead')}</p>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <TextField
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
+        <EmailField
           label={t('fields.email')}
           value={email}
           onChange={(event) => {

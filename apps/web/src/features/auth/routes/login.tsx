@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { routePath } from '../../../lib/route-paths';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { TextField } from '../../../components/ui/form-field';
+import { EmailField, TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { login } from '../api/login';
@@ -35,11 +35,7 @@ export default function LoginRoute() {
       <h1 id="login-title">{t('login.title')}</h1>
       <p className="muted">{t('login.lead')}</p>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <TextField
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
+        <EmailField
           label={t('fields.email')}
           value={values.email}
           onChange={(event) => {

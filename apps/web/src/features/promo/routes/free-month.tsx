@@ -3,7 +3,7 @@ import { emailSubscriptionRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 
 import { Button } from '../../../components/ui/button';
-import { ErrorText, TextField } from '../../../components/ui/form-field';
+import { EmailField, ErrorText } from '../../../components/ui/form-field';
 import {
   failureMessage,
   fieldErrorsFromServer,
@@ -81,11 +81,7 @@ export default function FreeMonthRoute() {
             </AppLink>
           ) : (
             <form noValidate onSubmit={(event) => void onSubmit(event)}>
-              <TextField
-                name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
+              <EmailField
                 label={t('freeMonth.emailLabel')}
                 hint={t('freeMonth.emailHint')}
                 value={email}
