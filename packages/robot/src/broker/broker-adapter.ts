@@ -88,6 +88,12 @@ export interface AccountState {
   readonly openPositions: number;
 }
 
+/** The figures the risk gate reads on every evaluation. */
+export type AccountFigures = Pick<
+  AccountState,
+  'equityCents' | 'usedMarginCents' | 'freeMarginCents'
+>;
+
 export type OrderQueryResult =
   | { readonly status: 'unknown' }
   | { readonly status: 'rejected'; readonly rejection: OrderRejectedReport }
@@ -102,14 +108,21 @@ export type OrderQueryResult =
  * embedded default; a real broker's adapter implements the same calls.
  *
  * Results arrive as execution reports, possibly more than once and possibly during the call
- * that caused them; the engine applies each once. `account` must answer from the adapter's
- * local view (kept current by the broker's stream), because the risk gate calls it per order.
+ * that caused them; the engine applies each once.
  */
 export interface BrokerAdapter {
   submitOrder(order: OrderRequest): void;
   closePosition(accountId: string, positionId: string, reason: CloseReason): void;
   onReport(listener: (report: ExecutionReport) => void): Unsubscribe;
+  /** A snapshot of the account's figures, safe to keep. */
   account(accountId: string): AccountState | undefined;
+  /**
+   * The adapter's live local view of the account (kept current by the broker's stream): the
+   * same object on every call, its figures always the latest. The engine holds it per account
+   * and the risk gate reads it on every evaluation, so reading it must not allocate, block or
+   * touch the network (decision 025). Copy it, or use `account`, to keep figures.
+   */
+  accountView(accountId: string): AccountFigures | undefined;
   openPositions(accountId: string): readonly OpenPositionView[];
   /** For reconciliation after a restart: what became of an order the engine sent. */
   queryOrder(clientOrderId: string): Promise<OrderQueryResult>;

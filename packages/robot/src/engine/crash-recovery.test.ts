@@ -121,6 +121,7 @@ function viewOf(broker: PaperBroker): BrokerAdapter {
     },
     onReport: (listener) => broker.onReport(listener),
     account: (id) => broker.account(id),
+    accountView: (id) => broker.accountView(id),
     openPositions: (id) => broker.openPositions(id),
     queryOrder: (id) => broker.queryOrder(id),
   };

@@ -39,6 +39,8 @@ export interface RigOptions {
   /** Wraps the broker the engine sees (to lose, repeat or delay reports). */
   readonly wrapBroker?: (broker: PaperBroker, store: InMemoryExecutionStore) => BrokerAdapter;
   readonly depositCents?: number;
+  /** One OrderDenied per account and signal; on by default here, as tests assert them. */
+  readonly publishDenials?: boolean;
 }
 
 export async function createRig(options: RigOptions) {
@@ -67,6 +69,7 @@ export async function createRig(options: RigOptions) {
     events,
     clock,
     strategy: options.strategy ?? new FixedSignalStrategy(),
+    publishDenials: options.publishDenials ?? true,
   });
   const tick = async (symbol: string, bid: number, ask: number, time = clock.now()) => {
     if (time > clock.now()) clock.set(time);
@@ -92,6 +95,7 @@ export function deliveringTwice(broker: PaperBroker): BrokerAdapter {
         listener(report);
       }),
     account: (id) => broker.account(id),
+    accountView: (id) => broker.accountView(id),
     openPositions: (id) => broker.openPositions(id),
     queryOrder: (id) => broker.queryOrder(id),
   };

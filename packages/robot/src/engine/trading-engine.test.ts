@@ -33,6 +33,41 @@ describe('TradingEngine routing', () => {
   });
 });
 
+describe('TradingEngine signal reports', () => {
+  it('publishes one SignalEvaluated per signal, its denials counted by reason', async () => {
+    const rig = await createRig({
+      accounts: {
+        a: robotOn({ forex: true }),
+        b: robotOn({ forex: true }),
+        s: robotOn({ stocks: true }),
+      },
+      publishDenials: false,
+    });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 60_000);
+    const [first, second] = rig.events.ofType('SignalEvaluated');
+    expect(first).toMatchObject({ symbol: 'EURUSD', category: 'forex', routed: 2, ordered: 2 });
+    expect(Object.values(first?.denials ?? {}).every((count) => count === 0)).toBe(true);
+    expect(second).toMatchObject({ routed: 2, ordered: 0, at: tuesday + 60_000 });
+    expect(second?.denials.POSITION_ALREADY_OPEN).toBe(2);
+    // Per-account denial events are a diagnostic, off by default.
+    expect(rig.events.ofType('OrderDenied')).toHaveLength(0);
+  });
+
+  it('keeps counting an open operation of an account removed and added back', async () => {
+    const rig = await createRig({ accounts: { a: robotOn(), b: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    rig.engine.removeAccount('a');
+    await rig.tick('USDJPY', 150, 150.01);
+    expect(rig.engine.openTrades('a').map((t) => t.symbol)).toEqual(['EURUSD']);
+    rig.engine.applySettings('a', robotOn());
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 60_000);
+    const denied = rig.events.ofType('OrderDenied').map((e) => `${e.accountId} ${e.reason}`);
+    expect(denied.sort()).toEqual(['a POSITION_ALREADY_OPEN', 'b POSITION_ALREADY_OPEN']);
+    expect(rig.engine.openTrades('a')).toHaveLength(1);
+  });
+});
+
 describe('TradingEngine orders', () => {
   it('sizes an operation at about 10% of free margin at risk 1, with TP/SL from the geometry', async () => {
     const rig = await createRig({ accounts: { a: robotOn() } });

@@ -1,4 +1,5 @@
 import type {
+  AccountFigures,
   AccountState,
   BrokerAdapter,
   ExecutionReport,
@@ -18,15 +19,21 @@ import type { Tick, Unsubscribe } from '../market-data/tick';
 import { CurrencyConverter } from '../money/currency-converter';
 import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
 import {
+  categoryBit,
+  denialReasons,
   precheckAccount,
+  riskSettingsOf,
   sizeOrder,
+  type AccountRiskSettings,
   type DenialReason,
   type SignalRiskContext,
   type TradingState,
 } from '../risk/risk-gate';
+import type { RiskProfile } from '../risk/risk-profile';
 import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
 import type { Signal, Strategy } from '../strategy/strategy';
 import type { Clock } from '../time/clock';
+import { BusyTable } from './busy-table';
 import { SubscriptionIndex } from './subscription-index';
 
 export interface TradingEngineDependencies {
@@ -40,18 +47,32 @@ export interface TradingEngineDependencies {
   readonly strategy: Strategy;
   /** Margin above break-even the risk gate demands of a signal (the strategy's own rule). */
   readonly minimumEdge?: number;
-  /** OrderDenied events can be many (one per account per signal); off for large simulations. */
+  /**
+   * Also publish one OrderDenied per account and signal (a diagnostic firehose, for tests and
+   * debugging). Off by default: each signal publishes one SignalEvaluated with its denials
+   * counted by reason (decision 025).
+   */
   readonly publishDenials?: boolean;
   /** Accounts evaluated before the orders found so far are persisted and sent. */
   readonly fanOutBatch?: number;
 }
 
-interface AccountRuntime {
+/**
+ * What the engine keeps per account. Everything the risk gate reads per evaluation is a flat
+ * field here or in the broker's live view, so evaluating an account touches two objects
+ * (decision 025).
+ */
+interface AccountRuntime extends AccountRiskSettings {
   readonly accountId: string;
+  /** Column index in the busy table. */
+  readonly slot: number;
   settings: RobotSettings;
+  botOn: boolean;
+  categoryMask: number;
+  profile: RiskProfile;
+  /** The broker's live view of the account, looked up once. */
+  view: AccountFigures | undefined;
   reservedMarginCents: Cents;
-  /** Open positions and pending orders per instrument. */
-  readonly busySymbols: Map<string, number>;
   dayNumber: number;
   dayStartEquityCents: Cents;
 }
@@ -64,6 +85,10 @@ interface TickContext extends SignalRiskContext {
   readonly day: number;
   /** `/symbol/time`, the shared tail of this tick's client order ids. */
   readonly orderIdSuffix: string;
+  /** Tallies for the tick's SignalEvaluated event. */
+  routed: number;
+  ordered: number;
+  readonly denials: Record<DenialReason, number>;
 }
 
 /**
@@ -76,6 +101,7 @@ export class TradingEngine {
   private state: TradingState = 'ACTIVE';
   private readonly accounts = new Map<string, AccountRuntime>();
   private readonly index = new SubscriptionIndex<AccountRuntime>();
+  private readonly busy = new BusyTable();
   /**
    * Pending intents only: once settled, an intent lives in the store, and a late duplicate of
    * its report finds nothing here and is ignored. Open trades likewise.
@@ -100,7 +126,7 @@ export class TradingEngine {
 
   private constructor(private readonly deps: TradingEngineDependencies) {
     this.minimumEdge = deps.minimumEdge ?? 0;
-    this.publishDenials = deps.publishDenials ?? true;
+    this.publishDenials = deps.publishDenials ?? false;
     this.fanOutBatch = deps.fanOutBatch ?? 256;
     this.startedAt = deps.clock.now();
     this.converter = new CurrencyConverter(deps.catalogue, (symbol) => {
@@ -152,29 +178,54 @@ export class TradingEngine {
   }
 
   applySettings(accountId: string, settings: RobotSettings, options = { publish: true }): void {
+    const { botOn, categoryMask, profile } = riskSettingsOf(settings);
     let runtime = this.accounts.get(accountId);
     if (!runtime) {
       runtime = {
         accountId,
+        slot: this.busy.allocateSlot(),
         settings,
+        botOn,
+        categoryMask,
+        profile,
+        view: undefined,
         reservedMarginCents: 0,
-        busySymbols: new Map(),
         dayNumber: -1,
         dayStartEquityCents: 0,
       };
       this.accounts.set(accountId, runtime);
+      this.adoptOpenOperations(runtime);
     }
     runtime.settings = settings;
+    runtime.botOn = botOn;
+    runtime.categoryMask = categoryMask;
+    runtime.profile = profile;
     this.index.update(runtime, settings);
     if (options.publish) {
       this.deps.events.publish({ type: 'SettingsApplied', accountId, at: this.deps.clock.now() });
     }
   }
 
+  /**
+   * An account added back after `removeAccount` finds its operations still open: they count
+   * again for its exposure and its one-per-instrument rule.
+   */
+  private adoptOpenOperations(runtime: AccountRuntime): void {
+    for (const trade of this.trades.values()) {
+      if (trade.accountId === runtime.accountId) this.busy.increment(trade.symbol, runtime.slot);
+    }
+    for (const intent of this.intents.values()) {
+      if (intent.accountId === runtime.accountId) this.reserve(runtime, intent);
+    }
+  }
+
   /** Stops routing ticks to an account (unlinked, deleted). Its open positions stay at the broker. */
   removeAccount(accountId: string): void {
+    const runtime = this.accounts.get(accountId);
+    if (!runtime) return;
     this.index.remove(accountId);
     this.accounts.delete(accountId);
+    this.busy.releaseSlot(runtime.slot);
   }
 
   /** Kill switch: no new orders, and every open position of every account is closed. */
@@ -222,19 +273,33 @@ export class TradingEngine {
     this.latestTick.set(instrument.symbol, sequence);
     const context = this.tickContext(tick, instrument, signal);
     let batch: OrderIntent[] = [];
-    let visited = 0;
+    let busy = this.busy.column(instrument.symbol);
     for (const runtime of this.index.subscribers(instrument.category)) {
-      const intent = this.evaluate(runtime, context);
+      const intent = this.evaluate(runtime, context, busy);
       if (intent) batch.push(intent);
-      if (++visited % this.fanOutBatch === 0 && batch.length > 0) {
+      if (++context.routed % this.fanOutBatch === 0 && batch.length > 0) {
         // Orders of the first accounts need not wait for the last ones: persist and send in
         // batches. A newer tick of the same instrument supersedes the rest of this fan-out.
         await this.persistAndSend(batch);
         batch = [];
-        if (this.latestTick.get(instrument.symbol) !== sequence) return;
+        if (this.latestTick.get(instrument.symbol) !== sequence) break;
+        // Accounts added meanwhile may have grown the table.
+        busy = this.busy.column(instrument.symbol);
       }
     }
     if (batch.length > 0) await this.persistAndSend(batch);
+    this.deps.events.publish({
+      type: 'SignalEvaluated',
+      symbol: instrument.symbol,
+      category: instrument.category,
+      side: signal.side,
+      probability: signal.probability,
+      breakEvenProbability: signal.geometry.breakEvenProbability,
+      routed: context.routed,
+      ordered: context.ordered,
+      denials: context.denials,
+      at: tick.time,
+    });
   }
 
   private async persistAndSend(batch: readonly OrderIntent[]): Promise<void> {
@@ -251,7 +316,11 @@ export class TradingEngine {
       signal,
       minimumEdge: this.minimumEdge,
       marketOpen: isMarketOpen(instrument.schedule, tick.time),
+      categoryBit: categoryBit(instrument.category),
       orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
+      routed: 0,
+      ordered: 0,
+      denials: noDenials(),
       day: Math.floor(tick.time / dayMs),
       marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
       marginFor: (units: number) =>
@@ -259,19 +328,24 @@ export class TradingEngine {
     };
   }
 
-  /** The risk gate for one account; an intent, reserved in memory, when the order may go. */
-  private evaluate(runtime: AccountRuntime, context: TickContext): OrderIntent | undefined {
+  /**
+   * The risk gate for one account; an intent, reserved in memory, when the order may go. This
+   * runs once per routed account and signal, the engine's hottest path: it reads the account's
+   * record, one typed-array cell and the broker's live view, and allocates only for an order.
+   */
+  private evaluate(
+    runtime: AccountRuntime,
+    context: TickContext,
+    busy: Uint16Array | undefined,
+  ): OrderIntent | undefined {
     const { tick, instrument, signal } = context;
-    const settings = runtime.settings;
-    const busySymbols = runtime.busySymbols;
-    // Most accounts hold nothing open: skip the lookup then.
-    const instrumentBusy = busySymbols.size > 0 && (busySymbols.get(instrument.symbol) ?? 0) > 0;
-    const cheapDenial = precheckAccount(context, this.state, settings, instrumentBusy);
+    const instrumentBusy = busy !== undefined && busy[runtime.slot] !== 0;
+    const cheapDenial = precheckAccount(context, this.state, runtime, instrumentBusy);
     if (cheapDenial) {
-      this.deny(runtime.accountId, instrument, cheapDenial, tick.time);
+      this.deny(runtime.accountId, context, cheapDenial);
       return undefined;
     }
-    const account = this.deps.broker.account(runtime.accountId);
+    const account = (runtime.view ??= this.deps.broker.accountView(runtime.accountId));
     if (!account) return undefined;
     if (runtime.dayNumber !== context.day) {
       runtime.dayNumber = context.day;
@@ -280,13 +354,13 @@ export class TradingEngine {
     // The precheck above passed with the same inputs, so only the account-figure half remains.
     const decision = sizeOrder(
       context,
-      settings,
+      runtime.profile,
       account,
       runtime.reservedMarginCents,
       runtime.dayStartEquityCents,
     );
     if (!decision.allowed) {
-      this.deny(runtime.accountId, instrument, decision.reason, tick.time);
+      this.deny(runtime.accountId, context, decision.reason);
       return undefined;
     }
     // Deterministic: one decision per account, instrument and tick.
@@ -313,18 +387,20 @@ export class TradingEngine {
     };
     this.intents.set(clientOrderId, intent);
     this.reserve(runtime, intent);
+    context.ordered++;
     return intent;
   }
 
-  private deny(accountId: string, instrument: Instrument, reason: DenialReason, at: number): void {
+  private deny(accountId: string, context: TickContext, reason: DenialReason): void {
+    context.denials[reason]++;
     if (!this.publishDenials) return;
     this.deps.events.publish({
       type: 'OrderDenied',
       accountId,
-      symbol: instrument.symbol,
-      category: instrument.category,
+      symbol: context.instrument.symbol,
+      category: context.instrument.category,
       reason,
-      at,
+      at: context.tick.time,
     });
   }
 
@@ -451,7 +527,7 @@ export class TradingEngine {
     }
     this.trades.delete(report.positionId);
     const runtime = this.accounts.get(trade.accountId);
-    if (runtime) decrement(runtime.busySymbols, trade.symbol);
+    if (runtime) this.busy.decrement(trade.symbol, runtime.slot);
     const closure = {
       closedAt: report.time,
       closePrice: report.closePrice,
@@ -481,7 +557,7 @@ export class TradingEngine {
     for (const trade of open) {
       this.trades.set(trade.positionId, trade);
       const runtime = this.accounts.get(trade.accountId);
-      if (runtime) increment(runtime.busySymbols, trade.symbol);
+      if (runtime) this.busy.increment(trade.symbol, runtime.slot);
     }
     for (const intent of pending) {
       this.intents.set(intent.clientOrderId, intent);
@@ -524,14 +600,14 @@ export class TradingEngine {
 
   private reserve(runtime: AccountRuntime, intent: OrderIntent): void {
     runtime.reservedMarginCents += intent.estimatedMarginCents;
-    increment(runtime.busySymbols, intent.symbol);
+    this.busy.increment(intent.symbol, runtime.slot);
   }
 
   private release(intent: OrderIntent): void {
     const runtime = this.accounts.get(intent.accountId);
     if (!runtime) return;
     runtime.reservedMarginCents -= intent.estimatedMarginCents;
-    decrement(runtime.busySymbols, intent.symbol);
+    this.busy.decrement(intent.symbol, runtime.slot);
   }
 
   private write(promise: Promise<void>): void {
@@ -566,12 +642,9 @@ export class TradingEngine {
   };
 }
 
-function increment(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
-}
-
-function decrement(map: Map<string, number>, key: string): void {
-  const next = (map.get(key) ?? 0) - 1;
-  if (next > 0) map.set(key, next);
-  else map.delete(key);
+/** A fresh tally with every reason at zero (a fixed shape, cheap to increment). */
+function noDenials(): Record<DenialReason, number> {
+  const tally = {} as Record<DenialReason, number>;
+  for (const reason of denialReasons) tally[reason] = 0;
+  return tally;
 }

@@ -43,6 +43,22 @@ export type EngineEvent =
       readonly reason: DenialReason;
       readonly at: number;
     }
+  | {
+      /**
+       * One per signal that reached the risk gate: how many subscribed accounts it was evaluated
+       * for, how many orders it gave and why the others were denied.
+       */
+      readonly type: 'SignalEvaluated';
+      readonly symbol: string;
+      readonly category: Category;
+      readonly side: Side;
+      readonly probability: number;
+      readonly breakEvenProbability: number;
+      readonly routed: number;
+      readonly ordered: number;
+      readonly denials: Readonly<Record<DenialReason, number>>;
+      readonly at: number;
+    }
   | { readonly type: 'PositionOpened'; readonly trade: TradeRecord; readonly at: number }
   | {
       readonly type: 'PositionClosed';

@@ -1,12 +1,15 @@
+import { categories } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
-import type { AccountState } from '../broker/broker-adapter';
+import type { AccountFigures } from '../broker/broker-adapter';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { dollarsToCentsRoundedUp } from '../money/minor-units';
 import { defaultRobotSettings, type RobotSettings } from '../settings/robot-settings';
 import {
+  categoryBit,
   evaluateRisk,
   precheckAccount,
   precheckRisk,
+  riskSettingsOf,
   sizeOrder,
   type RiskCheck,
 } from './risk-gate';
@@ -22,15 +25,10 @@ const on: RobotSettings = {
   bot_on: true,
   categories_enabled: { ...defaultRobotSettings.categories_enabled, forex: true },
 };
-const account: AccountState = {
-  accountId: 'a',
-  depositsCents: 1_000_000,
-  realisedProfitCents: 0,
-  balanceCents: 1_000_000,
+const account: AccountFigures = {
   equityCents: 1_000_000,
   usedMarginCents: 0,
   freeMarginCents: 1_000_000,
-  openPositions: 0,
 };
 const marginPerUnitCents = (1.1001 * 100) / 30;
 
@@ -88,7 +86,7 @@ describe('evaluateRisk', () => {
     ).toBe('EXPOSURE_CAP_REACHED');
     expect(
       reason({
-        account: { ...account, equityCents: 100, balanceCents: 100, freeMarginCents: 100 },
+        account: { ...account, equityCents: 100, freeMarginCents: 100 },
         dayStartEquityCents: 100,
       }),
     ).toBe('SIZE_BELOW_MINIMUM');
@@ -131,13 +129,38 @@ describe("precheckAccount and sizeOrder (the engine's split of the gate)", () =>
     ];
     for (const patch of patches) {
       const c = check(patch);
-      const cheap = precheckAccount(c, c.tradingState, c.settings, c.instrumentBusy);
+      const inputs = riskSettingsOf(c.settings);
+      const context = { ...c, categoryBit: categoryBit(c.instrument.category) };
+      const cheap = precheckAccount(context, c.tradingState, inputs, c.instrumentBusy);
       expect(cheap).toBe(precheckRisk(c));
       const split = cheap
         ? { allowed: false, reason: cheap }
-        : sizeOrder(c, c.settings, c.account, c.reservedMarginCents, c.dayStartEquityCents);
+        : sizeOrder(c, inputs.profile, c.account, c.reservedMarginCents, c.dayStartEquityCents);
       expect(split).toEqual(evaluateRisk(c));
     }
+  });
+});
+
+describe('riskSettingsOf', () => {
+  it("keeps one bit per enabled category, every bit with `all`, and the level's profile", () => {
+    const forexOnly = riskSettingsOf(on);
+    expect(forexOnly.botOn).toBe(true);
+    expect(forexOnly.profile).toBe(riskProfile(1));
+    for (const category of categories) {
+      expect((forexOnly.categoryMask & categoryBit(category)) !== 0).toBe(category === 'forex');
+    }
+    const all = riskSettingsOf({
+      ...on,
+      risk: 4,
+      categories_enabled: { ...on.categories_enabled, forex: false, all: true },
+    });
+    for (const category of categories) {
+      expect(all.categoryMask & categoryBit(category)).not.toBe(0);
+    }
+    expect(all.profile.level).toBe(4);
+    expect(riskSettingsOf({ ...on, bot_on: false }).botOn).toBe(false);
+    // Distinct bits: no two categories share one.
+    expect(new Set(categories.map(categoryBit)).size).toBe(categories.length);
   });
 });
 

@@ -1,25 +1,28 @@
-import type { AccountState } from '../broker/broker-adapter';
+import { categories, type Category } from '@tradebot/contract';
+import type { AccountFigures } from '../broker/broker-adapter';
 import type { Instrument } from '../instruments/instrument';
 import type { Cents } from '../money/minor-units';
 import { isCategoryEnabled, type RobotSettings } from '../settings/robot-settings';
 import type { Signal } from '../strategy/strategy';
-import { riskProfile } from './risk-profile';
+import { riskProfile, type RiskProfile } from './risk-profile';
 
 /** The engine-wide trading state (nautilus' TradingState, without REDUCING). */
 export type TradingState = 'ACTIVE' | 'HALTED';
 
 /** Why the risk gate refused an order. Tests assert these; the dashboard translates them. */
-export type DenialReason =
-  | 'TRADING_HALTED'
-  | 'ROBOT_OFF'
-  | 'CATEGORY_DISABLED'
-  | 'MARKET_CLOSED'
-  | 'POSITION_ALREADY_OPEN'
-  | 'SIGNAL_BELOW_BREAK_EVEN'
-  | 'DAILY_LOSS_LIMIT'
-  | 'INSUFFICIENT_FREE_MARGIN'
-  | 'EXPOSURE_CAP_REACHED'
-  | 'SIZE_BELOW_MINIMUM';
+export const denialReasons = [
+  'TRADING_HALTED',
+  'ROBOT_OFF',
+  'CATEGORY_DISABLED',
+  'MARKET_CLOSED',
+  'POSITION_ALREADY_OPEN',
+  'SIGNAL_BELOW_BREAK_EVEN',
+  'DAILY_LOSS_LIMIT',
+  'INSUFFICIENT_FREE_MARGIN',
+  'EXPOSURE_CAP_REACHED',
+  'SIZE_BELOW_MINIMUM',
+] as const;
+export type DenialReason = (typeof denialReasons)[number];
 
 export interface RiskCheck {
   readonly tradingState: TradingState;
@@ -28,7 +31,7 @@ export interface RiskCheck {
   readonly marketOpen: boolean;
   readonly signal: Signal;
   readonly minimumEdge: number;
-  readonly account: AccountState;
+  readonly account: AccountFigures;
   /** Margin of this account's orders that are sent but not yet filled or rejected. */
   readonly reservedMarginCents: Cents;
   /** An open position or a pending order on this instrument already. */
@@ -69,15 +72,43 @@ const denials: Readonly<Record<DenialReason, RiskDecision>> = Object.freeze({
 
 const deny = (reason: DenialReason): RiskDecision => denials[reason];
 
+/** One bit per category, for `AccountRiskSettings.categoryMask`. */
+export function categoryBit(category: Category): number {
+  return 1 << categories.indexOf(category);
+}
+
+/**
+ * An account's robot settings reduced to what the gate reads per order: flat fields, so that
+ * the engine keeps them on its per-account record and a fan-out to thousands of accounts does
+ * not chase two more objects per account (decision 025).
+ */
+export interface AccountRiskSettings {
+  readonly botOn: boolean;
+  /** `categoryBit` of every enabled category; every bit when `all` is on. */
+  readonly categoryMask: number;
+  readonly profile: RiskProfile;
+}
+
+export function riskSettingsOf(settings: RobotSettings): AccountRiskSettings {
+  let categoryMask = 0;
+  for (const category of categories) {
+    if (isCategoryEnabled(settings, category)) categoryMask |= categoryBit(category);
+  }
+  return { botOn: settings.bot_on, categoryMask, profile: riskProfile(settings.risk) };
+}
+
 /**
  * What every account's check of one signal shares. The engine builds it once per tick and
  * passes the per-account figures separately, so a fan-out to thousands of accounts allocates
- * no argument object per account. A `RiskCheck` is one too.
+ * no argument object per account.
  */
 export type SignalRiskContext = Pick<
   RiskCheck,
   'instrument' | 'marketOpen' | 'signal' | 'minimumEdge' | 'marginFor' | 'marginPerUnitCents'
->;
+> & {
+  /** `categoryBit(instrument.category)`. */
+  readonly categoryBit: number;
+};
 
 /**
  * The gate every order passes (nautilus' RiskEngine). Sizing targets a fraction of free margin
@@ -96,23 +127,28 @@ export type CheapRiskCheck = Pick<
 >;
 
 /**
- * The checks that need no account figures. The engine runs them before it asks the broker for
- * the account, which keeps a tick's fan-out to thousands of accounts cheap.
+ * The checks that need no account figures. The engine runs them before it reads the account,
+ * which keeps a tick's fan-out to thousands of accounts cheap.
  */
 export function precheckRisk(check: CheapRiskCheck): DenialReason | undefined {
-  return precheckAccount(check, check.tradingState, check.settings, check.instrumentBusy);
+  return precheckAccount(
+    { ...check, categoryBit: categoryBit(check.instrument.category) },
+    check.tradingState,
+    riskSettingsOf(check.settings),
+    check.instrumentBusy,
+  );
 }
 
-/** `precheckRisk` with the tick's shared context and the account's figures apart. */
+/** `precheckRisk` with the tick's shared context and the account's inputs apart. */
 export function precheckAccount(
-  context: Pick<SignalRiskContext, 'instrument' | 'marketOpen' | 'signal' | 'minimumEdge'>,
+  context: Pick<SignalRiskContext, 'marketOpen' | 'signal' | 'minimumEdge' | 'categoryBit'>,
   tradingState: TradingState,
-  settings: RobotSettings,
+  account: AccountRiskSettings,
   instrumentBusy: boolean,
 ): DenialReason | undefined {
   if (tradingState === 'HALTED') return 'TRADING_HALTED';
-  if (!settings.bot_on) return 'ROBOT_OFF';
-  if (!isCategoryEnabled(settings, context.instrument.category)) return 'CATEGORY_DISABLED';
+  if (!account.botOn) return 'ROBOT_OFF';
+  if ((account.categoryMask & context.categoryBit) === 0) return 'CATEGORY_DISABLED';
   if (!context.marketOpen) return 'MARKET_CLOSED';
   if (instrumentBusy) return 'POSITION_ALREADY_OPEN';
   const { signal } = context;
@@ -127,7 +163,7 @@ export function evaluateRisk(check: RiskCheck): RiskDecision {
   if (cheap) return deny(cheap);
   return sizeOrder(
     check,
-    check.settings,
+    riskProfile(check.settings.risk),
     check.account,
     check.reservedMarginCents,
     check.dayStartEquityCents,
@@ -139,14 +175,13 @@ export function evaluateRisk(check: RiskCheck): RiskDecision {
  * the same context: daily loss limit, free margin, exposure cap and sizing.
  */
 export function sizeOrder(
-  check: SignalRiskContext,
-  settings: RobotSettings,
-  account: AccountState,
+  check: Pick<SignalRiskContext, 'instrument' | 'marginFor' | 'marginPerUnitCents'>,
+  profile: RiskProfile,
+  account: AccountFigures,
   reservedMarginCents: Cents,
   dayStartEquityCents: Cents,
 ): RiskDecision {
   const { instrument } = check;
-  const profile = riskProfile(settings.risk);
   const equity = account.equityCents;
   if (dayStartEquityCents - equity >= profile.dailyLossLimit * dayStartEquityCents) {
     return deny('DAILY_LOSS_LIMIT');

@@ -4,6 +4,7 @@ import { isMarketOpen } from '../../instruments/trading-hours';
 import type { Tick, Unsubscribe } from '../../market-data/tick';
 import { dollarsToCents, dollarsToCentsRoundedUp, type Cents } from '../../money/minor-units';
 import type {
+  AccountFigures,
   AccountState,
   BrokerAdapter,
   CloseReason,
@@ -52,15 +53,25 @@ interface PaperPosition {
   markCents: Cents;
 }
 
-interface PaperAccount {
-  readonly accountId: string;
-  depositsCents: Cents;
-  realisedProfitCents: Cents;
-  balanceCents: Cents;
-  usedMarginCents: Cents;
+/** An account at the paper broker; it is also the live `AccountFigures` view the engine reads. */
+class PaperAccount implements AccountFigures {
+  depositsCents: Cents = 0;
+  realisedProfitCents: Cents = 0;
+  balanceCents: Cents = 0;
+  usedMarginCents: Cents = 0;
   /** Sum of the open positions' marks, so equity costs O(1) on the risk gate's hot path. */
-  unrealisedCents: Cents;
-  readonly positions: Map<string, PaperPosition>;
+  unrealisedCents: Cents = 0;
+  readonly positions = new Map<string, PaperPosition>();
+
+  constructor(readonly accountId: string) {}
+
+  get equityCents(): Cents {
+    return this.balanceCents + this.unrealisedCents;
+  }
+
+  get freeMarginCents(): Cents {
+    return this.equityCents - this.usedMarginCents;
+  }
 }
 
 interface OrderRecord {
@@ -121,15 +132,7 @@ export class PaperBroker implements BrokerAdapter {
 
   openAccount(accountId: string, depositCents: Cents): void {
     if (this.accounts.has(accountId)) throw new Error(`Account ${accountId} exists`);
-    this.accounts.set(accountId, {
-      accountId,
-      depositsCents: 0,
-      realisedProfitCents: 0,
-      balanceCents: 0,
-      usedMarginCents: 0,
-      unrealisedCents: 0,
-      positions: new Map(),
-    });
+    this.accounts.set(accountId, new PaperAccount(accountId));
     this.deposit(accountId, depositCents);
   }
 
@@ -201,17 +204,20 @@ export class PaperBroker implements BrokerAdapter {
   account(accountId: string): AccountState | undefined {
     const account = this.accounts.get(accountId);
     if (!account) return undefined;
-    const equityCents = account.balanceCents + account.unrealisedCents;
     return {
       accountId,
       depositsCents: account.depositsCents,
       realisedProfitCents: account.realisedProfitCents,
       balanceCents: account.balanceCents,
-      equityCents,
+      equityCents: account.equityCents,
       usedMarginCents: account.usedMarginCents,
-      freeMarginCents: equityCents - account.usedMarginCents,
+      freeMarginCents: account.freeMarginCents,
       openPositions: account.positions.size,
     };
+  }
+
+  accountView(accountId: string): AccountFigures | undefined {
+    return this.accounts.get(accountId);
   }
 
   openPositions(accountId: string): readonly OpenPositionView[] {
@@ -257,12 +263,11 @@ export class PaperBroker implements BrokerAdapter {
     broker.nextPositionNumber = copy.nextPositionNumber;
     for (const tick of copy.lastTicks) broker.lastTicks.set(tick.symbol, tick);
     for (const a of copy.accounts) {
-      broker.accounts.set(a.accountId, {
-        ...a,
-        usedMarginCents: 0,
-        unrealisedCents: 0,
-        positions: new Map(),
-      });
+      const account = new PaperAccount(a.accountId);
+      account.depositsCents = a.depositsCents;
+      account.realisedProfitCents = a.realisedProfitCents;
+      account.balanceCents = a.balanceCents;
+      broker.accounts.set(a.accountId, account);
     }
     for (const record of copy.orders) {
       broker.orders.set(record.outcome.clientOrderId, record);
@@ -311,8 +316,7 @@ export class PaperBroker implements BrokerAdapter {
     if (!stopsValid) return reject('INVALID_STOPS');
     const price = order.side === 'buy' ? tick.ask : tick.bid;
     const marginCents = this.marginCents(instrument, order.units, price);
-    const state = this.account(order.accountId);
-    if (!state || marginCents > state.freeMarginCents) return reject('INSUFFICIENT_MARGIN');
+    if (marginCents > account.freeMarginCents) return reject('INSUFFICIENT_MARGIN');
 
     const position: PaperPosition = {
       positionId: `P${this.nextPositionNumber++}`,
@@ -399,8 +403,7 @@ export class PaperBroker implements BrokerAdapter {
   private enforceMarginCloseOut(account: PaperAccount, time: number): void {
     for (;;) {
       if (account.positions.size === 0) return;
-      const state = this.account(account.accountId);
-      if (!state || state.equityCents >= account.usedMarginCents * marginCloseOutLevel) return;
+      if (account.equityCents >= account.usedMarginCents * marginCloseOutLevel) return;
       // Close the biggest loser first, then look again (ESMA asks for "one or more" closures).
       let worst: PaperPosition | undefined;
       let worstProfit = Infinity;
