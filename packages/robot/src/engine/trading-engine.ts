@@ -412,15 +412,6 @@ export class TradingEngine {
       this.expire(intent);
       return;
     }
-    const order: OrderRequest = {
-      clientOrderId: intent.clientOrderId,
-      accountId: intent.accountId,
-      symbol: intent.symbol,
-      side: intent.side,
-      units: intent.units,
-      takeProfit: intent.takeProfit,
-      stopLoss: intent.stopLoss,
-    };
     this.deps.events.publish({
       type: 'OrderSubmitted',
       accountId: intent.accountId,
@@ -430,6 +421,8 @@ export class TradingEngine {
       units: intent.units,
       at: intent.decidedAt,
     });
+    // An intent carries every field of an OrderRequest: it goes as it is, with no copy per order.
+    const order: OrderRequest = intent;
     this.deps.broker.submitOrder(order);
   }
 
@@ -454,7 +447,7 @@ export class TradingEngine {
     const runtime = this.accounts.get(intent.accountId);
     this.intents.delete(intent.clientOrderId);
     if (runtime) runtime.reservedMarginCents -= intent.estimatedMarginCents;
-    const account = this.deps.broker.account(intent.accountId);
+    const account = runtime?.view ?? this.deps.broker.accountView(intent.accountId);
     const trade: TradeRecord = {
       positionId: fill.positionId,
       clientOrderId: fill.clientOrderId,

@@ -41,7 +41,8 @@ export const marginCloseOutLevel = 0.5;
 interface PaperPosition {
   readonly positionId: string;
   readonly clientOrderId: string;
-  readonly accountId: string;
+  /** Its account, held directly: settling a tick visits every position of the instrument. */
+  readonly account: PaperAccount;
   readonly instrument: Instrument;
   readonly side: Side;
   readonly units: number;
@@ -157,8 +158,7 @@ export class PaperBroker implements BrokerAdapter {
     if (!positions || positions.size === 0) return;
     const touched = new Set<PaperAccount>();
     for (const position of [...positions]) {
-      const account = this.accounts.get(position.accountId);
-      if (!account) continue;
+      const account = position.account;
       touched.add(account);
       const trigger = this.triggeredExit(position, tick);
       if (trigger) this.close(account, position, trigger.price, trigger.reason, tick.time);
@@ -277,7 +277,7 @@ export class PaperBroker implements BrokerAdapter {
       broker.addPosition(account, {
         positionId: fill.positionId,
         clientOrderId: fill.clientOrderId,
-        accountId: fill.accountId,
+        account,
         instrument: catalogue.require(fill.symbol),
         side: fill.side,
         units: fill.units,
@@ -293,35 +293,27 @@ export class PaperBroker implements BrokerAdapter {
 
   private execute(order: OrderRequest): OrderFilledReport | OrderRejectedReport {
     const tick = this.lastTicks.get(order.symbol);
-    const time = tick?.time ?? 0;
-    const reject = (reason: OrderRejectedReport['reason']): OrderRejectedReport => ({
-      kind: 'rejected',
-      clientOrderId: order.clientOrderId,
-      accountId: order.accountId,
-      reason,
-      time,
-    });
     const account = this.accounts.get(order.accountId);
-    if (!account) return reject('UNKNOWN_ACCOUNT');
+    if (!account) return rejection(order, 'UNKNOWN_ACCOUNT', tick);
     const instrument = this.catalogue.get(order.symbol);
-    if (!instrument) return reject('UNKNOWN_INSTRUMENT');
-    if (!tick) return reject('NO_PRICE');
-    if (!this.isOpen(instrument, tick.time)) return reject('MARKET_CLOSED');
-    if (!(order.units > 0) || !Number.isFinite(order.units)) return reject('INVALID_SIZE');
+    if (!instrument) return rejection(order, 'UNKNOWN_INSTRUMENT', tick);
+    if (!tick) return rejection(order, 'NO_PRICE', tick);
+    if (!this.isOpen(instrument, tick.time)) return rejection(order, 'MARKET_CLOSED', tick);
+    if (!(order.units > 0) || !Number.isFinite(order.units)) return rejection(order, 'INVALID_SIZE', tick);
     const closingPrice = exitPrice(order.side, tick);
     const stopsValid =
       order.side === 'buy'
         ? order.takeProfit > closingPrice && order.stopLoss < closingPrice
         : order.takeProfit < closingPrice && order.stopLoss > closingPrice;
-    if (!stopsValid) return reject('INVALID_STOPS');
+    if (!stopsValid) return rejection(order, 'INVALID_STOPS', tick);
     const price = order.side === 'buy' ? tick.ask : tick.bid;
     const marginCents = this.marginCents(instrument, order.units, price);
-    if (marginCents > account.freeMarginCents) return reject('INSUFFICIENT_MARGIN');
+    if (marginCents > account.freeMarginCents) return rejection(order, 'INSUFFICIENT_MARGIN', tick);
 
     const position: PaperPosition = {
       positionId: `P${this.nextPositionNumber++}`,
       clientOrderId: order.clientOrderId,
-      accountId: order.accountId,
+      account,
       instrument,
       side: order.side,
       units: order.units,
@@ -489,6 +481,20 @@ export class PaperBroker implements BrokerAdapter {
       this.outbox = [];
     });
   }
+}
+
+function rejection(
+  order: OrderRequest,
+  reason: OrderRejectedReport['reason'],
+  tick: Tick | undefined,
+): OrderRejectedReport {
+  return {
+    kind: 'rejected',
+    clientOrderId: order.clientOrderId,
+    accountId: order.accountId,
+    reason,
+    time: tick?.time ?? 0,
+  };
 }
 
 /** The price a position closes at: the bid for a buy, the ask for a sale. */
