@@ -299,7 +299,8 @@ export class PaperBroker implements BrokerAdapter {
     if (!instrument) return rejection(order, 'UNKNOWN_INSTRUMENT', tick);
     if (!tick) return rejection(order, 'NO_PRICE', tick);
     if (!this.isOpen(instrument, tick.time)) return rejection(order, 'MARKET_CLOSED', tick);
-    if (!(order.units > 0) || !Number.isFinite(order.units)) return rejection(order, 'INVALID_SIZE', tick);
+    if (!(order.units > 0) || !Number.isFinite(order.units))
+      return rejection(order, 'INVALID_SIZE', tick);
     const closingPrice = exitPrice(order.side, tick);
     const stopsValid =
       order.side === 'buy'
