@@ -11,6 +11,7 @@
 import { categories, type Category } from '@tradebot/contract';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { BrokerAdapter } from '../src/broker/broker-adapter';
 import { PaperBroker, type ExecutionScheduler } from '../src/broker/paper/paper-broker';
 import { SubscriptionIndex } from '../src/engine/subscription-index';
@@ -200,10 +201,8 @@ function baseline(catalogue: InstrumentCatalogue, steps: readonly (readonly Tick
   return { perSecond: visits / ((performance.now() - t0) / 1000), checksum };
 }
 
-async function main(): Promise<void> {
-  const catalogue = new InstrumentCatalogue();
-  const instruments = pickInstruments(catalogue);
-  // Ticks are generated up front so the measurement covers the engine only.
+/** Ticks are generated up front, the same in every thread, so the measurement covers the engine. */
+function generateSteps(instruments: readonly Instrument[]): Tick[][] {
   const market = new MarketSimulator({
     instruments,
     seed: 7,
@@ -218,11 +217,51 @@ async function main(): Promise<void> {
     market.advanceTo(start + s * 60_000);
     steps.push(current);
   }
+  return steps;
+}
+
+interface ScenarioRequest {
+  readonly delivery: FillDelivery;
+  readonly publishDenials: boolean;
+}
+
+/**
+ * Each scenario runs in a fresh worker thread, one after the other: its own heap, so that one
+ * scenario's garbage is not collected during the next one's measurement.
+ */
+function inFreshWorker(request: ScenarioRequest): Promise<Scenario> {
+  // The bench runs under tsx, whose loader a worker does not inherit: load it, then this file.
+  const self = JSON.stringify(import.meta.url);
+  const worker = new Worker(`import('tsx/esm/api').then((api) => api.tsImport(${self}, ${self}))`, {
+    eval: true,
+    workerData: request,
+  });
+  return new Promise<Scenario>((resolve, reject) => {
+    worker.once('message', (scenario: Scenario) => {
+      resolve(scenario);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function scenarioWorker(request: ScenarioRequest): Promise<void> {
+  const catalogue = new InstrumentCatalogue();
+  const steps = generateSteps(pickInstruments(catalogue));
+  parentPort?.postMessage(
+    await runScenario(catalogue, steps, request.delivery, request.publishDenials),
+  );
+}
+
+async function main(): Promise<void> {
+  const catalogue = new InstrumentCatalogue();
+  const instruments = pickInstruments(catalogue);
+  const steps = generateSteps(instruments);
 
   const base = baseline(catalogue, steps);
-  const inline = await runScenario(catalogue, steps, 'inline');
-  const networked = await runScenario(catalogue, steps, 'deferred');
-  const firehose = await runScenario(catalogue, steps, 'deferred', true);
+  const inline = await inFreshWorker({ delivery: 'inline', publishDenials: false });
+  const networked = await inFreshWorker({ delivery: 'deferred', publishDenials: false });
+  const firehose = await inFreshWorker({ delivery: 'deferred', publishDenials: true });
   const baseAfter = baseline(catalogue, steps);
   const basePerSecond = (base.perSecond + baseAfter.perSecond) / 2;
 
@@ -240,7 +279,7 @@ async function main(): Promise<void> {
     '',
     'Command: `npm run bench:robot` from the root (runs `npm run bench` in packages/robot).',
     '',
-    `Date: ${date}. Node ${process.version}, one thread, on a shared 2-core machine (load varies; compare ratios, not raw figures, across runs).`,
+    `Date: ${date}. Node ${process.version}, one thread per scenario, each scenario in a fresh worker thread (its own heap), one after the other, on a shared 2-core machine (load varies; compare ratios, not raw figures, across runs).`,
     '',
     `Set-up: ${n(accountCount)} active accounts (robot on; each category enabled with probability 0.4, or all with 0.1; risk 1-5; $10,000 each) across ${instrumentCount} instruments (${perCategory}); ${measuredSteps} simulated minutes of ticks measured after ${warmUpSteps} of warm-up (${n(inline.ticks)} ticks, ${n(inline.evaluations / inline.ticks)} accounts routed per tick on average). A strategy that signals on every tick sends every routed account through the full risk gate (the worst case; the real model signals on a small share of ticks). Paper broker, in-memory store and a counting event sink in the loop; each signal publishes one SignalEvaluated with its denials counted by reason, and the last column also publishes one OrderDenied per denied account (decision 025).`,
     '',
@@ -278,7 +317,7 @@ async function main(): Promise<void> {
   writeFileSync(path, `${updated.trim()}\n`);
 }
 
-main().catch((error: unknown) => {
+(isMainThread ? main() : scenarioWorker(workerData as ScenarioRequest)).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -10,7 +10,12 @@ import type {
 } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
-import type { OrderIntent, TradeRecord } from '../execution/trade-record';
+import {
+  PendingIntent,
+  type OrderIntent,
+  type SignalDecision,
+  type TradeRecord,
+} from '../execution/trade-record';
 import type { InstrumentCatalogue } from '../instruments/catalogue';
 import type { Instrument } from '../instruments/instrument';
 import { isMarketOpen } from '../instruments/trading-hours';
@@ -85,6 +90,8 @@ interface TickContext extends SignalRiskContext {
   readonly day: number;
   /** `/symbol/time`, the shared tail of this tick's client order ids. */
   readonly orderIdSuffix: string;
+  /** What every order of this tick shares. */
+  readonly decision: SignalDecision;
   /** Tallies for the tick's SignalEvaluated event. */
   routed: number;
   ordered: number;
@@ -318,6 +325,18 @@ export class TradingEngine {
       marketOpen: isMarketOpen(instrument.schedule, tick.time),
       categoryBit: categoryBit(instrument.category),
       orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
+      decision: {
+        symbol: instrument.symbol,
+        category: instrument.category,
+        side: signal.side,
+        takeProfit: signal.geometry.takeProfit,
+        stopLoss: signal.geometry.stopLoss,
+        decidedAt: tick.time,
+        decisionBid: tick.bid,
+        decisionAsk: tick.ask,
+        probability: signal.probability,
+        breakEvenProbability: signal.geometry.breakEvenProbability,
+      },
       routed: 0,
       ordered: 0,
       denials: noDenials(),
@@ -363,28 +382,19 @@ export class TradingEngine {
       this.deny(runtime.accountId, context, decision.reason);
       return undefined;
     }
-    // Deterministic: one decision per account, instrument and tick.
+    // Deterministic: one decision per account, instrument and tick. It cannot repeat: a pending
+    // intent makes the instrument busy for its account (denied above), and `onTick` drops a
+    // tick time it has already seen.
     const clientOrderId = runtime.accountId + context.orderIdSuffix;
-    if (this.intents.has(clientOrderId)) return undefined; // the same tick, delivered again
-    const intent: OrderIntent = {
+    const intent = new PendingIntent(
       clientOrderId,
-      accountId: runtime.accountId,
-      symbol: instrument.symbol,
-      category: instrument.category,
-      side: signal.side,
-      units: decision.units,
-      takeProfit: signal.geometry.takeProfit,
-      stopLoss: signal.geometry.stopLoss,
-      decidedAt: tick.time,
-      decisionBid: tick.bid,
-      decisionAsk: tick.ask,
-      probability: signal.probability,
-      breakEvenProbability: signal.geometry.breakEvenProbability,
-      estimatedMarginCents: decision.marginCents,
-      equityAtEntryCents: account.equityCents,
-      freeMarginAtEntryCents: account.freeMarginCents - runtime.reservedMarginCents,
-      status: 'pending',
-    };
+      runtime.accountId,
+      context.decision,
+      decision.units,
+      decision.marginCents,
+      account.equityCents,
+      account.freeMarginCents - runtime.reservedMarginCents,
+    );
     this.intents.set(clientOrderId, intent);
     this.reserve(runtime, intent);
     context.ordered++;

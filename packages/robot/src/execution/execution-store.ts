@@ -1,6 +1,6 @@
 import type { CloseReason } from '../broker/broker-adapter';
 import type { Cents } from '../money/minor-units';
-import type { IntentStatus, OrderIntent, TradeRecord } from './trade-record';
+import { plainIntent, type IntentStatus, type OrderIntent, type TradeRecord } from './trade-record';
 
 export interface TradeClosure {
   readonly closedAt: number;
@@ -74,10 +74,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
     if (intent && !this.options.keepHistory && status !== 'pending') {
       this.intents.delete(clientOrderId);
     } else if (intent) {
-      this.intents.set(
-        clientOrderId,
-        rejectReason ? { ...intent, status, rejectReason } : { ...intent, status },
-      );
+      this.intents.set(clientOrderId, plainIntent(intent, status, rejectReason));
     }
     return Promise.resolve();
   }
@@ -85,7 +82,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
   recordFill(trade: TradeRecord): Promise<void> {
     const intent = this.intents.get(trade.clientOrderId);
     if (intent && !this.options.keepHistory) this.intents.delete(trade.clientOrderId);
-    else if (intent) this.intents.set(trade.clientOrderId, { ...intent, status: 'filled' });
+    else if (intent) this.intents.set(trade.clientOrderId, plainIntent(intent, 'filled'));
     if (!this.tradesById.has(trade.positionId)) this.tradesById.set(trade.positionId, trade);
     return Promise.resolve();
   }
@@ -119,7 +116,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
 
   snapshot(): ExecutionStoreSnapshot {
     return structuredClone({
-      intents: [...this.intents.values()],
+      intents: [...this.intents.values()].map((intent) => plainIntent(intent)),
       trades: [...this.tradesById.values()],
     });
   }

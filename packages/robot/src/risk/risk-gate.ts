@@ -198,13 +198,13 @@ export function sizeOrder(
   // Round to the nearest step so that, over many orders, the margin averages the target.
   const targetUnits = (profile.marginFractionPerOperation * freeMargin) / check.marginPerUnitCents;
   const step = instrument.unitStep;
-  let units = roundToStep(targetUnits, step, Math.round);
+  let units = roundToStep(targetUnits, step, false);
   if (units <= 0) return deny('SIZE_BELOW_MINIMUM');
   let margin = check.marginFor(units);
   if (usedBefore + margin > capCents || margin > freeMargin) {
     // Trim to what still fits under the cap; if not even one step fits, the cap is reached.
     const room = Math.min(capCents - usedBefore, freeMargin) / check.marginPerUnitCents;
-    units = roundToStep(Math.min(targetUnits, room), step, Math.floor);
+    units = roundToStep(Math.min(targetUnits, room), step, true);
     margin = check.marginFor(units);
     if (units <= 0 || usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
     if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
@@ -212,8 +212,9 @@ export function sizeOrder(
   return { allowed: true, units, marginCents: margin, usedMarginAfterCents: usedBefore + margin };
 }
 
-function roundToStep(value: number, step: number, round: (x: number) => number): number {
-  const steps = round(value / step + 1e-9);
+/** To the nearest step, or down with `down` (a flag, not a function: this runs per order). */
+function roundToStep(value: number, step: number, down: boolean): number {
+  const steps = down ? Math.floor(value / step + 1e-9) : Math.round(value / step + 1e-9);
   // Steps are powers of ten (or simple multiples); scale back through an integer so that
   // 3 * 0.1 gives 0.3, not 0.30000000000000004.
   const inverse = Math.round(1 / step);
