@@ -357,7 +357,6 @@ export class TradingEngine {
     context: TickContext,
     busy: Uint16Array | undefined,
   ): OrderIntent | undefined {
-    const { tick, instrument, signal } = context;
     const instrumentBusy = busy !== undefined && busy[runtime.slot] !== 0;
     const cheapDenial = precheckAccount(context, this.state, runtime, instrumentBusy);
     if (cheapDenial) {
