@@ -194,6 +194,13 @@ describe('TradingEngine orders', () => {
     expect(rig.events.ofType('OrderRejected')).toHaveLength(2); // one per order, not per delivery
     expect(rig.store.intentList().map((i) => i.status)).toEqual(['rejected', 'rejected']);
     expect(rig.events.ofType('OrderDenied')).toHaveLength(0);
+    // The instrument is free again, yet a tick seen before decides nothing twice: the same
+    // time again, or an older one, gives no order and no client order id a second time.
+    rig.feed.publish({ symbol: 'EURUSD', bid: 1.1, ask: 1.1001, time: tuesday + 60_000 });
+    rig.feed.publish({ symbol: 'EURUSD', bid: 1.1, ask: 1.1001, time: tuesday + 30_000 });
+    await rig.engine.idle();
+    expect(rig.store.intentList()).toHaveLength(2);
+    expect(rig.events.ofType('SignalEvaluated')).toHaveLength(2);
   });
 });
 

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryExecutionStore } from './execution-store';
+import { PendingIntent, plainIntent, type SignalDecision } from './trade-record';
+
+const decision: SignalDecision = {
+  symbol: 'EURUSD',
+  category: 'forex',
+  side: 'buy',
+  takeProfit: 1.1002,
+  stopLoss: 1.099,
+  decidedAt: 1_718_110_800_000,
+  decisionBid: 1.1,
+  decisionAsk: 1.1001,
+  probability: 0.95,
+  breakEvenProbability: 0.9,
+};
+
+describe('PendingIntent', () => {
+  it('reads the shared decision, and copies to a plain object with every field', () => {
+    const intent = new PendingIntent('a/EURUSD/1', 'a', decision, 3000, 11_001, 1_000_000, 900_000);
+    expect(intent).toMatchObject({ symbol: 'EURUSD', side: 'buy', status: 'pending' });
+    const plain = plainIntent(intent, 'rejected', 'MARKET_CLOSED');
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(plain).toEqual({
+      ...decision,
+      clientOrderId: 'a/EURUSD/1',
+      accountId: 'a',
+      units: 3000,
+      estimatedMarginCents: 11_001,
+      equityAtEntryCents: 1_000_000,
+      freeMarginAtEntryCents: 900_000,
+      status: 'rejected',
+      rejectReason: 'MARKET_CLOSED',
+    });
+  });
+
+  it('survives a store snapshot and restore whole (a clone would drop its getters)', async () => {
+    const store = new InMemoryExecutionStore();
+    const intent = new PendingIntent('a/EURUSD/1', 'a', decision, 3000, 11_001, 1_000_000, 900_000);
+    await store.saveIntents([intent]);
+    const restored = new InMemoryExecutionStore(store.snapshot());
+    expect(await restored.pendingIntents()).toEqual([plainIntent(intent)]);
+    await restored.updateIntentStatus('a/EURUSD/1', 'expired');
+    expect(restored.intentList()[0]).toMatchObject({ symbol: 'EURUSD', status: 'expired' });
+  });
+});
