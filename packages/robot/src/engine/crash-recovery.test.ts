@@ -37,6 +37,30 @@ describe('restart after a crash', () => {
     expect(broker.account('a')?.openPositions).toBe(1); // the instrument was freed
   });
 
+  it("keeps the day's loss-limit base: a restart gives no fresh allowance", async () => {
+    const broker = new PaperBroker(catalogue);
+    broker.openAccount('a', 1_000_000);
+    const first = await createRig({ accounts: { a: robotOn() }, broker });
+    await first.tick('EURUSD', 1.1, 1.1001); // a buy worth about 30x its 10% margin
+    await first.tick('EURUSD', 1.078, 1.0781, tuesday + 60_000); // a 2% gap through the stop
+    const equity = broker.account('a')?.equityCents ?? 0;
+    expect(equity).toBeLessThan(950_000); // more than the 5% a day that level 1 allows
+    expect(first.events.ofType('OrderDenied').map((e) => e.reason)).toEqual(['DAILY_LOSS_LIMIT']);
+    first.engine.stop();
+
+    const second = await createRig({
+      accounts: { a: robotOn() },
+      broker,
+      storeSnapshot: first.store.snapshot(),
+    });
+    await second.tick('GBPUSD', 1.27, 1.2701, tuesday + 120_000);
+    expect(second.events.ofType('OrderSubmitted')).toHaveLength(0);
+    expect(second.events.ofType('OrderDenied').map((e) => e.reason)).toEqual(['DAILY_LOSS_LIMIT']);
+    // The next UTC day starts from the equity the account has then.
+    await second.tick('GBPUSD', 1.27, 1.2701, tuesday + 86_400_000);
+    expect(second.events.ofType('OrderSubmitted')).toHaveLength(1);
+  });
+
   it('adopts a fill the engine never heard about, exactly once', async () => {
     const broker = new PaperBroker(catalogue);
     broker.openAccount('a', 1_000_000);
@@ -162,6 +186,8 @@ class Process {
         later(() => inner.updateIntentStatus(id, status, reason)),
       recordFill: (trade) => later(() => inner.recordFill(trade)),
       closeTrade: (id, closure) => later(() => inner.closeTrade(id, closure)),
+      recordDayStart: (id, day, equity) => later(() => inner.recordDayStart(id, day, equity)),
+      dayStarts: (day) => inner.dayStarts(day),
       pendingIntents: () => inner.pendingIntents(),
       openTrades: () => inner.openTrades(),
       trades: (filter) => inner.trades(filter),

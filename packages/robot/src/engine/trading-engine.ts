@@ -156,6 +156,7 @@ export class TradingEngine {
         engine.onReport(report);
       }),
     );
+    await engine.restoreDayStarts();
     await engine.reconcile();
     engine.unsubscribes.push(
       deps.feed.subscribe((tick) => {
@@ -366,8 +367,13 @@ export class TradingEngine {
     const account = (runtime.view ??= this.deps.broker.accountView(runtime.accountId));
     if (!account) return undefined;
     if (runtime.dayNumber !== context.day) {
+      // The first evaluation of a UTC day sets the daily loss limit's base, durably: a
+      // restart later that day finds it again instead of starting a fresh allowance.
       runtime.dayNumber = context.day;
       runtime.dayStartEquityCents = account.equityCents;
+      this.write(
+        this.deps.store.recordDayStart(runtime.accountId, context.day, account.equityCents),
+      );
     }
     // The precheck above passed with the same inputs, so only the account-figure half remains.
     const decision = sizeOrder(
@@ -543,6 +549,17 @@ export class TradingEngine {
       reason: report.reason,
       at: report.time,
     });
+  }
+
+  /** Today's loss-limit bases, as recorded before a restart (see `evaluate`). */
+  private async restoreDayStarts(): Promise<void> {
+    const day = Math.floor(this.deps.clock.now() / dayMs);
+    for (const [accountId, equityCents] of await this.deps.store.dayStarts(day)) {
+      const runtime = this.accounts.get(accountId);
+      if (!runtime) continue;
+      runtime.dayNumber = day;
+      runtime.dayStartEquityCents = equityCents;
+    }
   }
 
   /**

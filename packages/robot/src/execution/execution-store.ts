@@ -24,14 +24,29 @@ export interface ExecutionStore {
   /** One write, one transaction: the intent becomes filled and its trade is recorded. */
   recordFill(trade: TradeRecord): Promise<void>;
   closeTrade(positionId: string, closure: TradeClosure): Promise<void>;
+  /**
+   * The equity an account started a UTC day with: the base of the daily loss limit, kept so
+   * that a restart cannot hand an account a fresh allowance mid-day. The first record for an
+   * account and day stands; later ones are ignored.
+   */
+  recordDayStart(accountId: string, day: number, equityCents: Cents): Promise<void>;
+  /** Day-start equity per account recorded for `day` (days since the epoch, UTC). */
+  dayStarts(day: number): Promise<ReadonlyMap<string, Cents>>;
   pendingIntents(): Promise<readonly OrderIntent[]>;
   openTrades(): Promise<readonly TradeRecord[]>;
   trades(filter?: { accountId?: string }): Promise<readonly TradeRecord[]>;
 }
 
+export interface DayStartRecord {
+  readonly accountId: string;
+  readonly day: number;
+  readonly equityCents: Cents;
+}
+
 export interface ExecutionStoreSnapshot {
   readonly intents: readonly OrderIntent[];
   readonly trades: readonly TradeRecord[];
+  readonly dayStarts?: readonly DayStartRecord[];
 }
 
 /**
@@ -41,6 +56,8 @@ export interface ExecutionStoreSnapshot {
 export class InMemoryExecutionStore implements ExecutionStore {
   private readonly intents = new Map<string, OrderIntent>();
   private readonly tradesById = new Map<string, TradeRecord>();
+  /** The latest day start per account: older days are of no use to the loss limit. */
+  private readonly dayStartByAccount = new Map<string, DayStartRecord>();
 
   /**
    * @param options.keepHistory false keeps only pending intents and open trades, as a database
@@ -55,6 +72,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
       const copy = structuredClone(snapshot);
       for (const intent of copy.intents) this.intents.set(intent.clientOrderId, intent);
       for (const trade of copy.trades) this.tradesById.set(trade.positionId, trade);
+      for (const start of copy.dayStarts ?? []) this.dayStartByAccount.set(start.accountId, start);
     }
   }
 
@@ -95,6 +113,22 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return Promise.resolve();
   }
 
+  recordDayStart(accountId: string, day: number, equityCents: Cents): Promise<void> {
+    const current = this.dayStartByAccount.get(accountId);
+    if (!current || current.day < day) {
+      this.dayStartByAccount.set(accountId, { accountId, day, equityCents });
+    }
+    return Promise.resolve();
+  }
+
+  dayStarts(day: number): Promise<ReadonlyMap<string, Cents>> {
+    const starts = new Map<string, Cents>();
+    for (const start of this.dayStartByAccount.values()) {
+      if (start.day === day) starts.set(start.accountId, start.equityCents);
+    }
+    return Promise.resolve(starts);
+  }
+
   pendingIntents(): Promise<readonly OrderIntent[]> {
     return Promise.resolve([...this.intents.values()].filter((i) => i.status === 'pending'));
   }
@@ -118,6 +152,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
     return structuredClone({
       intents: [...this.intents.values()].map((intent) => plainIntent(intent)),
       trades: [...this.tradesById.values()],
+      dayStarts: [...this.dayStartByAccount.values()],
     });
   }
 }
