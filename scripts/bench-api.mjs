@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import * as prettier from 'prettier';
 
 const root = path.resolve(import.meta.dirname, '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -101,7 +102,9 @@ try {
   let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
   const pattern = /<!-- bench:api:start -->[\s\S]*<!-- bench:api:end -->/;
   text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  await fs.writeFile(file, text);
+  // Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
+  const prettierOptions = await prettier.resolveConfig(file);
+  await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
   console.log(section);
   if (ours.errors > 0 || baseline.errors > 0) process.exitCode = 1;
 } finally {

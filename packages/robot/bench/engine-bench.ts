@@ -10,6 +10,7 @@
  */
 import { categories, type Category } from '@tradebot/contract';
 import { readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { performance } from 'node:perf_hooks';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { BrokerAdapter } from '../src/broker/broker-adapter';
@@ -314,7 +315,12 @@ async function main(): Promise<void> {
   const updated = section.test(existing)
     ? existing.replace(section, report)
     : `${existing.trimEnd()}\n\n${report}`;
-  writeFileSync(path, `${updated.trim()}\n`);
+  // Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
+  const prettierOptions = await prettier.resolveConfig(path);
+  writeFileSync(
+    path,
+    await prettier.format(`${updated.trim()}\n`, { ...prettierOptions, filepath: path.pathname }),
+  );
 }
 
 (isMainThread ? main() : scenarioWorker(workerData as ScenarioRequest)).catch((error: unknown) => {
