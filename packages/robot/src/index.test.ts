@@ -16,6 +16,10 @@ describe('public API: the embedded paper-trading set-up a server wires', () => {
     const events = new EventBus();
     const opened: string[] = [];
     events.on('PositionOpened', (e) => opened.push(e.trade.symbol));
+    let ordered = 0;
+    events.on('SignalEvaluated', (e) => {
+      ordered += e.ordered;
+    });
     const store = new InMemoryExecutionStore();
     const { engine, market, broker, catalogue } = await startPaperTrading({
       seed: 1,
@@ -47,6 +51,8 @@ describe('public API: the embedded paper-trading set-up a server wires', () => {
     expect(trades.length).toBeGreaterThan(0);
     expect(new Set(trades.map((t) => t.category))).toEqual(new Set(['cripto']));
     expect(opened).toHaveLength(trades.length);
+    // Every order is counted by the SignalEvaluated event of the signal that caused it.
+    expect(ordered).toBe(trades.length);
     const [first] = trades;
     if (!first) throw new Error('no trade');
     expect(toTradeRow(first, catalogue.require(first.symbol)).OutputName).toContain('(');

@@ -16,6 +16,7 @@ export type {
 } from './market-data/market-simulator';
 export { MarketSimulator, defaultJumps, defaultRegimes } from './market-data/market-simulator';
 export type {
+  AccountFigures,
   AccountState,
   BrokerAdapter,
   BrokerRejectReason,
@@ -37,12 +38,19 @@ export {
   marginCloseOutLevel,
 } from './broker/paper/paper-broker';
 export type {
+  DayStartRecord,
   ExecutionStore,
   ExecutionStoreSnapshot,
   TradeClosure,
 } from './execution/execution-store';
 export { InMemoryExecutionStore } from './execution/execution-store';
-export type { IntentStatus, OrderIntent, TradeRecord } from './execution/trade-record';
+export type {
+  IntentStatus,
+  OrderIntent,
+  SignalDecision,
+  TradeRecord,
+} from './execution/trade-record';
+export { PendingIntent, plainIntent } from './execution/trade-record';
 export type {
   AccountRegistration,
   AccountSettingsSource,
@@ -76,7 +84,8 @@ export { SignalModel, defaultSignalModelOptions } from './strategy/signal-model'
 export type { ForecastReport } from './strategy/forecast-metrics';
 export { FixedSignalStrategy } from './strategy/fixed-signal-strategy';
 export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';
-export { evaluateRisk, precheckRisk } from './risk/risk-gate';
+export type { AccountRiskSettings } from './risk/risk-gate';
+export { denialReasons, evaluateRisk, precheckRisk, riskSettingsOf } from './risk/risk-gate';
 export type { RiskLevel, RiskProfile } from './risk/risk-profile';
 export { exposureCap, riskLevels, riskProfile } from './risk/risk-profile';
 export type { TradeGeometry } from './risk/trade-geometry';
