@@ -39,6 +39,7 @@ import type { AccountSettingsSource, RobotSettings } from '../settings/robot-set
 import type { Signal, Strategy } from '../strategy/strategy';
 import type { Clock } from '../time/clock';
 import { BusyTable } from './busy-table';
+import { PendingIntents } from './pending-intents';
 import { SubscriptionIndex } from './subscription-index';
 
 export interface TradingEngineDependencies {
@@ -77,6 +78,8 @@ interface AccountRuntime extends AccountRiskSettings {
   profile: RiskProfile;
   /** The broker's live view of the account, looked up once. */
   view: AccountFigures | undefined;
+  /** This account's list in the engine's pending intents. */
+  readonly pending: OrderIntent[];
   reservedMarginCents: Cents;
   dayNumber: number;
   dayStartEquityCents: Cents;
@@ -113,7 +116,7 @@ export class TradingEngine {
    * Pending intents only: once settled, an intent lives in the store, and a late duplicate of
    * its report finds nothing here and is ignored. Open trades likewise.
    */
-  private readonly intents = new Map<string, OrderIntent>();
+  private readonly pending = new PendingIntents();
   private readonly trades = new Map<string, TradeRecord>();
   /** Latest tick time per instrument: an older or repeated tick is ignored. */
   private readonly lastTickTime = new Map<string, number>();
@@ -197,6 +200,7 @@ export class TradingEngine {
         categoryMask,
         profile,
         view: undefined,
+        pending: this.pending.listOf(accountId),
         reservedMarginCents: 0,
         dayNumber: -1,
         dayStartEquityCents: 0,
@@ -222,9 +226,7 @@ export class TradingEngine {
     for (const trade of this.trades.values()) {
       if (trade.accountId === runtime.accountId) this.busy.increment(trade.symbol, runtime.slot);
     }
-    for (const intent of this.intents.values()) {
-      if (intent.accountId === runtime.accountId) this.reserve(runtime, intent);
-    }
+    for (const intent of runtime.pending) this.reserve(runtime, intent);
   }
 
   /** Stops routing ticks to an account (unlinked, deleted). Its open positions stay at the broker. */
@@ -400,7 +402,7 @@ export class TradingEngine {
       account.equityCents,
       account.freeMarginCents - runtime.reservedMarginCents,
     );
-    this.intents.set(clientOrderId, intent);
+    this.pending.add(intent, runtime.pending);
     this.reserve(runtime, intent);
     context.ordered++;
     return intent;
@@ -420,8 +422,7 @@ export class TradingEngine {
   }
 
   private send(intent: OrderIntent): void {
-    const current = this.intents.get(intent.clientOrderId);
-    if (current?.status !== 'pending') return; // settled while its intent was being persisted
+    if (!this.pending.has(intent)) return; // settled while its intent was being persisted
     if (this.state === 'HALTED') {
       // The kill switch came between persisting and sending: the order is never sent.
       this.expire(intent);
@@ -457,10 +458,10 @@ export class TradingEngine {
   }
 
   private applyFill(fill: OrderFilledReport): void {
-    const intent = this.intents.get(fill.clientOrderId);
-    if (intent?.status !== 'pending') return; // not ours, or already applied
+    const intent = this.pending.find(fill.accountId, fill.clientOrderId);
+    if (!intent) return; // not ours, or already applied
     const runtime = this.accounts.get(intent.accountId);
-    this.intents.delete(intent.clientOrderId);
+    this.pending.remove(intent);
     if (runtime) runtime.reservedMarginCents -= intent.estimatedMarginCents;
     const account = runtime?.view ?? this.deps.broker.accountView(intent.accountId);
     const trade: TradeRecord = {
@@ -510,9 +511,9 @@ export class TradingEngine {
   }
 
   private applyRejection(rejection: OrderRejectedReport): void {
-    const intent = this.intents.get(rejection.clientOrderId);
-    if (intent?.status !== 'pending') return;
-    this.intents.delete(intent.clientOrderId);
+    const intent = this.pending.find(rejection.accountId, rejection.clientOrderId);
+    if (!intent) return;
+    this.pending.remove(intent);
     this.release(intent);
     this.write(
       this.deps.store.updateIntentStatus(intent.clientOrderId, 'rejected', rejection.reason),
@@ -529,8 +530,9 @@ export class TradingEngine {
   private applyClose(report: PositionClosedReport): void {
     const trade = this.trades.get(report.positionId);
     if (!trade) {
-      const intent = this.intents.get(report.clientOrderId);
-      if (intent) this.earlyCloses.set(report.positionId, report);
+      if (this.pending.find(report.accountId, report.clientOrderId)) {
+        this.earlyCloses.set(report.positionId, report);
+      }
       return;
     }
     this.trades.delete(report.positionId);
@@ -579,7 +581,7 @@ export class TradingEngine {
       if (runtime) this.busy.increment(trade.symbol, runtime.slot);
     }
     for (const intent of pending) {
-      this.intents.set(intent.clientOrderId, intent);
+      this.pending.add(intent);
       const runtime = this.accounts.get(intent.accountId);
       if (runtime) this.reserve(runtime, intent);
     }
@@ -606,7 +608,7 @@ export class TradingEngine {
   }
 
   private expire(intent: OrderIntent): void {
-    this.intents.delete(intent.clientOrderId);
+    this.pending.remove(intent);
     this.release(intent);
     this.write(this.deps.store.updateIntentStatus(intent.clientOrderId, 'expired'));
     this.deps.events.publish({

@@ -55,6 +55,11 @@ export interface ExecutionStoreSnapshot {
  */
 export class InMemoryExecutionStore implements ExecutionStore {
   private readonly intents = new Map<string, OrderIntent>();
+  /**
+   * Saved batches not yet in `intents`. Saving appends, as a log would, and the index catches
+   * up on the next read: a tick's fan-out then hashes no order id (decision 025).
+   */
+  private unindexed: (readonly OrderIntent[])[] = [];
   private readonly tradesById = new Map<string, TradeRecord>();
   /** The latest day start per account: older days are of no use to the loss limit. */
   private readonly dayStartByAccount = new Map<string, DayStartRecord>();
@@ -77,10 +82,19 @@ export class InMemoryExecutionStore implements ExecutionStore {
   }
 
   saveIntents(intents: readonly OrderIntent[]): Promise<void> {
-    for (const intent of intents) {
-      if (!this.intents.has(intent.clientOrderId)) this.intents.set(intent.clientOrderId, intent);
-    }
+    this.unindexed.push(intents.slice()); // one copy per batch: the caller may reuse its array
     return Promise.resolve();
+  }
+
+  /** Inserts are idempotent by key: the first intent saved under an id stands. */
+  private catchUp(): void {
+    if (this.unindexed.length === 0) return;
+    for (const batch of this.unindexed) {
+      for (const intent of batch) {
+        if (!this.intents.has(intent.clientOrderId)) this.intents.set(intent.clientOrderId, intent);
+      }
+    }
+    this.unindexed = [];
   }
 
   updateIntentStatus(
@@ -88,6 +102,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
     status: IntentStatus,
     rejectReason?: string,
   ): Promise<void> {
+    this.catchUp();
     const intent = this.intents.get(clientOrderId);
     if (intent && !this.options.keepHistory && status !== 'pending') {
       this.intents.delete(clientOrderId);
@@ -98,6 +113,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
   }
 
   recordFill(trade: TradeRecord): Promise<void> {
+    this.catchUp();
     const intent = this.intents.get(trade.clientOrderId);
     if (intent && !this.options.keepHistory) this.intents.delete(trade.clientOrderId);
     else if (intent) this.intents.set(trade.clientOrderId, plainIntent(intent, 'filled'));
@@ -130,6 +146,7 @@ export class InMemoryExecutionStore implements ExecutionStore {
   }
 
   pendingIntents(): Promise<readonly OrderIntent[]> {
+    this.catchUp();
     return Promise.resolve([...this.intents.values()].filter((i) => i.status === 'pending'));
   }
 
@@ -145,10 +162,12 @@ export class InMemoryExecutionStore implements ExecutionStore {
   }
 
   intentList(): readonly OrderIntent[] {
+    this.catchUp();
     return [...this.intents.values()];
   }
 
   snapshot(): ExecutionStoreSnapshot {
+    this.catchUp();
     return structuredClone({
       intents: [...this.intents.values()].map((intent) => plainIntent(intent)),
       trades: [...this.tradesById.values()],
