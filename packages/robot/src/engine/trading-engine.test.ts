@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionReport } from '../broker/broker-adapter';
 import type { ExecutionStore } from '../execution/execution-store';
+import type { OrderIntent } from '../execution/trade-record';
 import { InMemoryExecutionStore } from '../execution/execution-store';
 import { FixedSignalStrategy } from '../strategy/fixed-signal-strategy';
 import { catalogue, createRig, deliveringTwice, robotOn, tuesday } from './engine-test-rig';
@@ -246,5 +247,74 @@ describe('TradingEngine kill switch', () => {
     await engine.idle();
     expect(engine.tradingState).toBe('HALTED');
     expect(rig.broker.account('a')?.openPositions).toBe(0);
+  });
+});
+
+describe('TradingEngine fan-out writes (group commit)', () => {
+  /** A store that counts its intent writes and, when slow, answers a macrotask later. */
+  class CountingStore extends InMemoryExecutionStore {
+    readonly writes: number[] = [];
+    constructor(private readonly slow: boolean) {
+      super();
+    }
+    override saveIntents(intents: readonly OrderIntent[]): Promise<void> {
+      this.writes.push(intents.length);
+      if (!this.slow) return super.saveIntents(intents);
+      return new Promise((resolve) => setImmediate(resolve)).then(() => super.saveIntents(intents));
+    }
+  }
+
+  async function waveOf(accounts: number, slow: boolean) {
+    const { TradingEngine } = await import('./trading-engine');
+    const { ManualClock } = await import('../time/clock');
+    const { InMemoryAccountSettingsSource } = await import('../settings/robot-settings');
+    const { PaperBroker } = await import('../broker/paper/paper-broker');
+    const { TickDispatcher } = await import('../market-data/market-data-feed');
+    const { RecordingEventSink } = await import('../events/engine-events');
+    const ids = Array.from({ length: accounts }, (_, i) => `u${i}`);
+    const broker = new PaperBroker(catalogue);
+    for (const id of ids) broker.openAccount(id, 1_000_000);
+    const store = new CountingStore(slow);
+    const sentUnrecorded: string[] = [];
+    const engine = await TradingEngine.start({
+      catalogue,
+      feed: new TickDispatcher(),
+      broker: {
+        ...deliveringTwice(broker),
+        onReport: (listener) => broker.onReport(listener),
+        submitOrder: (order) => {
+          if (!store.intentList().some((i) => i.clientOrderId === order.clientOrderId)) {
+            sentUnrecorded.push(order.clientOrderId);
+          }
+          broker.submitOrder(order);
+        },
+      },
+      store,
+      settings: new InMemoryAccountSettingsSource(
+        ids.map((accountId) => ({ accountId, settings: robotOn({ forex: true }) })),
+      ),
+      events: new RecordingEventSink(),
+      clock: new ManualClock(tuesday),
+      strategy: new FixedSignalStrategy(),
+    });
+    const tick = { symbol: 'EURUSD', bid: 1.1, ask: 1.1001, time: tuesday };
+    broker.onTick(tick);
+    await engine.onTick(tick);
+    await engine.idle();
+    return { writes: store.writes, sentUnrecorded, open: engine.openTrades().length };
+  }
+
+  it('writes every 256 accounts when the store answers at once', async () => {
+    const wave = await waveOf(600, false);
+    expect(wave.writes).toEqual([256, 256, 88]);
+    expect(wave.open).toBe(600);
+    expect(wave.sentUnrecorded).toEqual([]);
+  });
+
+  it('gathers decisions while a slow write is in flight: a wave in two writes', async () => {
+    const wave = await waveOf(600, true);
+    expect(wave.writes).toEqual([256, 344]);
+    expect(wave.open).toBe(600);
+    expect(wave.sentUnrecorded).toEqual([]); // still never sent before it is recorded
   });
 });

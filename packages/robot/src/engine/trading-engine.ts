@@ -282,22 +282,34 @@ export class TradingEngine {
     const sequence = ++this.tickSequence;
     this.latestTick.set(instrument.symbol, sequence);
     const context = this.tickContext(tick, instrument, signal);
+    // Orders of the first accounts need not wait for the last ones: every `fanOutBatch`
+    // accounts, the orders decided so far are persisted and then sent. One write at a time
+    // (group commit): while it is in flight, decisions gather for the next one, so a store that
+    // answers at once writes every batch, and a slow one (a database round trip) writes a whole
+    // wave in two or three.
     let batch: OrderIntent[] = [];
+    let writing: Promise<void> | undefined;
+    const landed = () => {
+      writing = undefined;
+    };
     let busy = this.busy.column(instrument.symbol);
     for (const runtime of this.index.subscribers(instrument.category)) {
       const intent = this.evaluate(runtime, context, busy);
       if (intent) batch.push(intent);
-      if (++context.routed % this.fanOutBatch === 0 && batch.length > 0) {
-        // Orders of the first accounts need not wait for the last ones: persist and send in
-        // batches. A newer tick of the same instrument supersedes the rest of this fan-out.
-        await this.persistAndSend(batch);
+      if (++context.routed % this.fanOutBatch !== 0) continue;
+      if (batch.length > 0 && writing === undefined) {
+        writing = this.persistThenSend(batch, landed);
         batch = [];
-        if (this.latestTick.get(instrument.symbol) !== sequence) break;
-        // Accounts added meanwhile may have grown the table.
-        busy = this.busy.column(instrument.symbol);
       }
+      // A write that has landed sends its orders now, before the fan-out goes on.
+      await Promise.resolve();
+      // A newer tick of the same instrument supersedes the rest of this fan-out.
+      if (this.latestTick.get(instrument.symbol) !== sequence) break;
+      // Accounts added meanwhile may have grown the table.
+      busy = this.busy.column(instrument.symbol);
     }
-    if (batch.length > 0) await this.persistAndSend(batch);
+    if (writing) await writing;
+    if (batch.length > 0) await this.persistThenSend(batch, landed);
     this.deps.events.publish({
       type: 'SignalEvaluated',
       symbol: instrument.symbol,
@@ -312,9 +324,12 @@ export class TradingEngine {
     });
   }
 
-  private async persistAndSend(batch: readonly OrderIntent[]): Promise<void> {
-    await this.deps.store.saveIntents(batch);
-    for (const intent of batch) this.send(intent);
+  /** Sends the batch once the store has it; `then` runs as soon as the write lands. */
+  private persistThenSend(batch: readonly OrderIntent[], landed: () => void): Promise<void> {
+    return this.deps.store.saveIntents(batch).then(() => {
+      landed();
+      for (const intent of batch) this.send(intent);
+    });
   }
 
   private tickContext(tick: Tick, instrument: Instrument, signal: Signal): TickContext {
