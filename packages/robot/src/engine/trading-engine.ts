@@ -112,6 +112,8 @@ export class TradingEngine {
   private readonly accounts = new Map<string, AccountRuntime>();
   private readonly index = new SubscriptionIndex<AccountRuntime>();
   private readonly busy = new BusyTable();
+  /** Accounts removed whose open operations must count again if they come back. */
+  private readonly removedAccounts = new Set<string>();
   /**
    * Pending intents only: once settled, an intent lives in the store, and a late duplicate of
    * its report finds nothing here and is ignored. Open trades likewise.
@@ -206,7 +208,7 @@ export class TradingEngine {
         dayStartEquityCents: 0,
       };
       this.accounts.set(accountId, runtime);
-      this.adoptOpenOperations(runtime);
+      if (this.removedAccounts.delete(accountId)) this.adoptOpenOperations(runtime);
     }
     runtime.settings = settings;
     runtime.botOn = botOn;
@@ -236,6 +238,7 @@ export class TradingEngine {
     this.index.remove(accountId);
     this.accounts.delete(accountId);
     this.busy.releaseSlot(runtime.slot);
+    this.removedAccounts.add(accountId);
   }
 
   /** Kill switch: no new orders, and every open position of every account is closed. */
