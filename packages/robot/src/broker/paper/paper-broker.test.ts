@@ -157,6 +157,27 @@ describe('PaperBroker exits', () => {
   });
 });
 
+describe('PaperBroker account views', () => {
+  it('keeps one live view per account, while account() gives snapshots', () => {
+    const { broker, tick } = setUp();
+    const view = broker.accountView('a1');
+    const before = broker.account('a1');
+    expect(broker.accountView('a1')).toBe(view);
+    expect(broker.accountView('nobody')).toBeUndefined();
+    tick('EURUSD', 1.1, 1.1001);
+    broker.submitOrder(buyEurUsd);
+    tick('EURUSD', 1.1001, 1.1002, tuesday + 1); // marked to market: equity moves
+    const after = broker.account('a1');
+    expect(view).toMatchObject({
+      equityCents: after?.equityCents,
+      usedMarginCents: after?.usedMarginCents,
+      freeMarginCents: after?.freeMarginCents,
+    });
+    expect(after?.usedMarginCents).toBeGreaterThan(0);
+    expect(before?.usedMarginCents).toBe(0); // the snapshot did not move
+  });
+});
+
 describe('PaperBroker persistence', () => {
   it('restores accounts, open positions and order history from a snapshot', async () => {
     const { broker, tick } = setUp();
