@@ -3,8 +3,14 @@ import type { ExecutionReport } from '../broker/broker-adapter';
 import type { ExecutionStore } from '../execution/execution-store';
 import type { OrderIntent } from '../execution/trade-record';
 import { InMemoryExecutionStore } from '../execution/execution-store';
+import { PaperBroker } from '../broker/paper/paper-broker';
+import { RecordingEventSink } from '../events/engine-events';
+import { TickDispatcher } from '../market-data/market-data-feed';
+import { InMemoryAccountSettingsSource } from '../settings/robot-settings';
 import { FixedSignalStrategy } from '../strategy/fixed-signal-strategy';
+import { ManualClock } from '../time/clock';
 import { catalogue, createRig, deliveringTwice, robotOn, tuesday } from './engine-test-rig';
+import { TradingEngine } from './trading-engine';
 
 describe('TradingEngine routing', () => {
   it('sends a tick only to accounts whose robot is on and whose categories include it', async () => {
@@ -229,9 +235,6 @@ describe('TradingEngine kill switch', () => {
     });
     const rig = await createRig({ accounts: { a: robotOn() } });
     // Swap in a failing store through a fresh engine built on the same parts.
-    const { TradingEngine } = await import('./trading-engine');
-    const { ManualClock } = await import('../time/clock');
-    const { InMemoryAccountSettingsSource } = await import('../settings/robot-settings');
     const engine = await TradingEngine.start({
       catalogue,
       feed: rig.feed,
@@ -265,12 +268,6 @@ describe('TradingEngine fan-out writes (group commit)', () => {
   }
 
   async function waveOf(accounts: number, slow: boolean) {
-    const { TradingEngine } = await import('./trading-engine');
-    const { ManualClock } = await import('../time/clock');
-    const { InMemoryAccountSettingsSource } = await import('../settings/robot-settings');
-    const { PaperBroker } = await import('../broker/paper/paper-broker');
-    const { TickDispatcher } = await import('../market-data/market-data-feed');
-    const { RecordingEventSink } = await import('../events/engine-events');
     const ids = Array.from({ length: accounts }, (_, i) => `u${i}`);
     const broker = new PaperBroker(catalogue);
     for (const id of ids) broker.openAccount(id, 1_000_000);

@@ -72,7 +72,6 @@ interface AccountRuntime extends AccountRiskSettings {
   readonly accountId: string;
   /** Column index in the busy table. */
   readonly slot: number;
-  settings: RobotSettings;
   botOn: boolean;
   categoryMask: number;
   profile: RiskProfile;
@@ -197,7 +196,6 @@ export class TradingEngine {
       runtime = {
         accountId,
         slot: this.busy.allocateSlot(),
-        settings,
         botOn,
         categoryMask,
         profile,
@@ -210,7 +208,6 @@ export class TradingEngine {
       this.accounts.set(accountId, runtime);
       if (this.removedAccounts.delete(accountId)) this.adoptOpenOperations(runtime);
     }
-    runtime.settings = settings;
     runtime.botOn = botOn;
     runtime.categoryMask = categoryMask;
     runtime.profile = profile;
