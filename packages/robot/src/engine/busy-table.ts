@@ -37,10 +37,6 @@ export class BusyTable {
     return this.columns.get(symbol);
   }
 
-  isBusy(symbol: string, slot: number): boolean {
-    return (this.columns.get(symbol)?.[slot] ?? 0) > 0;
-  }
-
   increment(symbol: string, slot: number): void {
     let column = this.columns.get(symbol);
     if (!column) {

@@ -8,7 +8,6 @@ import type { OrderIntent } from '../execution/trade-record';
  */
 export class PendingIntents {
   private readonly byAccount = new Map<string, OrderIntent[]>();
-  private count = 0;
 
   /** The account's live list, created on first use; callers may keep it and pass it to `add`. */
   listOf(accountId: string): OrderIntent[] {
@@ -22,7 +21,6 @@ export class PendingIntents {
 
   add(intent: OrderIntent, list: OrderIntent[] = this.listOf(intent.accountId)): void {
     list.push(intent);
-    this.count++;
   }
 
   find(accountId: string, clientOrderId: string): OrderIntent | undefined {
@@ -38,19 +36,10 @@ export class PendingIntents {
     const at = list ? list.indexOf(intent) : -1;
     if (!list || at < 0) return false;
     list.splice(at, 1);
-    this.count--;
     return true;
   }
 
   has(intent: OrderIntent): boolean {
     return this.byAccount.get(intent.accountId)?.includes(intent) ?? false;
-  }
-
-  forAccount(accountId: string): readonly OrderIntent[] {
-    return this.byAccount.get(accountId) ?? [];
-  }
-
-  get size(): number {
-    return this.count;
   }
 }
