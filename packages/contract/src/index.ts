@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './common-schemas';
 export * from './envelope';
 export * from './health';
+export * from './trading';

@@ -31,6 +31,7 @@ export type {
   Side,
 } from './broker/broker-adapter';
 export type { ExecutionScheduler, PaperBrokerState } from './broker/paper/paper-broker';
+export type { PlatformEntry, PlatformJournal } from './broker/paper/platform-journal';
 export {
   PaperBroker,
   exitPrice,

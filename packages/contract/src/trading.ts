@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { categories } from './categories';
+import { categoriesEnabledSchema } from './accounts';
+import { dataEnvelope } from './envelope';
+import { languageSchema } from './common-schemas';
+
+/**
+ * The live account (spec §3 Trading data, §7 get-all-data and settings, §4 Real-time updates).
+ * Field names the spec gives (Amount, CloseTime, Cmd, ...) keep its spelling; what the screens
+ * need beyond it is added in camelCase without changing the spec's shape
+ * (docs/decisions/040-live-account-contract.md).
+ */
+
+/** spec §2 Dashboard: history periods. */
+export const historyPeriods = ['day', '3days', 'week', 'month', 'all'] as const;
+export type HistoryPeriod = (typeof historyPeriods)[number];
+export const historyPeriodMs: Record<Exclude<HistoryPeriod, 'all'>, number> = {
+  day: 86_400_000,
+  '3days': 3 * 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+};
+
+export const historyPageSize = { default: 100, max: 1000 } as const;
+
+/**
+ * GET get-all-data: `period` filters the closed history, `limit` pages it and `before` (the
+ * `nextCursor` of the previous page) continues it. Newest first.
+ */
+export const getAllDataQuerySchema = z.object({
+  period: z.enum(historyPeriods, { error: 'validation.invalidValue' }).default('all'),
+  limit: z.coerce
+    .number({ error: 'validation.invalidValue' })
+    .int({ error: 'validation.invalidValue' })
+    .min(1, { error: 'validation.invalidValue' })
+    .max(historyPageSize.max, { error: 'validation.invalidValue' })
+    .default(historyPageSize.default),
+  before: z
+    .string()
+    .trim()
+    .max(200, { error: 'validation.invalidValue' })
+    .regex(/^[\w.:-]+$/, { error: 'validation.invalidValue' })
+    .optional(),
+});
+export type GetAllDataQuery = z.input<typeof getAllDataQuerySchema>;
+
+export const closeReasons = ['tp', 'sl', 'closeout', 'kill'] as const;
+export type CloseReasonCode = (typeof closeReasons)[number];
+
+/**
+ * One operation. The spec's raw fields: Amount in lots, Cmd 0 = buy and 1 = sale, times as
+ * ISO 8601 UTC, Profit in USD (decision 023); for an open operation Profit is its live mark.
+ */
+export const tradeRowSchema = z.object({
+  Amount: z.number(),
+  CloseTime: z.string().nullable(),
+  Cmd: z.union([z.literal(0), z.literal(1)]),
+  Icon1: z.string(),
+  Icon2: z.string(),
+  OpenTime: z.string(),
+  OutputName: z.string(),
+  Profit: z.number(),
+  /** The platform's position id. */
+  id: z.string(),
+  symbol: z.string(),
+  category: z.enum(categories),
+  side: z.enum(['buy', 'sale']),
+  units: z.number(),
+  openPrice: z.number(),
+  closePrice: z.number().nullable(),
+  takeProfit: z.number(),
+  stopLoss: z.number(),
+  status: z.enum(['open', 'closed']),
+  closeReason: z.enum(closeReasons).nullable(),
+  /** The model's probability of reaching the take-profit, at entry. */
+  probability: z.number(),
+  /** The win rate at which this trade's TP/SL geometry breaks even. */
+  breakEvenProbability: z.number(),
+  /** Margin held while open, USD. */
+  margin: z.number(),
+});
+export type TradeRow = z.infer<typeof tradeRowSchema>;
+
+/** spec §3 account {balance, freeMargin, equity, earnings}, USD, plus what the dashboard needs. */
+export const tradingAccountSchema = z.object({
+  balance: z.number(),
+  freeMargin: z.number(),
+  equity: z.number(),
+  /** equity - deposits: everything made or lost, realised or not. */
+  earnings: z.number(),
+  deposits: z.number(),
+  usedMargin: z.number(),
+  /** usedMargin / equity, 0 when equity is 0 or less. */
+  exposure: z.number(),
+  /** The published cap on open operations (spec §1): 0.5. */
+  exposureCap: z.number(),
+});
+export type TradingAccount = z.infer<typeof tradingAccountSchema>;
+
+/**
+ * Why a robot that is not trading is idle, most fundamental first. `null` when it trades
+ * (it may still be waiting for a signal).
+ */
+export const robotIdleReasons = [
+  'ROBOT_OFF',
+  'NOT_AUTHORIZED',
+  'NOT_LINKED',
+  'NO_CATEGORY_ENABLED',
+  'MARKET_CLOSED',
+  'DAILY_LOSS_LIMIT',
+  'EXPOSURE_CAP_REACHED',
+  'TRADING_HALTED',
+] as const;
+export type RobotIdleReason = (typeof robotIdleReasons)[number];
+
+export const robotStatusSchema = z.object({
+  bot_on: z.boolean(),
+  trading: z.boolean(),
+  idleReason: z.enum(robotIdleReasons).nullable(),
+});
+export type RobotStatus = z.infer<typeof robotStatusSchema>;
+
+export const closedPageSchema = z.object({
+  period: z.enum(historyPeriods),
+  /** Closed operations in the period, all pages together. */
+  total: z.number().int(),
+  /** Pass as `before` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+});
+
+export const tradingDataSchema = z.object({
+  account: tradingAccountSchema.nullable(),
+  trades: z.array(tradeRowSchema),
+  closed: z.array(tradeRowSchema),
+  closedPage: closedPageSchema,
+  robot: robotStatusSchema,
+});
+export type TradingData = z.infer<typeof tradingDataSchema>;
+export const getAllDataResponseSchema = dataEnvelope(tradingDataSchema);
+
+/** The balance after each closed operation, and the equity now: the dashboard's curve. */
+export const equityCurveQuerySchema = z.object({
+  period: z.enum(historyPeriods, { error: 'validation.invalidValue' }).default('all'),
+});
+export const equityPointSchema = z.object({
+  /** Epoch seconds (what lightweight-charts reads). */
+  time: z.number().int(),
+  value: z.number(),
+});
+export const equityCurveResponseSchema = dataEnvelope(
+  z.object({ points: z.array(equityPointSchema) }),
+);
+export type EquityPoint = z.infer<typeof equityPointSchema>;
+
+/** CSV export of the closed history in a period (GET history-csv?period=). */
+export const historyCsvQuerySchema = equityCurveQuerySchema;
+
+export const riskLevelBounds = { min: 1, max: 5 } as const;
+
+/**
+ * spec §7 POST settings: `categories_enabled` is a JSON-encoded string of the five flags
+ * (`all` may come too). It is decoded and checked here, so a malformed string is a 422.
+ */
+export const categoriesEnabledFlagsSchema = categoriesEnabledSchema.partial({ all: true });
+export const settingsRequestSchema = z.object({
+  bot_on: z.boolean({ error: 'validation.invalidValue' }),
+  risk: z
+    .number({ error: 'validation.invalidValue' })
+    .int({ error: 'validation.invalidValue' })
+    .min(riskLevelBounds.min, { error: 'validation.invalidValue' })
+    .max(riskLevelBounds.max, { error: 'validation.invalidValue' }),
+  categories_enabled: z
+    .string({ error: 'validation.invalidValue' })
+    .max(500, { error: 'validation.invalidValue' })
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'validation.invalidValue' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.strictObject(categoriesEnabledFlagsSchema.shape, { error: 'validation.invalidValue' })),
+  language: languageSchema.optional(),
+});
+export type SettingsRequest = z.input<typeof settingsRequestSchema>;
+
+export const robotSettingsSchema = z.object({
+  bot_on: z.boolean(),
+  risk: z.number().int(),
+  categories_enabled: categoriesEnabledSchema,
+});
+export type RobotSettingsView = z.infer<typeof robotSettingsSchema>;
+export const settingsResponseSchema = dataEnvelope(robotSettingsSchema);
+
+/** The user's kill switch: the robot goes off and every open operation closes at once. */
+export const killSwitchResponseSchema = dataEnvelope(
+  z.object({ settings: robotSettingsSchema, closed: z.number().int() }),
+);
+
+/**
+ * Real-time (spec §4): the event on the user's private channel. `info` is an object, or the
+ * same object as a JSON string; what it carries replaces the stored values.
+ */
+export const realtimeEventName = 'trading-data' as const;
+export const realtimeInfoSchema = z.object({
+  account: tradingAccountSchema.optional(),
+  trades: z.array(tradeRowSchema).optional(),
+  closed: z.array(tradeRowSchema).optional(),
+  robot: robotStatusSchema.optional(),
+});
+export type RealtimeInfo = z.infer<typeof realtimeInfoSchema>;
+export const realtimeEventSchema = z.object({
+  info: z.union([realtimeInfoSchema, z.string()]),
+});
+export type RealtimeEvent = z.infer<typeof realtimeEventSchema>;
+/** Socket.IO path, on the server's own port. */
+export const realtimePath = '/core-api/realtime' as const;
+/** How many closed operations a real-time `closed` carries: the newest. */
+export const realtimeClosedCount = 50;
