@@ -1,0 +1,21 @@
+import type { RealtimeInfo } from '@tradebot/contract';
+
+/**
+ * Port: what reaches a user's browsers on their private channel (spec §4, Real-time updates).
+ * The Socket.IO gateway implements it; in scaled mode its Redis adapter carries each event to
+ * whichever server process holds the user's sockets.
+ */
+export interface RealtimePublisher {
+  /** Sends `info` to every live socket of the user. */
+  toUser(userId: string, info: RealtimeInfo): void;
+  /**
+   * Whether the user may have a socket listening. Periodic updates (equity moving with prices)
+   * are built only for such users. In scaled mode, where another process may hold the socket,
+   * it answers true.
+   */
+  hasListeners(userId: string): boolean;
+  /** Logout: the sockets opened with this session close. */
+  disconnectSession(sessionId: string): void;
+  /** Password change: every socket of the user closes. */
+  disconnectUser(userId: string): void;
+}
