@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
   defaultLanguage,
@@ -25,6 +26,9 @@ declare module 'fastify' {
     realtime: RealtimePublisher;
   }
 }
+
+/** How long a closing WebSocket may wait for its peer's answer at shutdown. */
+const closingHandshakeMs = 1000;
 
 export const userRoom = (userId: string) => `user:${userId}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -152,10 +156,23 @@ export async function registerRealtime(
     void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
   });
 
-  // Open sockets hold the HTTP server open: they go before Fastify closes it.
+  // WebSocket connections, to cut those whose peer never answers the closing handshake.
+  const upgraded = new Set<Duplex>();
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    if (!request.url?.startsWith(`${realtimePath}/`)) return;
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
+
+  // Open sockets hold the HTTP server open: they go before Fastify closes it. Closing the
+  // transports (not disconnecting the sockets) lets clients reconnect to the next process.
+  // A vanished peer would keep its WebSocket in the closing handshake for 30 s: cut it.
   app.addHook('preClose', async () => {
-    io.local.disconnectSockets(true);
     io.engine.close();
+    if (upgraded.size === 0) return;
+    setTimeout(() => {
+      for (const socket of upgraded) socket.destroy();
+    }, closingHandshakeMs).unref();
   });
   app.addHook('onClose', async () => {
     await io.close();
