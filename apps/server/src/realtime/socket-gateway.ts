@@ -19,6 +19,7 @@ import { Server, type Socket } from 'socket.io';
 import type { Config } from '../config';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
 import type { RealtimePublisher } from './realtime-publisher';
+import { RecentRevocations } from './recent-revocations';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,8 +43,22 @@ interface SocketData {
   userId: string;
   sessionId: string;
 }
-type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
-type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
+/** Between server processes (scaled mode). */
+interface InterServerEvents {
+  sessionsRevoked: (revoked: SessionsRevoked) => void;
+}
+type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
+type RealtimeSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
 
 /** What a refused connection carries to the client's `connect_error`, next to the message. */
 export interface RealtimeRefusal {
@@ -126,6 +141,16 @@ export async function registerRealtime(
     });
   }
   const scaled = redis !== undefined;
+  const revocations = new RecentRevocations();
+  io.on('sessionsRevoked', (revoked) => {
+    revocations.record(revoked);
+  });
+  const revoke = (revoked: SessionsRevoked) => {
+    revocations.record(revoked);
+    // Sent before the disconnection, on the same Redis connection: other processes learn of
+    // it before they could join a socket that the disconnection would miss.
+    if (scaled) io.serverSideEmit('sessionsRevoked', revoked);
+  };
 
   io.use((socket: RealtimeSocket, next) => {
     const { auth, headers } = socket.handshake;
@@ -135,9 +160,16 @@ export async function registerRealtime(
       next(refusal(language, 'UNAUTHENTICATED'));
       return;
     }
+    const startedAt = revocations.stamp();
     dependencies.auth.authenticate(token).then(
       (session) => {
-        if (!session) {
+        const revoked =
+          session &&
+          revocations.revokedSince(startedAt, {
+            sessionId: session.sessionId,
+            userId: session.user.id,
+          });
+        if (!session || revoked) {
           next(refusal(language, 'UNAUTHENTICATED'));
           return;
         }
@@ -187,9 +219,11 @@ export async function registerRealtime(
       return scaled || io.of('/').adapter.rooms.has(userRoom(userId));
     },
     disconnectSession(sessionId) {
+      revoke({ sessionId });
       io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
     disconnectUser(userId) {
+      revoke({ userId });
       io.in(userRoom(userId)).disconnectSockets(true);
     },
   };
