@@ -1,17 +1,17 @@
 import type {
-  AccountFigures,
   AccountState,
   BrokerAdapter,
   ExecutionReport,
   OrderFilledReport,
   OrderRejectedReport,
-  OrderRequest,
   PositionClosedReport,
 } from '../broker/broker-adapter';
+import { categories, type Category, type RobotIdleReason } from '@tradebot/contract';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import {
-  PendingIntent,
+  decidedIntent,
+  orderRequestOf,
   type OrderIntent,
   type SignalDecision,
   type TradeRecord,
@@ -25,7 +25,9 @@ import { CurrencyConverter } from '../money/currency-converter';
 import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
 import {
   categoryBit,
+  dailyLossLimitReached,
   denialReasons,
+  exposureCapReached,
   precheckAccount,
   riskSettingsOf,
   sizeOrder,
@@ -65,8 +67,8 @@ export interface TradingEngineDependencies {
 
 /**
  * What the engine keeps per account. Everything the risk gate reads per evaluation is a flat
- * field here or in the broker's live view, so evaluating an account touches two objects
- * (decision 025).
+ * field here or in the broker's account figures, read per evaluation and never kept
+ * (decisions 025, 041).
  */
 interface AccountRuntime extends AccountRiskSettings {
   readonly accountId: string;
@@ -75,8 +77,6 @@ interface AccountRuntime extends AccountRiskSettings {
   botOn: boolean;
   categoryMask: number;
   profile: RiskProfile;
-  /** The broker's live view of the account, looked up once. */
-  view: AccountFigures | undefined;
   /** This account's list in the engine's pending intents. */
   readonly pending: OrderIntent[];
   reservedMarginCents: Cents;
@@ -85,6 +85,36 @@ interface AccountRuntime extends AccountRiskSettings {
 }
 
 const dayMs = 86_400_000;
+const minuteMs = 60_000;
+
+/**
+ * Why an account's robot is not trading right now, in the contract's words (robotIdleReasons
+ * in @tradebot/contract; the server adds the ones it knows, such as NOT_LINKED).
+ */
+export const engineIdleReasons = [
+  'ROBOT_OFF',
+  'NO_CATEGORY_ENABLED',
+  'MARKET_CLOSED',
+  'DAILY_LOSS_LIMIT',
+  'EXPOSURE_CAP_REACHED',
+  'TRADING_HALTED',
+] as const satisfies readonly RobotIdleReason[];
+export type EngineIdleReason = (typeof engineIdleReasons)[number];
+
+export interface AccountStatus {
+  /** Null while the robot may trade; otherwise the first reason it cannot. */
+  readonly idleReason: EngineIdleReason | null;
+}
+
+const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = {
+  ROBOT_OFF: { idleReason: 'ROBOT_OFF' },
+  NO_CATEGORY_ENABLED: { idleReason: 'NO_CATEGORY_ENABLED' },
+  MARKET_CLOSED: { idleReason: 'MARKET_CLOSED' },
+  DAILY_LOSS_LIMIT: { idleReason: 'DAILY_LOSS_LIMIT' },
+  EXPOSURE_CAP_REACHED: { idleReason: 'EXPOSURE_CAP_REACHED' },
+  TRADING_HALTED: { idleReason: 'TRADING_HALTED' },
+  TRADING: { idleReason: null },
+};
 
 /** What every account's evaluation of one tick shares, the risk gate's context included. */
 interface TickContext extends SignalRiskContext {
@@ -134,6 +164,8 @@ export class TradingEngine {
   private readonly startedAt: number;
   private readonly latestTick = new Map<string, number>();
   private readonly fanOutBatch: number;
+  /** Per category: whether any of its markets is open, as of a minute (see accountStatus). */
+  private readonly marketHours = new Map<Category, { minute: number; open: boolean }>();
 
   private constructor(private readonly deps: TradingEngineDependencies) {
     this.minimumEdge = deps.minimumEdge ?? 0;
@@ -199,7 +231,6 @@ export class TradingEngine {
         botOn,
         categoryMask,
         profile,
-        view: undefined,
         pending: this.pending.listOf(accountId),
         reservedMarginCents: 0,
         dayNumber: -1,
@@ -242,11 +273,65 @@ export class TradingEngine {
   halt(reason: string): void {
     this.state = 'HALTED';
     this.deps.events.publish({ type: 'TradingHalted', reason, at: this.deps.clock.now() });
-    for (const accountId of this.accounts.keys()) {
-      for (const position of this.deps.broker.openPositions(accountId)) {
-        this.deps.broker.closePosition(accountId, position.positionId, 'kill');
-      }
+    for (const accountId of this.accounts.keys()) this.closeAllPositions(accountId);
+  }
+
+  /**
+   * Per-account kill switch: asks the platform to close every open position of the account
+   * (reason 'kill') and returns how many. The robot itself is switched off through
+   * `applySettings`; orders already sent may still fill.
+   */
+  closeAllPositions(accountId: string): number {
+    const positions = this.deps.broker.openPositions(accountId);
+    for (const position of positions) {
+      this.deps.broker.closePosition(accountId, position.positionId, 'kill');
     }
+    return positions.length;
+  }
+
+  /**
+   * Why the account's robot is idle now, or null while it may trade: cheap enough for every API
+   * request (market hours are looked up once per category and minute). An account the engine
+   * does not know has its robot off.
+   */
+  accountStatus(accountId: string): AccountStatus {
+    const runtime = this.accounts.get(accountId);
+    if (!runtime) return statusOf.ROBOT_OFF;
+    if (this.state === 'HALTED') return statusOf.TRADING_HALTED;
+    if (!runtime.botOn) return statusOf.ROBOT_OFF;
+    if (runtime.categoryMask === 0) return statusOf.NO_CATEGORY_ENABLED;
+    const now = this.deps.clock.now();
+    if (!this.anyMarketOpen(runtime.categoryMask, now)) return statusOf.MARKET_CLOSED;
+    const figures = this.deps.broker.accountFigures(accountId);
+    if (!figures) return statusOf.TRADING;
+    if (
+      runtime.dayNumber === Math.floor(now / dayMs) &&
+      dailyLossLimitReached(runtime.profile, figures.equityCents, runtime.dayStartEquityCents)
+    ) {
+      return statusOf.DAILY_LOSS_LIMIT;
+    }
+    if (exposureCapReached(runtime.profile, figures, runtime.reservedMarginCents)) {
+      return statusOf.EXPOSURE_CAP_REACHED;
+    }
+    return statusOf.TRADING;
+  }
+
+  /** Whether an instrument of the categories in `mask` is open at `time` (cached per minute). */
+  private anyMarketOpen(mask: number, time: number): boolean {
+    const minute = Math.floor(time / minuteMs);
+    for (const category of categories) {
+      if ((mask & categoryBit(category)) === 0) continue;
+      let cached = this.marketHours.get(category);
+      if (cached?.minute !== minute) {
+        const open = this.deps.catalogue
+          .inCategory(category)
+          .some((instrument) => isMarketOpen(instrument.schedule, time));
+        cached = { minute, open };
+        this.marketHours.set(category, cached);
+      }
+      if (cached.open) return true;
+    }
+    return false;
   }
 
   resume(): void {
@@ -360,6 +445,7 @@ export class TradingEngine {
       denials: noDenials(),
       day: Math.floor(tick.time / dayMs),
       marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
+      profitPerUnitCents: signal.geometry.gain * usdPerUnit * 100,
       marginFor: (units: number) =>
         dollarsToCentsRoundedUp((units * entryPrice * usdPerUnit) / instrument.leverage),
     };
@@ -368,7 +454,8 @@ export class TradingEngine {
   /**
    * The risk gate for one account; an intent, reserved in memory, when the order may go. This
    * runs once per routed account and signal, the engine's hottest path: it reads the account's
-   * record, one typed-array cell and the broker's live view, and allocates only for an order.
+   * record, one typed-array cell and the broker's account figures, and allocates only for an
+   * order.
    */
   private evaluate(
     runtime: AccountRuntime,
@@ -381,7 +468,7 @@ export class TradingEngine {
       this.deny(runtime.accountId, context, cheapDenial);
       return undefined;
     }
-    const account = (runtime.view ??= this.deps.broker.accountView(runtime.accountId));
+    const account = this.deps.broker.accountFigures(runtime.accountId);
     if (!account) return undefined;
     if (runtime.dayNumber !== context.day) {
       // The first evaluation of a UTC day sets the daily loss limit's base, durably: a
@@ -408,7 +495,7 @@ export class TradingEngine {
     // intent makes the instrument busy for its account (denied above), and `onTick` drops a
     // tick time it has already seen.
     const clientOrderId = runtime.accountId + context.orderIdSuffix;
-    const intent = new PendingIntent(
+    const intent = decidedIntent(
       clientOrderId,
       runtime.accountId,
       context.decision,
@@ -452,9 +539,8 @@ export class TradingEngine {
       units: intent.units,
       at: intent.decidedAt,
     });
-    // An intent carries every field of an OrderRequest: it goes as it is, with no copy per order.
-    const order: OrderRequest = intent;
-    this.deps.broker.submitOrder(order);
+    // Built at send time: the broker gets the seven fields of an order, as plain data.
+    this.deps.broker.submitOrder(orderRequestOf(intent));
   }
 
   /** Applies a broker report once, whatever its delivery count or order. */
@@ -478,7 +564,7 @@ export class TradingEngine {
     const runtime = this.accounts.get(intent.accountId);
     this.pending.remove(intent);
     if (runtime) runtime.reservedMarginCents -= intent.estimatedMarginCents;
-    const account = runtime?.view ?? this.deps.broker.accountView(intent.accountId);
+    const account = this.deps.broker.accountFigures(intent.accountId);
     const trade: TradeRecord = {
       positionId: fill.positionId,
       clientOrderId: fill.clientOrderId,
