@@ -144,8 +144,8 @@ describe('DrizzleExecutionStore', () => {
     const statuses = await new DrizzleExecutionStore(db).intents();
     expect(statuses.map((i) => [i.status, i.rejectReason]).sort()).toEqual([
       ['filled', undefined],
-      ['rejected', 'MARKET_CLOSED'],
       ['pending', undefined],
+      ['rejected', 'MARKET_CLOSED'],
     ]);
   });
 
