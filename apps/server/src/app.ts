@@ -216,6 +216,7 @@ export async function buildApp(
         marketTickMs: config.MARKET_TICK_MS,
         marketSeed: config.MARKET_SEED ?? randomInt(2 ** 31 - 1),
         autoAdvance: dependencies.robotTimers ?? true,
+        warmUpMs: config.ROBOT_WARM_UP_MS,
         quoteSaveMs,
         ...(dependencies.robotStrategy ? { strategy: dependencies.robotStrategy } : {}),
         onError: (error, what) => {

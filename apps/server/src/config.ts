@@ -67,6 +67,11 @@ export const configSchema = z.object({
    * the market, and the robot's clock with it, run faster: for tests and demonstrations only.
    */
   MARKET_SPEED: z.coerce.number().min(1).max(10_000).default(1),
+  /**
+   * Simulated market history the signal model learns from at start, so that a fresh start
+   * trades within a minute; 0 skips it (the model then needs hours of live quotes).
+   */
+  ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -149,7 +149,10 @@ describe('get-all-data', () => {
     expect(traded).toBe(true);
 
     const data = dataOf(await getAllData(context.app, headers));
-    expect(data.robot).toEqual({ bot_on: true, trading: true, idleReason: null });
+    // It trades until its operations fill the 50% cap, then waits for one to close.
+    expect(data.robot.bot_on).toBe(true);
+    expect([null, 'EXPOSURE_CAP_REACHED']).toContain(data.robot.idleReason);
+    expect(data.robot.trading).toBe(data.robot.idleReason === null);
     expect(data.trades.length).toBeGreaterThan(0);
     for (const row of data.trades) {
       expect(row).toMatchObject({ status: 'open', CloseTime: null, closeReason: null, Cmd: 0 });
@@ -272,6 +275,46 @@ describe('settings and the kill switch', () => {
     expect(data.closed.every((row) => row.closeReason !== 'kill')).toBe(true);
   });
 
+  it('says why a robot that is on does not trade', async () => {
+    const { headers } = await trader(context.app);
+    const forexOnly = {
+      ...validSettings,
+      categories_enabled: JSON.stringify({
+        forex: true,
+        cripto: false,
+        stocks: false,
+        index: false,
+        commodities: false,
+      }),
+    };
+    await context.app.inject({
+      method: 'POST',
+      url: `${v1}/settings`,
+      headers,
+      payload: forexOnly,
+    });
+    // Saturday: the currency markets are closed.
+    expect(dataOf(await getAllData(context.app, headers)).robot).toEqual({
+      bot_on: true,
+      trading: false,
+      idleReason: 'MARKET_CLOSED',
+    });
+    const none = {
+      ...validSettings,
+      categories_enabled: JSON.stringify({
+        forex: false,
+        cripto: false,
+        stocks: false,
+        index: false,
+        commodities: false,
+      }),
+    };
+    await context.app.inject({ method: 'POST', url: `${v1}/settings`, headers, payload: none });
+    expect(dataOf(await getAllData(context.app, headers)).robot.idleReason).toBe(
+      'NO_CATEGORY_ENABLED',
+    );
+  });
+
   it('kill switch: the robot goes off and every open operation closes at once', async () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);
@@ -348,6 +391,32 @@ describe('CSV export', () => {
     const profits = lines.slice(1).map((line) => Number(line.split(',').at(-1)));
     const realised = closed.reduce((sum, t) => sum + (t.profitCents ?? 0), 0);
     expect(Math.round(profits.reduce((a, b) => a + b, 0) * 100)).toBe(realised);
+  });
+});
+
+describe('equity curve', () => {
+  const context = useRobotApp();
+
+  it('plots the balance after each closed operation, ending at the equity now', async () => {
+    const { headers, userId } = await trader(context.app);
+    const robot = robotOf(context.app);
+    const closedCount = async () =>
+      (await robot.store.trades({ accountId: userId })).filter((t) => t.closedAt !== null).length;
+    expect(await runMarket(context, async () => (await closedCount()) >= 3)).toBe(true);
+
+    const response = await context.app.inject({ url: `${v1}/equity-curve`, headers });
+    expect(response.statusCode).toBe(200);
+    const { points } = response.json<{ data: { points: { time: number; value: number }[] } }>()
+      .data;
+    expect(points.length).toBeGreaterThanOrEqual(2);
+    const times = points.map((point) => point.time);
+    expect([...new Set(times)].sort((a, b) => a - b)).toEqual(times);
+    expect(points[0]?.value).toBe(10_000);
+    const figures = robot.account(userId);
+    expect(points.at(-1)).toEqual({
+      time: Math.floor(context.clock.now().getTime() / 1000),
+      value: (figures?.equityCents ?? 0) / 100,
+    });
   });
 });
 

@@ -6,7 +6,9 @@ import {
   SignalModel,
   TradingEngine,
   defaultSignalModelOptions,
+  warmUpStrategy,
   type AccountState,
+  type AccountStatus,
   type RobotSettings,
   type Strategy,
   type Tick,
@@ -14,7 +16,11 @@ import {
 import type { Db } from '../db/database';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
-import { loadPlatformState, saveMarketQuotes } from './drizzle-platform-journal';
+import {
+  DrizzlePlatformJournal,
+  loadPlatformState,
+  saveMarketQuotes,
+} from './drizzle-platform-journal';
 
 const dayMs = 86_400_000;
 
@@ -29,7 +35,12 @@ export interface RobotRuntimeOptions {
   readonly autoAdvance: boolean;
   /** How often the market's last quotes are saved, so a restart continues from them. */
   readonly quoteSaveMs: number;
-  /** The signal model by default; tests and benchmarks may pass another strategy. */
+  /**
+   * Simulated history the signal model learns from before going live, so that a fresh start
+   * trades within a minute (decision 041). 0 skips it.
+   */
+  readonly warmUpMs: number;
+  /** The signal model by default; tests and benchmarks may pass another (never warmed up). */
   readonly strategy?: Strategy;
   readonly onError: (error: unknown, what: string) => void;
   readonly onHalted: (reason: string) => void;
@@ -64,12 +75,33 @@ export class RobotRuntime {
     const catalogue = new InstrumentCatalogue();
     const now = options.now();
     const state = await loadPlatformState(db, { settledSince: now - dayMs });
-    const broker = PaperBroker.restore(catalogue, state);
+    const broker = PaperBroker.restore(catalogue, state, {
+      journal: new DrizzlePlatformJournal(db),
+      clock: { now: options.now },
+    });
+    let strategy = options.strategy;
+    let initialQuotes = state.lastTicks.length > 0 ? state.lastTicks : undefined;
+    if (!strategy) {
+      const model = new SignalModel();
+      if (options.warmUpMs > 0) {
+        const warmUp = warmUpStrategy(model, catalogue, {
+          seed: options.marketSeed + 1,
+          from: now - options.warmUpMs,
+          to: now,
+          tickIntervalMs: options.marketTickMs,
+        });
+        // A market restored from its quotes keeps its prices; a fresh one continues the history.
+        if (initialQuotes) model.continueAt(initialQuotes);
+        else initialQuotes = warmUp.lastQuotes;
+      }
+      strategy = model;
+    }
     const market = new MarketSimulator({
       instruments: catalogue.instruments,
       seed: options.marketSeed,
       startTime: now,
       tickIntervalMs: options.marketTickMs,
+      ...(initialQuotes ? { initialQuotes } : {}),
     });
     // The platform settles TP and SL on a tick before the engine trades on it.
     market.subscribe((tick) => {
@@ -85,7 +117,7 @@ export class RobotRuntime {
       settings: new DrizzleAccountSettingsSource(db),
       events,
       clock: { now: options.now },
-      strategy: options.strategy ?? new SignalModel(),
+      strategy,
       minimumEdge: defaultSignalModelOptions.minimumEdge,
     });
     const runtime = new RobotRuntime(options, catalogue, market, broker, store, engine, events);
@@ -118,6 +150,8 @@ export class RobotRuntime {
   /** Resolves once every order, report and write started so far has landed. */
   async settled(): Promise<void> {
     await this.engine.idle();
+    await this.broker.durable();
+    await this.engine.idle();
   }
 
   hasAccount(accountId: string): boolean {
@@ -128,11 +162,10 @@ export class RobotRuntime {
     return this.broker.account(accountId);
   }
 
-  /** Opens the user's account at the built-in platform with a first deposit, once. */
-  openAccount(accountId: string, depositCents: number): Promise<void> {
-    if (this.hasAccount(accountId)) return Promise.resolve();
-    this.broker.openAccount(accountId, depositCents);
-    return Promise.resolve();
+  /** Opens the user's account at the built-in platform with a first deposit, once; durably. */
+  async openAccount(accountId: string, depositCents: number): Promise<void> {
+    if (this.hasAccount(accountId)) return;
+    await this.broker.openAccount(accountId, depositCents);
   }
 
   /** Takes effect at once: the next tick already routes by these settings. */
@@ -142,11 +175,12 @@ export class RobotRuntime {
 
   /** The user's kill switch: closes every open operation at the platform. Returns how many. */
   closeAllPositions(accountId: string): number {
-    const positions = this.broker.openPositions(accountId);
-    for (const position of positions) {
-      this.broker.closePosition(accountId, position.positionId, 'kill');
-    }
-    return positions.length;
+    return this.engine.closeAllPositions(accountId);
+  }
+
+  /** Why the account's robot is idle now (engine-side reasons), or null while it may trade. */
+  accountStatus(accountId: string): AccountStatus {
+    return this.engine.accountStatus(accountId);
   }
 
   /** Saves the quotes that moved since the last save. */
@@ -180,7 +214,7 @@ export class RobotRuntime {
       clearInterval(this.timer);
       clearInterval(this.quoteTimer);
       this.engine.stop();
-      await this.engine.idle();
+      await this.settled();
       await this.saveQuotes();
     })();
     return this.stopped;

@@ -190,9 +190,9 @@ export class TradingService {
       (category) => effective.categories_enabled.all || effective.categories_enabled[category],
     );
     if (!anyCategory) return 'NO_CATEGORY_ENABLED';
+    // No robot runs in this process: nothing trades for the user from here.
     if (!this.robot) return 'TRADING_HALTED';
-    if (this.robot.engine.tradingState === 'HALTED') return 'TRADING_HALTED';
-    return null;
+    return this.robot.accountStatus(settings.userId).idleReason;
   }
 
   /** spec §7 POST settings: stored, then applied to the running engine at once. */
