@@ -169,13 +169,19 @@ export class DrizzlePlatformJournal implements PlatformJournal {
   }
 }
 
+/** A column a filled order always has: a null there is a broken row, not a default. */
+function present<T>(value: T | null, column: string, row: OrderRow): T {
+  if (value === null) throw new Error(`platform order ${row.clientOrderId} has no ${column}`);
+  return value;
+}
+
 function outcomeOf(row: OrderRow): OrderFilledReport | OrderRejectedReport {
   if (row.outcome === 'rejected') {
     return {
       kind: 'rejected',
       clientOrderId: row.clientOrderId,
       accountId: row.accountId,
-      reason: (row.rejectReason ?? 'INVALID_SIZE') as BrokerRejectReason,
+      reason: present(row.rejectReason, 'reject_reason', row) as BrokerRejectReason,
       time: row.settledAt.getTime(),
     };
   }
@@ -183,16 +189,16 @@ function outcomeOf(row: OrderRow): OrderFilledReport | OrderRejectedReport {
     kind: 'filled',
     clientOrderId: row.clientOrderId,
     accountId: row.accountId,
-    positionId: row.positionId ?? '',
-    symbol: row.symbol ?? '',
-    side: (row.side ?? 'buy') as Side,
-    units: row.units ?? 0,
-    price: row.price ?? 0,
-    bid: row.bid ?? 0,
-    ask: row.ask ?? 0,
-    takeProfit: row.takeProfit ?? 0,
-    stopLoss: row.stopLoss ?? 0,
-    marginCents: row.marginCents ?? 0,
+    positionId: present(row.positionId, 'position_id', row),
+    symbol: present(row.symbol, 'symbol', row),
+    side: present(row.side, 'side', row) as Side,
+    units: present(row.units, 'units', row),
+    price: present(row.price, 'price', row),
+    bid: present(row.bid, 'bid', row),
+    ask: present(row.ask, 'ask', row),
+    takeProfit: present(row.takeProfit, 'take_profit', row),
+    stopLoss: present(row.stopLoss, 'stop_loss', row),
+    marginCents: present(row.marginCents, 'margin_cents', row),
     time: row.settledAt.getTime(),
   };
 }
@@ -203,11 +209,11 @@ function closureOf(row: OrderRow): PositionClosedReport | undefined {
     kind: 'position-closed',
     clientOrderId: row.clientOrderId,
     accountId: row.accountId,
-    positionId: row.positionId ?? '',
-    symbol: row.symbol ?? '',
-    closePrice: row.closePrice ?? 0,
-    reason: (row.closeReason ?? 'kill') as CloseReason,
-    profitCents: row.closeProfitCents ?? 0,
+    positionId: present(row.positionId, 'position_id', row),
+    symbol: present(row.symbol, 'symbol', row),
+    closePrice: present(row.closePrice, 'close_price', row),
+    reason: present(row.closeReason, 'close_reason', row) as CloseReason,
+    profitCents: present(row.closeProfitCents, 'close_profit_cents', row),
     time: row.closedAt.getTime(),
   };
 }
