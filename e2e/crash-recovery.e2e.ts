@@ -11,7 +11,7 @@ import { startServer } from './support/server';
  * issue 9: kill -9 the real server while the robot trades, restart it, 20 times over; then the
  * books must hold. The market runs fast so that every round sees orders, fills and closes.
  */
-const rounds = 20;
+const rounds = Number(process.env.CRASH_ROUNDS ?? 20);
 const fastMarket = { MARKET_SPEED: '20', MARKET_TICK_MS: '1000', LOG_LEVEL: 'warn' };
 
 interface Query {
@@ -51,6 +51,13 @@ async function checkBooks(db: Query): Promise<Books> {
       where o.client_order_id is null`,
   );
   expect(operationsWithoutFill).toEqual([]);
+  // An order the platform settled is settled in the robot's intents too, once it reconciled.
+  const unsettledIntents = await db.rows(
+    `select i.client_order_id from order_intents i
+       join platform_orders o on o.client_order_id = i.client_order_id
+      where i.status = 'pending'`,
+  );
+  expect(unsettledIntents).toEqual([]);
   // What the platform closed, the books closed, at the same profit.
   const closuresThatDisagree = await db.rows(
     `select op.client_order_id from operations op
