@@ -11,18 +11,29 @@ export interface RunningServer {
   dataDir: string;
   /** Sends SIGTERM and waits for the process to exit; resolves its exit code. */
   stop(): Promise<number | null>;
+  /** kill -9: no shutdown at all. The data directory is kept. */
+  kill(): Promise<void>;
   output(): string;
+}
+
+export interface StartOptions {
+  /** Reuse this DATA_DIR (a restart); it is then left in place when the server stops. */
+  dataDir?: string;
 }
 
 /**
  * Starts the real built server (npm run build first) on a free port, with a fresh
  * DATA_DIR, and resolves once it prints its address.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
   await fs.access(serverEntry).catch(() => {
     throw new Error(`${serverEntry} is missing: run "npm run build" first`);
   });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-'));
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-')));
   const child: ChildProcess = spawn(process.execPath, [serverEntry], {
     cwd: root,
     env: {
@@ -64,8 +75,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) await fs.rm(dataDir, { recursive: true, force: true });
       return code;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
