@@ -1,0 +1,69 @@
+import type { EquityPoint, Language } from '@tradebot/contract';
+import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import { formatMoney, localeOf } from '../../../lib/format';
+import { chartPoints } from '../equity-points';
+
+/** Reads a design token, so the chart follows the palette. */
+function token(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+/** The canvas itself; its meaning is also written out beside it (the caption). */
+export default function EquityChart({
+  points,
+  language,
+  label,
+}: {
+  points: readonly EquityPoint[];
+  language: Language;
+  label: string;
+}) {
+  const container = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const primary = token('--color-primary', '#0b7a4b');
+    const chart = createChart(element, {
+      autoSize: true,
+      layout: {
+        background: { color: 'transparent' },
+        textColor: token('--color-muted', '#4a5866'),
+        attributionLogo: true,
+      },
+      grid: {
+        vertLines: { visible: false },
+        horzLines: { color: token('--color-neutral-soft', '#eaecf0') },
+      },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: true },
+      handleScroll: false,
+      handleScale: false,
+      localization: {
+        locale: localeOf(language),
+        priceFormatter: (price: number) => formatMoney(language, price),
+      },
+    });
+    const series = chart.addSeries(AreaSeries, {
+      lineColor: primary,
+      topColor: `${primary}55`,
+      bottomColor: `${primary}05`,
+      lineWidth: 2,
+      priceLineVisible: false,
+    });
+    series.setData(
+      chartPoints(points).map((point) => ({
+        time: point.time as UTCTimestamp,
+        value: point.value,
+      })),
+    );
+    chart.timeScale().fitContent();
+    return () => {
+      chart.remove();
+    };
+  }, [points, language]);
+
+  return <div ref={container} role="img" aria-label={label} style={{ height: '12rem' }} />;
+}
