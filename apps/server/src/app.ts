@@ -13,6 +13,7 @@ import { healthRoutes } from './http/health.routes';
 import { geoRoutes } from './http/v1/geo.routes';
 import { validatorCompiler } from './http/validation';
 import { registerOpenApi } from './plugins/openapi';
+import { closeRevokedSockets, registerRealtime } from './realtime/socket-gateway';
 import { registerWebApp } from './plugins/web-app';
 import { Redis } from 'ioredis';
 import { accountRoutes } from './http/v1/account.routes';
@@ -35,7 +36,7 @@ import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { AccountService } from './services/account.service';
-import { AuthService } from './services/auth.service';
+import { AuthService, type OnSessionsRevoked } from './services/auth.service';
 import { EmailSubscriptionService } from './services/email-subscription.service';
 import { GeoService } from './services/geo.service';
 import { PasswordRecoveryService } from './services/password-recovery.service';
@@ -175,6 +176,10 @@ export async function buildApp(
   const db = database.db;
   const users = new UsersRepository(db);
   const promoCodes = new PromoCodesRepository(db);
+  // Read when a session ends, by then `app.realtime` (registered below) exists.
+  const onSessionsRevoked: OnSessionsRevoked = (revoked) => {
+    closeRevokedSockets(app.realtime, revoked);
+  };
   app.decorate<Services>('services', {
     geo: new GeoService(geoipRepository),
     auth: new AuthService(
@@ -184,6 +189,7 @@ export async function buildApp(
       argon2PasswordHasher,
       secrets,
       clock,
+      onSessionsRevoked,
     ),
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
@@ -196,11 +202,13 @@ export async function buildApp(
       (error) => {
         app.log.error({ err: error }, 'sending e-mail failed');
       },
+      onSessionsRevoked,
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
     rateLimiter: new RateLimiterService(rateLimitStore, clock),
   });
+  await registerRealtime(app, config, { auth: app.services.auth });
 
   await app.register(compress, { global: true, threshold: 1024 });
   await registerOpenApi(app);

@@ -18,6 +18,11 @@ const hour = 60 * 60 * 1000;
 /** Session lifetimes: 30 days with rememberMe, 24 hours without. */
 export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hour };
 
+/** Sessions that just ended: one (logout), or every session of a user (password change). */
+export type SessionsRevoked = { sessionId: string } | { userId: string };
+/** Told after the revocation is stored; the real-time gateway closes those sessions' sockets. */
+export type OnSessionsRevoked = (revoked: SessionsRevoked) => void;
+
 export interface AuthenticatedUser {
   user: UserRow;
   sessionId: string;
@@ -44,6 +49,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
+    private readonly onSessionsRevoked: OnSessionsRevoked = () => undefined,
   ) {}
 
   /** Same answer for an unknown e-mail and a wrong password. */
@@ -108,6 +114,7 @@ export class AuthService {
 
   async logout(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId, this.clock.now());
+    this.onSessionsRevoked({ sessionId });
   }
 
   private async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {

@@ -6,6 +6,7 @@ import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PasswordResetRepository } from '../repositories/password-reset.repository';
 import type { Secrets } from '../repositories/secrets';
 import type { UsersRepository } from '../repositories/users.repository';
+import type { OnSessionsRevoked } from './auth.service';
 import { recoveryCodeMail } from './mail-templates';
 
 /** Recovery codes: six digits, single use, valid 15 minutes, at most 5 wrong tries. */
@@ -22,6 +23,7 @@ export class PasswordRecoveryService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly onMailFailure: (error: unknown) => void,
+    private readonly onSessionsRevoked: OnSessionsRevoked = () => undefined,
   ) {}
 
   /**
@@ -63,5 +65,7 @@ export class PasswordRecoveryService {
     if (!(await this.codes.consumeAndSetPassword(code.id, user.id, passwordHash, now))) {
       throw incorrectCode();
     }
+    // The new password ended every session (in the same transaction): their sockets close too.
+    this.onSessionsRevoked({ userId: user.id });
   }
 }

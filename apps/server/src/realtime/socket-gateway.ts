@@ -1,0 +1,187 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import {
+  defaultLanguage,
+  errorMessageKey,
+  isLanguage,
+  languageFromAcceptLanguage,
+  realtimeEventName,
+  realtimePath,
+  translate,
+  type ErrorCode,
+  type Language,
+  type RealtimeEvent,
+} from '@tradebot/contract';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import type { Config } from '../config';
+import type { AuthService, SessionsRevoked } from '../services/auth.service';
+import type { RealtimePublisher } from './realtime-publisher';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The user's private channel (spec §4 Real-time updates), backed by Socket.IO. */
+    realtime: RealtimePublisher;
+  }
+}
+
+export const userRoom = (userId: string) => `user:${userId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+interface ServerToClientEvents {
+  [realtimeEventName]: (event: RealtimeEvent) => void;
+}
+/** Clients only listen: an event they send matches no handler. */
+type ClientToServerEvents = Record<string, never>;
+interface SocketData {
+  userId: string;
+  sessionId: string;
+}
+type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
+
+/** What a refused connection carries to the client's `connect_error`, next to the message. */
+export interface RealtimeRefusal {
+  code: ErrorCode;
+}
+
+export interface RealtimeDependencies {
+  auth: AuthService;
+}
+
+const bearerPattern = /^Bearer\s+(\S+)\s*$/i;
+
+/** `auth.token` in the handshake (what the web app sends), else an Authorization header. */
+export function handshakeToken(
+  auth: Record<string, unknown>,
+  headers: IncomingHttpHeaders,
+): string | undefined {
+  if (typeof auth.token === 'string' && auth.token !== '') return auth.token;
+  const header = headers.authorization;
+  return header ? bearerPattern.exec(header)?.[1] : undefined;
+}
+
+function handshakeLanguage(auth: Record<string, unknown>, headers: IncomingHttpHeaders): Language {
+  if (isLanguage(auth.language)) return auth.language;
+  return languageFromAcceptLanguage(headers['accept-language']) ?? defaultLanguage;
+}
+
+function refusal(language: Language, code: ErrorCode): Error & { data: RealtimeRefusal } {
+  return Object.assign(new Error(translate(language, errorMessageKey(code))), { data: { code } });
+}
+
+function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
+  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const subscriber = publisher.duplicate();
+  for (const client of [publisher, subscriber]) {
+    client.on('error', (error: unknown) => {
+      app.log.warn({ err: error }, 'real-time Redis connection failed');
+    });
+  }
+  return {
+    adapter: createAdapter(publisher, subscriber, { key: 'tradebot:realtime' }),
+    /**
+     * Resolves once the adapter's subscriptions are in place: Redis answers a connection's
+     * commands in order, so the PING's reply comes after theirs.
+     */
+    async subscribed() {
+      await subscriber.ping();
+    },
+    async close() {
+      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+    },
+  };
+}
+
+/**
+ * Socket.IO on the server's own port and path (spec §4 Real-time updates): a socket
+ * authenticates with the session's bearer token and joins its user's room and its session's
+ * room, so logout closes one session's sockets and a password change all of the user's.
+ * With REDIS_URL the Redis adapter carries events and disconnections between processes.
+ * Decorates `app.realtime` with the publisher the robot's updates go through.
+ */
+export async function registerRealtime(
+  app: FastifyInstance,
+  config: Pick<Config, 'REDIS_URL'>,
+  dependencies: RealtimeDependencies,
+): Promise<RealtimePublisher> {
+  const io: RealtimeServer = new Server(app.server, {
+    path: realtimePath,
+    serveClient: false,
+    // Clients send nothing but the handshake: a small frame limit keeps abuse cheap.
+    maxHttpBufferSize: 16 * 1024,
+  });
+  const redis = config.REDIS_URL ? createRedisAdapter(app, config.REDIS_URL) : undefined;
+  if (redis) {
+    io.adapter(redis.adapter);
+    // A process that took sockets before subscribing would miss the events meant for them.
+    // Redis down at boot is not fatal: the client reconnects and the adapter resubscribes.
+    await redis.subscribed().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'real-time Redis subscription not confirmed at start');
+    });
+  }
+  const scaled = redis !== undefined;
+
+  io.use((socket: RealtimeSocket, next) => {
+    const { auth, headers } = socket.handshake;
+    const language = handshakeLanguage(auth, headers);
+    const token = handshakeToken(auth, headers);
+    if (!token) {
+      next(refusal(language, 'UNAUTHENTICATED'));
+      return;
+    }
+    dependencies.auth.authenticate(token).then(
+      (session) => {
+        if (!session) {
+          next(refusal(language, 'UNAUTHENTICATED'));
+          return;
+        }
+        socket.data.userId = session.user.id;
+        socket.data.sessionId = session.sessionId;
+        next();
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'real-time authentication failed');
+        next(refusal(language, 'SERVICE_UNAVAILABLE'));
+      },
+    );
+  });
+
+  io.on('connection', (socket: RealtimeSocket) => {
+    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
+  });
+
+  // Open sockets hold the HTTP server open: they go before Fastify closes it.
+  app.addHook('preClose', async () => {
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    await io.close();
+    await redis?.close();
+  });
+
+  const publisher: RealtimePublisher = {
+    toUser(userId, info) {
+      io.to(userRoom(userId)).emit(realtimeEventName, { info });
+    },
+    hasListeners(userId) {
+      return scaled || io.of('/').adapter.rooms.has(userRoom(userId));
+    },
+    disconnectSession(sessionId) {
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
+    },
+    disconnectUser(userId) {
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
+  };
+  app.decorate('realtime', publisher);
+  return publisher;
+}
+
+/** Logout closes that session's sockets; a password change every socket of the user. */
+export function closeRevokedSockets(publisher: RealtimePublisher, revoked: SessionsRevoked): void {
+  if ('sessionId' in revoked) publisher.disconnectSession(revoked.sessionId);
+  else publisher.disconnectUser(revoked.userId);
+}

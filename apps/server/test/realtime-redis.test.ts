@@ -1,0 +1,101 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { useTestApp } from './helpers/app';
+import { bearer, registeredToken, v1 } from './helpers/accounts';
+import {
+  accountInfo,
+  connectClient,
+  listen,
+  withinTimeout,
+  type TestClient,
+} from './helpers/realtime-client';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+// Scaled mode (spec §4 via issue 9): two server processes share one Redis; each app below
+// is one of them, with its own Socket.IO server, adapter and Redis connections.
+describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapter)', () => {
+  const context = useTestApp(() => ({ REDIS_URL: redisUrl ?? '' }));
+  const clients: TestClient[] = [];
+  let other: FastifyInstance | undefined;
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.socket.close();
+    await other?.close();
+    other = undefined;
+  });
+
+  /** A second process: same database and Redis, its own port. */
+  async function otherProcess(): Promise<{ app: FastifyInstance; address: string }> {
+    const app = await buildApp(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        REDIS_URL: redisUrl,
+        DATA_DIR: path.join(os.tmpdir(), `tradebot-test-other-${context.testDatabase.schema}`),
+        WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+      }),
+      { database: context.testDatabase.database },
+    );
+    other = app;
+    return { app, address: await listen(app) };
+  }
+
+  async function signedIn(email?: string) {
+    const token = await registeredToken(context.app, email);
+    const session = await context.app.services.auth.authenticate(token);
+    if (!session) throw new Error('no session');
+    return { token, userId: session.user.id, sessionId: session.sessionId };
+  }
+
+  it('an event emitted by one process reaches a socket connected to the other', async () => {
+    const { token, userId } = await signedIn();
+    const { address } = await otherProcess();
+    const client = await connectClient(address, { auth: { token } });
+    clients.push(client);
+
+    // This process holds no socket of the user, yet may not skip the update.
+    expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    context.app.realtime.toUser(userId, accountInfo(42));
+
+    expect(await client.eventAt(0)).toEqual({ info: accountInfo(42) });
+  });
+
+  it("disconnectUser in one process closes the user's sockets in the other, and only theirs", async () => {
+    const maria = await signedIn();
+    const joao = await signedIn('joao@example.com');
+    const { address } = await otherProcess();
+    const mariaClient = await connectClient(address, { auth: { token: maria.token } });
+    const joaoClient = await connectClient(address, { auth: { token: joao.token } });
+    clients.push(mariaClient, joaoClient);
+
+    context.app.realtime.disconnectUser(maria.userId);
+
+    expect(await withinTimeout(mariaClient.disconnected, 'the disconnection')).toBe(
+      'io server disconnect',
+    );
+    context.app.realtime.toUser(joao.userId, accountInfo(3));
+    expect(await joaoClient.eventAt(0)).toEqual({ info: accountInfo(3) });
+  });
+
+  it('logout through one process closes that session’s socket held by the other', async () => {
+    const { token } = await signedIn();
+    const { address } = await otherProcess();
+    const client = await connectClient(address, { auth: { token } });
+    clients.push(client);
+
+    const logout = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/logout`,
+      headers: bearer(token),
+    });
+    expect(logout.statusCode).toBe(200);
+
+    expect(await withinTimeout(client.disconnected, 'the disconnection')).toBe(
+      'io server disconnect',
+    );
+  });
+});
