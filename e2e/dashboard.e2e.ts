@@ -78,8 +78,8 @@ describe('the dashboard (issue 9, spec §2)', () => {
       .first()
       .click();
     await page.getByRole('dialog').waitFor();
-    await screenshotAt(page, 'dashboard-detail', 360);
-    await screenshotAt(page, 'dashboard-detail', 1280);
+    await screenshotAt(page, 'dashboard-detail', 360, { fullPage: false });
+    await screenshotAt(page, 'dashboard-detail', 1280, { fullPage: false });
   }, 120_000);
   it('filters the history by period and exports it as CSV', async () => {
     const { page } = state;

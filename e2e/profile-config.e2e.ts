@@ -82,7 +82,7 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     await screenshotAt(page, 'profile-config', 1280);
     await page.getByRole('button', { name: 'Detener el robot y cerrar todo' }).click();
     await page.getByRole('alertdialog').waitFor();
-    await screenshotAt(page, 'profile-config-kill-confirm', 360);
+    await screenshotAt(page, 'profile-config-kill-confirm', 360, { fullPage: false });
     await page.getByRole('button', { name: 'Cancelar' }).click();
     await page.getByRole('alertdialog').waitFor({ state: 'detached' });
   }, 60_000);

@@ -81,14 +81,23 @@ export async function until<T>(
 
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
 
-/** A full-page screenshot at a width, kept under e2e/artifacts/ (gitignored). */
-export async function screenshotAt(page: Page, name: string, width: number): Promise<string> {
+/**
+ * A screenshot at a width, kept under e2e/artifacts/ (gitignored): the whole page, or the
+ * viewport for a modal (fixed layers cover the viewport only). Fails if the page scrolls
+ * sideways.
+ */
+export async function screenshotAt(
+  page: Page,
+  name: string,
+  width: number,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<string> {
   await fs.mkdir(artifactsDir, { recursive: true });
   await page.setViewportSize({ width, height: 800 });
   // Let the layout (and the chart, which sizes itself to its box) settle at the new width.
   await page.waitForTimeout(400);
   const file = path.join(artifactsDir, `${name}-${String(width)}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

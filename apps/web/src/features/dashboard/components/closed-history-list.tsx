@@ -62,7 +62,6 @@ export function ClosedHistoryList({
         <ul
           className={`${styles.list} ${styles.virtualBody}`}
           style={{ height: virtualizer.getTotalSize() }}
-          aria-label={t('history.list')}
         >
           {items.map((item) => {
             const row = rows[item.index];

@@ -49,26 +49,28 @@ export function OperationRow({ row, onSelect }: { row: TradeRow; onSelect: (id: 
         <AssetBadge base={row.Icon1} quote={row.Icon2} />
         <span className={styles.name}>{row.OutputName}</span>
       </span>
-      <span className={styles.cell} data-label={t('operation.direction')}>
+      <span className={styles.cell}>
+        <span className={styles.cellLabel}>{t('operation.direction')}</span>
         <Badge tone={row.Cmd === 0 ? 'info' : 'warning'}>{direction}</Badge>
       </span>
-      <span className={`${styles.cell} ${styles.number}`} data-label={t('operation.amount')}>
+      <span className={`${styles.cell} ${styles.number}`}>
+        <span className={styles.cellLabel}>{t('operation.amount')}</span>
         {t('operation.lots', { value: formatLots(language, row.Amount) })}
       </span>
-      <span className={`${styles.cell} ${styles.number}`} data-label={t('operation.price')}>
+      <span className={`${styles.cell} ${styles.number}`}>
+        <span className={styles.cellLabel}>{t('operation.price')}</span>
         {formatPrice(language, row.openPrice)}
       </span>
-      <span className={styles.cell} data-label={t('operation.openTime')}>
+      <span className={styles.cell}>
+        <span className={styles.cellLabel}>{t('operation.openTime')}</span>
         {formatDateTime(language, row.OpenTime)}
       </span>
-      <span
-        className={`${styles.cell} ${styles.number} ${styles.profit}`}
-        data-label={t('operation.profit')}
-        data-tone={tone}
-      >
+      <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
+        <span className={styles.cellLabel}>{t('operation.profit')}</span>
         {formatSignedMoney(language, row.Profit)}
       </span>
-      <span className={styles.cell} data-label={t('operation.status')}>
+      <span className={styles.cell}>
+        <span className={styles.cellLabel}>{t('operation.status')}</span>
         <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
           {row.status === 'open' ? t('operation.open') : t('operation.closed')}
         </Badge>
