@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from './server';
  * (MARKET_SPEED simulated ms per wall-clock ms), so that what one file does to the demo
  * account does not leak into another file.
  */
-export const fastMarket = { MARKET_TICK_MS: '100', MARKET_SPEED: '60', MARKET_SEED: '11' };
+export const fastMarket = { MARKET_SPEED: '10', MARKET_SEED: '11' };
 
 export interface LiveAccountContext {
   server: RunningServer;
@@ -22,14 +22,15 @@ export interface LiveAccountContext {
 
 /** The server and browser per file, a fresh context (empty storage) per test. */
 export function useLiveAccountPage() {
-  const state = {} as LiveAccountContext;
+  const state = {} as LiveAccountContext & Partial<Pick<LiveAccountContext, never>>;
   beforeAll(async () => {
     state.server = await startServer(fastMarket);
     state.browser = await launchBrowser();
   }, 90_000);
   afterAll(async () => {
-    await state.browser.close();
-    await state.server.stop();
+    // Either may be missing when the other failed to start.
+    await state.browser?.close();
+    await state.server?.stop();
   });
   beforeEach(async () => {
     state.context = await state.browser.newContext({
