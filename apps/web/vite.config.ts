@@ -65,8 +65,9 @@ export default defineConfig(({ command }) => ({
         : [],
   },
   server: {
-    // In development the API runs on its own port (npm run dev in apps/server).
-    proxy: { '/core-api': 'http://127.0.0.1:8080' },
+    // In development the API runs on its own port (npm run dev in apps/server); `ws` lets
+    // the real-time channel upgrade to WebSocket through the proxy.
+    proxy: { '/core-api': { target: 'http://127.0.0.1:8080', ws: true } },
   },
   build: {
     sourcemap: true,

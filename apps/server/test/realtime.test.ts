@@ -1,4 +1,5 @@
-import { translate } from '@tradebot/contract';
+import net from 'node:net';
+import { realtimePath, translate } from '@tradebot/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionLifetimeMs } from '../src/services/auth.service';
 import { useTestApp } from './helpers/app';
@@ -185,13 +186,40 @@ describe('the real-time channel (spec §4 Real-time updates)', () => {
     expect(context.app.realtime.hasListeners(mariaId)).toBe(false);
   });
 
-  it('closes with the app, sockets and all', async () => {
+  it('closes with the app, dropping the transports so that clients reconnect elsewhere', async () => {
     const token = await registeredToken(context.app);
     const address = await listen(context.app);
     const client = await connect(address, token);
     await context.app.close();
-    expect(await withinTimeout(client.disconnected, 'the disconnection')).toMatch(
-      /transport close|io server disconnect/,
+    // "io server disconnect" would tell socket.io-client not to reconnect.
+    expect(await withinTimeout(client.disconnected, 'the disconnection')).toBe('transport close');
+  });
+
+  it('does not wait on a peer that never answers the WebSocket closing handshake', async () => {
+    const address = new URL(await listen(context.app));
+    const peer = net.connect(Number(address.port), address.hostname);
+    const upgraded = new Promise<string>((resolve) => {
+      peer.once('data', (chunk) => {
+        resolve(chunk.toString('latin1'));
+      });
+    });
+    peer.write(
+      [
+        `GET ${realtimePath}/?EIO=4&transport=websocket HTTP/1.1`,
+        `Host: ${address.host}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+        '',
+        '',
+      ].join('\r\n'),
     );
+    expect(await withinTimeout(upgraded, 'the upgrade')).toMatch(/^HTTP\/1\.1 101/);
+    const peerClosed = new Promise((resolve) => peer.once('close', resolve));
+
+    // Without a cut, ws waits 30 s for the answer and the close with it.
+    await withinTimeout(context.app.close(), 'the close');
+    await withinTimeout(peerClosed, 'the peer to be cut');
   });
 });

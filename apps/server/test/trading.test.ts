@@ -341,7 +341,7 @@ describe('settings and the kill switch', () => {
     expect(robot.broker.openPositions(userId)).toHaveLength(0);
   });
 
-  it('sends the user opened and closed operations at once, and equity by a sweep', async () => {
+  it('sends the user opened and closed operations at once', async () => {
     const { userId } = await trader(context.app);
     context.publisher.listening.add(userId);
     const robot = robotOf(context.app);
@@ -363,6 +363,44 @@ describe('settings and the kill switch', () => {
       (t) => t.closedAt !== null,
     );
     expect(closedInStore.map((t) => t.positionId)).toContain(withClosed?.closed?.[0]?.id);
+  });
+});
+
+describe('equity moving with prices', () => {
+  const context = useRobotApp();
+
+  it('reaches a watching user by a sweep, a few times a second at most, never per tick', async () => {
+    const { headers, userId } = await trader(context.app);
+    const robot = robotOf(context.app);
+    expect(await runMarket(context, () => robot.broker.openPositions(userId).length >= 2)).toBe(
+      true,
+    );
+    // The robot off: no more openings, so updates without `closed` come from the sweep.
+    await context.app.inject({
+      method: 'POST',
+      url: `${v1}/settings`,
+      headers,
+      payload: { ...validSettings, bot_on: false },
+    });
+    context.publisher.sent.length = 0;
+    // Nobody watching: nothing is built.
+    await runMarket(context, () => false, 5);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(context.publisher.to(userId)).toEqual([]);
+
+    context.publisher.listening.add(userId);
+    const watched = Date.now();
+    await runMarket(context, () => false, 10);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const elapsed = Date.now() - watched;
+    const sweeps = context.publisher.to(userId).filter((info) => info.closed === undefined);
+    if (robot.broker.openPositions(userId).length > 0) {
+      expect(sweeps.length).toBeGreaterThan(0);
+      expect(sweeps.at(-1)?.account?.equity).toBe((robot.account(userId)?.equityCents ?? 0) / 100);
+      expect(sweeps.at(-1)?.trades?.length).toBe(robot.broker.openPositions(userId).length);
+    }
+    // Ten ticks, but at most one sweep per 500 ms.
+    expect(sweeps.length).toBeLessThanOrEqual(Math.floor(elapsed / 500) + 1);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
   defaultLanguage,
@@ -18,6 +19,7 @@ import { Server, type Socket } from 'socket.io';
 import type { Config } from '../config';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
 import type { RealtimePublisher } from './realtime-publisher';
+import { RecentRevocations } from './recent-revocations';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +27,9 @@ declare module 'fastify' {
     realtime: RealtimePublisher;
   }
 }
+
+/** How long a closing WebSocket may wait for its peer's answer at shutdown. */
+const closingHandshakeMs = 1000;
 
 export const userRoom = (userId: string) => `user:${userId}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -38,8 +43,22 @@ interface SocketData {
   userId: string;
   sessionId: string;
 }
-type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
-type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, object, SocketData>;
+/** Between server processes (scaled mode). */
+interface InterServerEvents {
+  sessionsRevoked: (revoked: SessionsRevoked) => void;
+}
+type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
+type RealtimeSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
 
 /** What a refused connection carries to the client's `connect_error`, next to the message. */
 export interface RealtimeRefusal {
@@ -122,6 +141,16 @@ export async function registerRealtime(
     });
   }
   const scaled = redis !== undefined;
+  const revocations = new RecentRevocations();
+  io.on('sessionsRevoked', (revoked) => {
+    revocations.record(revoked);
+  });
+  const revoke = (revoked: SessionsRevoked) => {
+    revocations.record(revoked);
+    // Sent before the disconnection, on the same Redis connection: other processes learn of
+    // it before they could join a socket that the disconnection would miss.
+    if (scaled) io.serverSideEmit('sessionsRevoked', revoked);
+  };
 
   io.use((socket: RealtimeSocket, next) => {
     const { auth, headers } = socket.handshake;
@@ -131,9 +160,16 @@ export async function registerRealtime(
       next(refusal(language, 'UNAUTHENTICATED'));
       return;
     }
+    const startedAt = revocations.stamp();
     dependencies.auth.authenticate(token).then(
       (session) => {
-        if (!session) {
+        const revoked =
+          session &&
+          revocations.revokedSince(startedAt, {
+            sessionId: session.sessionId,
+            userId: session.user.id,
+          });
+        if (!session || revoked) {
           next(refusal(language, 'UNAUTHENTICATED'));
           return;
         }
@@ -152,10 +188,23 @@ export async function registerRealtime(
     void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
   });
 
-  // Open sockets hold the HTTP server open: they go before Fastify closes it.
+  // WebSocket connections, to cut those whose peer never answers the closing handshake.
+  const upgraded = new Set<Duplex>();
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    if (!request.url?.startsWith(`${realtimePath}/`)) return;
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
+
+  // Open sockets hold the HTTP server open: they go before Fastify closes it. Closing the
+  // transports (not disconnecting the sockets) lets clients reconnect to the next process.
+  // A vanished peer would keep its WebSocket in the closing handshake for 30 s: cut it.
   app.addHook('preClose', async () => {
-    io.local.disconnectSockets(true);
     io.engine.close();
+    if (upgraded.size === 0) return;
+    setTimeout(() => {
+      for (const socket of upgraded) socket.destroy();
+    }, closingHandshakeMs).unref();
   });
   app.addHook('onClose', async () => {
     await io.close();
@@ -170,9 +219,11 @@ export async function registerRealtime(
       return scaled || io.of('/').adapter.rooms.has(userRoom(userId));
     },
     disconnectSession(sessionId) {
+      revoke({ sessionId });
       io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
     disconnectUser(userId) {
+      revoke({ userId });
       io.in(userRoom(userId)).disconnectSockets(true);
     },
   };

@@ -47,7 +47,7 @@ export class TradingRepository {
   async closedPage(
     accountId: string,
     options: { since: number | undefined; limit: number; before: HistoryCursor | undefined },
-  ): Promise<{ trades: TradeRecord[]; total: number }> {
+  ): Promise<{ trades: TradeRecord[]; total: number; more: boolean }> {
     const inPeriod = and(
       eq(operations.accountId, accountId),
       isClosed,
@@ -67,10 +67,15 @@ export class TradingRepository {
           ),
         )
         .orderBy(desc(operations.closedAt), desc(operations.positionId))
-        .limit(options.limit),
+        // One more than asked tells whether another page follows.
+        .limit(options.limit + 1),
       this.db.select({ total: count() }).from(operations).where(inPeriod),
     ]);
-    return { trades: rows.map(tradeOf), total: totals[0]?.total ?? 0 };
+    return {
+      trades: rows.slice(0, options.limit).map(tradeOf),
+      total: totals[0]?.total ?? 0,
+      more: rows.length > options.limit,
+    };
   }
 
   /** Every closed operation since `since`, oldest first (the CSV export). */

@@ -120,7 +120,7 @@ export class TradingService {
       closedPage: {
         period: query.period,
         total: page.total,
-        nextCursor: last && page.trades.length === limit ? encodeCursor(last) : null,
+        nextCursor: last && page.more ? encodeCursor(last) : null,
       },
       robot: this.robotStatus(settings),
     };
