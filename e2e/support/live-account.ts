@@ -22,15 +22,16 @@ export interface LiveAccountContext {
 
 /** The server and browser per file, a fresh context (empty storage) per test. */
 export function useLiveAccountPage() {
-  const state = {} as LiveAccountContext & Partial<Pick<LiveAccountContext, never>>;
+  const state = {} as LiveAccountContext;
+  // Filled by beforeAll; either may be missing when the other failed to start.
+  const started = state as Partial<LiveAccountContext>;
   beforeAll(async () => {
     state.server = await startServer(fastMarket);
     state.browser = await launchBrowser();
   }, 90_000);
   afterAll(async () => {
-    // Either may be missing when the other failed to start.
-    await state.browser?.close();
-    await state.server?.stop();
+    await started.browser?.close();
+    await started.server?.stop();
   });
   beforeEach(async () => {
     state.context = await state.browser.newContext({

@@ -52,6 +52,7 @@ describe('formatting in the user language (USD, Intl)', () => {
 
   it('writes a time in the given zone, and a dash for a broken one', () => {
     expect(formatDateTime('pt', '2026-11-20T10:05:00.000Z', 'UTC')).toBe('20/11/2026, 10:05');
+    expect(formatDateTime('es', '2026-11-20T22:05:00.000Z', 'UTC')).toBe('20/11/26, 22:05');
     expect(formatDateTime('es', 'not a date', 'UTC')).toBe('—');
   });
 });

@@ -73,6 +73,8 @@ export function formatDateTime(language: Language, iso: string, timeZone?: strin
     format = new Intl.DateTimeFormat(locales[language], {
       dateStyle: 'short',
       timeStyle: 'short',
+      // 24-hour time: shorter than "11:40 p.m." and read the same way in both languages.
+      hourCycle: 'h23',
       ...(timeZone ? { timeZone } : {}),
     });
     dateCache.set(key, format);

@@ -8,8 +8,8 @@ function hueOf(code: string): number {
 }
 
 /**
- * The asset's two codes (Icon1: the asset, Icon2: its quote currency) as a compact pair of
- * discs; decorative, since the asset's name is written next to it.
+ * The asset's two codes (Icon1: the asset, Icon2: its quote currency) as a compact two-part
+ * badge; decorative, since the asset's name is written next to it.
  */
 export function AssetBadge({ base, quote }: { base: string; quote: string }) {
   return (
@@ -17,10 +17,10 @@ export function AssetBadge({ base, quote }: { base: string; quote: string }) {
       {[base, quote].map((code, index) => (
         <span
           key={index}
-          className={styles.disc}
+          className={styles.code}
           style={{ '--asset-hue': String(hueOf(code)) } as React.CSSProperties}
         >
-          {code.slice(0, 3).toUpperCase()}
+          {code.slice(0, 4).toUpperCase()}
         </span>
       ))}
     </span>

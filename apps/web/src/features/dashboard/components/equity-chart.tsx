@@ -38,7 +38,12 @@ export default function EquityChart({
         horzLines: { color: token('--color-neutral-soft', '#eaecf0') },
       },
       rightPriceScale: { borderVisible: false },
-      timeScale: { borderVisible: false, timeVisible: true },
+      timeScale: {
+        borderVisible: false,
+        timeVisible: true,
+        fixLeftEdge: true,
+        fixRightEdge: true,
+      },
       handleScroll: false,
       handleScale: false,
       localization: {
@@ -59,8 +64,12 @@ export default function EquityChart({
         value: point.value,
       })),
     );
-    chart.timeScale().fitContent();
+    // autoSize measures the box on the next frame; fit once it knows its width.
+    const frame = requestAnimationFrame(() => {
+      chart.timeScale().fitContent();
+    });
     return () => {
+      cancelAnimationFrame(frame);
       chart.remove();
     };
   }, [points, language]);
