@@ -100,10 +100,9 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText('No se puede deshacer').waitFor();
     await confirm.getByRole('button', { name: 'Sí, detener y cerrar todo' }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Robot detenido/ })
-      .waitFor();
+    const outcome = page.getByText(/Robot detenido\. Se cerr|No pudimos detener el robot/).first();
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toMatch(/^Robot detenido\. Se cerr/);
     expect(
       await page.getByRole('switch', { name: 'Robot encendido' }).getAttribute('aria-checked'),
     ).toBe('false');

@@ -22,7 +22,7 @@ export function OpenOperations({
       titleId="open-operations-title"
       actions={
         loading ? undefined : (
-          <span className={styles.status}>{t('open.count', { count: trades.length })}</span>
+          <span className={styles.count}>{t('open.count', { count: trades.length })}</span>
         )
       }
     >
