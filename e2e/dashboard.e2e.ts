@@ -80,6 +80,20 @@ describe('the dashboard (issue 9, spec §2)', () => {
     await page.getByRole('dialog').waitFor();
     await screenshotAt(page, 'dashboard-detail', 360, { fullPage: false });
     await screenshotAt(page, 'dashboard-detail', 1280, { fullPage: false });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    // Portuguese: the screen's words and its money (spec §4 Language).
+    await page.getByRole('button', { name: /^PT/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sua carteira' }).waitFor();
+    await page
+      .getByRole('term')
+      .filter({ hasText: /^Capital disponível$/ })
+      .waitFor();
+    expect(await page.getByRole('definition').first().textContent()).toMatch(
+      /^US\$\s[\d.]+,\d{2}$/,
+    );
+    await screenshotAt(page, 'dashboard-pt', 1280);
   }, 120_000);
   it('filters the history by period and exports it as CSV', async () => {
     const { page } = state;
