@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
 import {
   logInDemo,
   screenshotAt,
@@ -72,6 +73,7 @@ describe('the dashboard (issue 9, spec §2)', () => {
     await page.locator('canvas').first().waitFor();
     await screenshotAt(page, 'dashboard', 360);
     await screenshotAt(page, 'dashboard', 1280);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page
       .getByRole('region', { name: 'Operaciones cerradas' })
       .locator('[data-operation-id]')

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
 import {
   logInDemo,
   screenshotAt,
@@ -80,6 +81,7 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     await openProfileConfig(page);
     await screenshotAt(page, 'profile-config', 360);
     await screenshotAt(page, 'profile-config', 1280);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Detener el robot y cerrar todo' }).click();
     await page.getByRole('alertdialog').waitFor();
     await screenshotAt(page, 'profile-config-kill-confirm', 360, { fullPage: false });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import styles from './meter.module.css';
 
 export interface MeterProps {
@@ -17,12 +17,15 @@ export interface MeterProps {
  * figures are written out, so neither colour nor length alone carries the meaning.
  */
 export function Meter({ label, value, limit, valueText, limitText }: MeterProps) {
+  const labelId = useId();
   const clamp = (share: number) => Math.min(1, Math.max(0, share));
   const level = value >= limit ? 'full' : value >= limit * 0.8 ? 'high' : 'normal';
   return (
     <div className={styles.meter}>
       <div className={styles.labels}>
-        <span className={styles.label}>{label}</span>
+        <span className={styles.label} id={labelId}>
+          {label}
+        </span>
         <span className={styles.figures}>
           {valueText} <span className={styles.limit}>/ {limitText}</span>
         </span>
@@ -30,6 +33,7 @@ export function Meter({ label, value, limit, valueText, limitText }: MeterProps)
       <div
         className={styles.track}
         role="meter"
+        aria-labelledby={labelId}
         aria-valuemin={0}
         aria-valuemax={limit}
         aria-valuenow={Math.min(value, limit)}

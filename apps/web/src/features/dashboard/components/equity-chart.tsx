@@ -10,15 +10,16 @@ function token(name: string, fallback: string): string {
   return value || fallback;
 }
 
-/** The canvas itself; its meaning is also written out beside it (the caption). */
+/**
+ * The canvas itself. It holds the chart library's attribution link, so it cannot be one
+ * image for assistive technology; the figure's caption says what it shows.
+ */
 export default function EquityChart({
   points,
   language,
-  label,
 }: {
   points: readonly EquityPoint[];
   language: Language;
-  label: string;
 }) {
   const container = useRef<HTMLDivElement>(null);
 
@@ -74,5 +75,5 @@ export default function EquityChart({
     };
   }, [points, language]);
 
-  return <div ref={container} role="img" aria-label={label} style={{ height: '12rem' }} />;
+  return <div ref={container} style={{ height: '12rem' }} />;
 }

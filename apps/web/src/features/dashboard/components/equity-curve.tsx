@@ -43,9 +43,9 @@ export function EquityCurve({
     return <p className={styles.muted}>{t('chart.empty')}</p>;
   }
   return (
-    <figure className={styles.chart}>
+    <figure className={styles.chart} aria-label={t('chart.label')}>
       <Suspense fallback={<Skeleton height="12rem" />}>
-        <EquityChart points={points} language={language} label={t('chart.label')} />
+        <EquityChart points={points} language={language} />
       </Suspense>
       <figcaption className={styles.hint}>
         {t('chart.summary', {
