@@ -16,18 +16,26 @@ async function openProfileConfig(page: Page) {
   await page.getByRole('heading', { level: 1, name: 'Perfil y preferencias del robot' }).waitFor();
 }
 
-/** Flips a switch and waits for the success message. */
-async function flip(page: Page, name: string) {
+/**
+ * Makes a change and waits for its save to answer and for the success message; the control
+ * then shows the new value.
+ */
+async function saveChange(page: Page, endpoint: string, act: () => Promise<void>) {
+  const answered = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/v1/${endpoint}`) && response.request().method() === 'POST',
+  );
+  await act();
+  expect((await answered).status()).toBe(200);
+  await page.getByRole('status').filter({ hasText: saved }).last().waitFor();
+}
+
+/** Flips a switch, waits for its save, and checks it shows the new value. */
+async function flip(page: Page, name: string, endpoint = 'settings') {
   const control = page.getByRole('switch', { name });
   const was = await control.getAttribute('aria-checked');
-  await control.click();
-  await page.getByRole('status').filter({ hasText: saved }).last().waitFor();
-  await until(
-    async () =>
-      (await control.getAttribute('aria-checked')) !== was && !(await control.isDisabled()),
-    `${name} to settle`,
-    10_000,
-  );
+  await saveChange(page, endpoint, () => control.click());
+  expect(await control.getAttribute('aria-checked')).not.toBe(was);
 }
 
 describe('profile configuration (issue 9, spec §2, §4)', () => {
@@ -44,17 +52,10 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
 
     await flip(page, 'Todas las categorías');
     await flip(page, 'Criptomonedas');
-    await page.getByRole('radio', { name: /^Nivel 3/ }).click();
-    await until(
-      async () =>
-        (await page.getByRole('radio', { name: /^Nivel 3/ }).getAttribute('aria-checked')) ===
-          'true' && !(await page.getByRole('radio', { name: /^Nivel 3/ }).isDisabled()),
-      'risk 3 to save',
-      10_000,
-    );
+    await saveChange(page, 'settings', () => page.getByRole('radio', { name: /^Nivel 3/ }).click());
     const newsletter = page.getByRole('switch', { name: 'Boletín por correo' });
     const newsletterBefore = await newsletter.getAttribute('aria-checked');
-    await flip(page, 'Boletín por correo');
+    await flip(page, 'Boletín por correo', 'newsletter');
 
     await page.reload();
     await page

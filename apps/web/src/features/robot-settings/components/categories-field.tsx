@@ -11,12 +11,12 @@ import styles from './profile-config.module.css';
 export function CategoriesField({
   enabled,
   onChange,
-  disabled,
+  disabled = false,
   busy,
 }: {
   enabled: RobotSettingsView['categories_enabled'];
   onChange: (category: Category | 'all', value: boolean) => void;
-  disabled: boolean;
+  disabled?: boolean;
   busy: boolean;
 }) {
   const { t } = useTranslation('robot-settings');

@@ -10,12 +10,12 @@ const levels = Array.from({ length: riskLevelBounds.max - riskLevelBounds.min + 
 export function RiskLevelField({
   value,
   onChange,
-  disabled,
+  disabled = false,
   busy,
 }: {
   value: number;
   onChange: (level: number) => void;
-  disabled: boolean;
+  disabled?: boolean;
   busy: boolean;
 }) {
   const { t } = useTranslation('robot-settings');

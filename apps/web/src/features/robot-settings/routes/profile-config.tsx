@@ -1,5 +1,5 @@
 import type { Category, RobotSettingsView, UserConfig } from '@tradebot/contract';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { SwitchField } from '../../../components/ui/switch';
@@ -47,7 +47,9 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   const updateSettings = useUpdateSettings();
   const toggleNewsletter = useToggleNewsletter();
   const killRobot = useKillRobot();
-  const saving = updateSettings.isPending || killRobot.isPending;
+  // One save at a time, so two never race. The controls stay enabled (a disabled control
+  // drops keyboard focus); a change made while a save runs is refused instead.
+  const busy = useRef(false);
 
   const say = (tone: ToastMessage['tone'], title: string, description?: string) => {
     toastCount += 1;
@@ -61,12 +63,15 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   };
 
   const change = async (settingsChange: SettingsChange) => {
+    if (busy.current) return;
+    busy.current = true;
     const outcome = await saveWithRollback(
       settings,
       applyChange(settings, settingsChange),
       (next) => updateSettings.mutateAsync(next),
       setSettings,
     );
+    busy.current = false;
     if (outcome.ok) {
       remember((current) => ({ ...current, settings: outcome.value }));
       say('success', t('saved'));
@@ -76,12 +81,15 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   };
 
   const changeNewsletter = async (next: boolean) => {
+    if (busy.current) return;
+    busy.current = true;
     const outcome = await saveWithRollback(
       newsletter,
       next,
       () => toggleNewsletter.mutateAsync(),
       setNewsletter,
     );
+    busy.current = false;
     if (outcome.ok) {
       remember((current) => ({
         ...current,
@@ -95,7 +103,12 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   };
 
   const stopEverything = () => {
+    if (busy.current) return;
+    busy.current = true;
     killRobot.mutate(undefined, {
+      onSettled: () => {
+        busy.current = false;
+      },
       onSuccess: (result) => {
         setSettings(result.settings);
         remember((current) => ({ ...current, settings: result.settings }));
@@ -126,7 +139,6 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             description={settings.bot_on ? t('robot.on') : t('robot.off')}
             checked={settings.bot_on}
             onCheckedChange={(value) => void change({ kind: 'bot_on', value })}
-            disabled={saving}
             busy={updateSettings.isPending}
           />
         </Card>
@@ -135,7 +147,6 @@ function ProfileConfig({ config }: { config: UserConfig }) {
           <RiskLevelField
             value={settings.risk}
             onChange={(value) => void change({ kind: 'risk', value })}
-            disabled={saving}
             busy={updateSettings.isPending}
           />
         </Card>
@@ -146,7 +157,6 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             onChange={(category: Category | 'all', value) =>
               void change({ kind: 'category', category, value })
             }
-            disabled={saving}
             busy={updateSettings.isPending}
           />
         </Card>
@@ -156,7 +166,6 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             description={t('newsletter.hint')}
             checked={newsletter}
             onCheckedChange={(value) => void changeNewsletter(value)}
-            disabled={toggleNewsletter.isPending}
             busy={toggleNewsletter.isPending}
           />
         </Card>
