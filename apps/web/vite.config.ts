@@ -9,14 +9,17 @@ import { defineConfig, type Plugin } from 'vite';
  * out (docs/decisions/033).
  */
 const shellModules =
-  /\/apps\/web\/src\/(lib\/(api-client|get-country-code|storage|tracking|route-paths|realtime|i18n)\.ts|stores\/|features\/(auth\/(store|user-config|api\/get-settings)|trading\/store)|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
+  /\/apps\/web\/src\/(lib\/(api-client|get-country-code|storage|tracking|route-paths|realtime|i18n|user-config|get-settings)\.ts|stores\/|components\/ui\/(app-link|icon|spinner|language-switch|overlay|page-loader)\.tsx|locales\/es\/common\.json)/;
 // The zod-free part of the contract (@tradebot/contract/constants).
 const shellContract = /\/packages\/contract\/src\/(api-paths|categories|geo|language)\.ts$/;
-// Loaded on demand: zod with the forms, Socket.IO with the real-time channel (lib/realtime.ts).
-const notInShell =
-  /\/node_modules\/(zod|socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io\/component-emitter)\//;
+/**
+ * The packages every page runs. The rest (zod, Radix, TanStack Query and Virtual,
+ * lightweight-charts, Socket.IO) serve the logged-in screens and stay in their chunks.
+ */
+const shellPackages =
+  /\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser|i18next|zustand|use-sync-external-store)\//;
 function isShellModule(id: string): boolean {
-  if (id.includes('/node_modules/')) return !notInShell.test(id);
+  if (id.includes('/node_modules/')) return shellPackages.test(id);
   return shellModules.test(id) || shellContract.test(id);
 }
 

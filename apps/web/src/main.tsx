@@ -5,6 +5,7 @@ import { createAppRouter } from './app/router';
 import { i18n, i18nReady } from './lib/i18n';
 import { storeTrackingParameters } from './lib/tracking';
 import { useAppStore } from './stores/app';
+import './components/ui/tokens.css';
 import './styles.css';
 
 const container = document.getElementById('root');

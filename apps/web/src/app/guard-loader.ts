@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { useAuthStore } from '../features/auth/store';
+import { useAuthStore } from '../stores/auth';
 import { useGeoStore } from '../stores/geo';
 import { useAppStore } from '../stores/app';
 import { evaluateGuards, type GuardDecision, type GuardInput } from './guards';

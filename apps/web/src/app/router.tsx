@@ -82,14 +82,23 @@ export const routes: RouteObject[] = [
               requiresPayment: true,
             },
           }),
-          page('dashboard', () => import('../features/deferred/routes/dashboard'), {
-            namespaces: ['deferred'],
-            flags: { ...onboarded, name: 'Dashboard' },
-          }),
-          page('profile-config', () => import('../features/deferred/routes/profile-config'), {
-            namespaces: ['deferred'],
-            flags: onboarded,
-          }),
+          {
+            // Server state (TanStack Query) for the live-account screens only.
+            lazy: async () => ({
+              Component: (await import('./live-account-layout')).default,
+            }),
+            children: [
+              page('dashboard', () => import('../features/dashboard/routes/dashboard'), {
+                namespaces: ['dashboard'],
+                flags: { ...onboarded, name: 'Dashboard' },
+              }),
+              page(
+                'profile-config',
+                () => import('../features/robot-settings/routes/profile-config'),
+                { namespaces: ['robot-settings'], flags: onboarded },
+              ),
+            ],
+          },
           page(
             'trading-platform-login',
             () => import('../features/deferred/routes/trading-platform-login'),

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useAuthStore } from '../features/auth/store';
-import { useTradingStore } from '../features/trading/store';
+import { useAuthStore } from '../stores/auth';
+import { useTradingStore } from '../stores/trading';
 import { registerRealtimeConnection } from '../lib/realtime';
 import { installMemoryStorage } from '../test/memory-storage';
+import { tradeRow } from '../test/trade-row';
 import { logout } from './session';
 
 describe('logout (spec §4 Session)', () => {
@@ -28,7 +29,7 @@ describe('logout (spec §4 Session)', () => {
         closed = true;
       });
       useAuthStore.getState().signIn('abc');
-      useTradingStore.getState().receive({ trades: [{ Amount: 1 }] });
+      useTradingStore.getState().receive({ trades: [tradeRow({ status: 'open' })] });
 
       await logout();
 

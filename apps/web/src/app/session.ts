@@ -1,5 +1,5 @@
-import { useAuthStore } from '../features/auth/store';
-import { useTradingStore } from '../features/trading/store';
+import { useAuthStore } from '../stores/auth';
+import { useTradingStore } from '../stores/trading';
 import { apiRequest } from '../lib/api-client';
 import { closeRealtimeConnection } from '../lib/realtime';
 

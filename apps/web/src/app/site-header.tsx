@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Icon } from '../components/ui/icon';
 import { LanguageSwitch } from '../components/ui/language-switch';
-import { useAuthStore } from '../features/auth/store';
+import { useAuthStore } from '../stores/auth';
 import { useTranslation } from '../lib/i18n';
 import { useAppStore } from '../stores/app';
 import { routePath } from '../lib/route-paths';

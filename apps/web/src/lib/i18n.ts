@@ -11,7 +11,17 @@ import { storage } from './storage';
  * is its own chunk, fetched when a route or the language needs it.
  */
 export type Namespace =
-  'common' | 'home' | 'faq' | 'legal' | 'broker' | 'promo' | 'auth' | 'forms' | 'deferred';
+  | 'common'
+  | 'home'
+  | 'faq'
+  | 'legal'
+  | 'broker'
+  | 'promo'
+  | 'auth'
+  | 'forms'
+  | 'deferred'
+  | 'dashboard'
+  | 'robot-settings';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

@@ -1,6 +1,7 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Icon, type IconName } from './icon';
 import { Spinner } from './spinner';
+import styles from './button.module.css';
 
 export interface ButtonIcon {
   name: IconName;
@@ -20,7 +21,7 @@ export interface ButtonProps extends Omit<
   children?: ReactNode;
   disabled?: boolean;
   size?: 'sm' | 'md';
-  color?: 'primary' | 'secondary' | 'other';
+  color?: 'primary' | 'secondary' | 'other' | 'danger';
   loading?: boolean;
   form?: string;
   leftIcon?: ButtonIcon;
@@ -51,7 +52,14 @@ export function Button({
       type={type}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
-      className={`button button--${color} button--${size}${className ? ` ${className}` : ''}`}
+      className={[
+        'button',
+        color === 'danger' ? styles.danger : `button--${color}`,
+        `button--${size}`,
+        className,
+      ]
+        .filter(Boolean)
+        .join(' ')}
     >
       {loading ? (
         <Spinner size={spinnerSize(size)} />

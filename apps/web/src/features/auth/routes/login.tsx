@@ -9,7 +9,7 @@ import { EmailField, TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
 import { login } from '../api/login';
-import { useAuthStore } from '../store';
+import { useAuthStore } from '../../../stores/auth';
 
 /** /login (spec §3 Login form: email, password, rememberMe). */
 export default function LoginRoute() {

@@ -11,7 +11,7 @@ import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
 import { register } from '../api/register';
 import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
-import { useAuthStore } from '../store';
+import { useAuthStore } from '../../../stores/auth';
 import { registerPayload, type RegisterValues } from '../register-form';
 
 const textFields = [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiRequestError } from '../../lib/api-client';
-import { installMemoryStorage } from '../../test/memory-storage';
-import { createAuthStore } from './store';
+import { ApiRequestError } from '../lib/api-client';
+import { installMemoryStorage } from '../test/memory-storage';
+import { createAuthStore } from './auth';
 
 const rawConfig = {
   user: { id: 'u1', name: 'Ana', last_name: 'Paz', email: 'a@b.co', subscribed_newsletter: 1 },

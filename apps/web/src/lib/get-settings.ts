@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** spec §7: GET /api/v1/get-settings (Bearer); data.data is the user config. */
 export async function getSettings(): Promise<unknown> {

@@ -1,0 +1,79 @@
+import type { EquityPoint, Language } from '@tradebot/contract';
+import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import { formatMoney, localeOf } from '../../../lib/format';
+import { chartPoints } from '../equity-points';
+
+/** Reads a design token, so the chart follows the palette. */
+function token(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+/**
+ * The canvas itself. It holds the chart library's attribution link, so it cannot be one
+ * image for assistive technology; the figure's caption says what it shows.
+ */
+export default function EquityChart({
+  points,
+  language,
+}: {
+  points: readonly EquityPoint[];
+  language: Language;
+}) {
+  const container = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const primary = token('--color-primary', '#0b7a4b');
+    const chart = createChart(element, {
+      autoSize: true,
+      layout: {
+        background: { color: 'transparent' },
+        textColor: token('--color-muted', '#4a5866'),
+        attributionLogo: true,
+      },
+      grid: {
+        vertLines: { visible: false },
+        horzLines: { color: token('--color-neutral-soft', '#eaecf0') },
+      },
+      rightPriceScale: { borderVisible: false },
+      timeScale: {
+        borderVisible: false,
+        timeVisible: true,
+        fixLeftEdge: true,
+        fixRightEdge: true,
+      },
+      handleScroll: false,
+      handleScale: false,
+      localization: {
+        locale: localeOf(language),
+        priceFormatter: (price: number) => formatMoney(language, price),
+      },
+    });
+    const series = chart.addSeries(AreaSeries, {
+      lineColor: primary,
+      topColor: `${primary}55`,
+      bottomColor: `${primary}05`,
+      lineWidth: 2,
+      priceLineVisible: false,
+    });
+    series.setData(
+      chartPoints(points).map((point) => ({
+        time: point.time as UTCTimestamp,
+        value: point.value,
+      })),
+    );
+    // autoSize measures the box on the next frame; fit once it knows its width.
+    const frame = requestAnimationFrame(() => {
+      chart.timeScale().fitContent();
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      chart.remove();
+    };
+  }, [points, language]);
+
+  return <div ref={container} style={{ height: '12rem' }} />;
+}

@@ -1,0 +1,50 @@
+import type { TradeRow } from '@tradebot/contract';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useTranslation } from '../../../lib/i18n';
+import { OperationRow, OperationsHeader } from './operation-row';
+import styles from './operations.module.css';
+
+/** The open operations, their profit moving with prices (real-time events replace them). */
+export function OpenOperations({
+  trades,
+  loading,
+  onSelect,
+}: {
+  trades: readonly TradeRow[];
+  loading: boolean;
+  onSelect: (id: string) => void;
+}) {
+  const { t } = useTranslation('dashboard');
+  return (
+    <Card
+      title={t('open.title')}
+      titleId="open-operations-title"
+      actions={
+        loading ? undefined : (
+          <span className={styles.count}>{t('open.count', { count: trades.length })}</span>
+        )
+      }
+    >
+      {loading ? (
+        <div className={styles.list}>
+          <Skeleton height="3rem" />
+          <Skeleton height="3rem" />
+        </div>
+      ) : trades.length === 0 ? (
+        <p className={styles.empty}>{t('open.empty')}</p>
+      ) : (
+        <>
+          <OperationsHeader />
+          <ul className={styles.list} aria-labelledby="open-operations-title">
+            {trades.map((row) => (
+              <li key={row.id}>
+                <OperationRow row={row} onSelect={onSelect} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import type { RobotStatus } from '@tradebot/contract';
+import { AppLink } from '../../../components/ui/app-link';
+import { Badge } from '../../../components/ui/badge';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useTranslation } from '../../../lib/i18n';
+import styles from './dashboard.module.css';
+
+/** The robot's state in words: on or off, and why it is idle when it is. */
+export function RobotState({ robot }: { robot: RobotStatus | null }) {
+  const { t } = useTranslation('dashboard');
+  if (!robot) {
+    return (
+      <div className={styles.robot}>
+        <Skeleton height="1.5rem" width="60%" />
+      </div>
+    );
+  }
+  const on = robot.bot_on && robot.idleReason !== 'TRADING_HALTED';
+  const sentence = robot.idleReason ? t(`robot.idle.${robot.idleReason}`) : t('robot.trading');
+  return (
+    <section className={styles.robot} aria-labelledby="robot-state-title" data-testid="robot-state">
+      <h2 id="robot-state-title" className={styles.robotTitle}>
+        {t('robot.title')}
+        <Badge tone={on ? (robot.idleReason ? 'warning' : 'positive') : 'neutral'}>
+          {on ? t('robot.on') : t('robot.off')}
+        </Badge>
+      </h2>
+      <p className={styles.robotText}>{sentence}</p>
+      <AppLink className={styles.robotLink} to="/profile-config">
+        {t('robot.settingsLink')}
+      </AppLink>
+    </section>
+  );
+}

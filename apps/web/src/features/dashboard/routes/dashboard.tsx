@@ -1,0 +1,103 @@
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { HistoryPeriod } from '@tradebot/contract';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
+import { useTranslation } from '../../../lib/i18n';
+import { useTradingStore } from '../../../stores/trading';
+import { useLiveTradingData } from '../api/get-all-data';
+import { closedHistoryKey, useClosedHistory } from '../api/get-closed-history';
+import { equityCurveKey } from '../api/get-equity-curve';
+import { AccountSummary } from '../components/account-summary';
+import { HistorySection } from '../components/history-section';
+import { OpenOperations } from '../components/open-operations';
+import { OperationDetail } from '../components/operation-detail';
+import { RobotState } from '../components/robot-state';
+import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
+import styles from '../components/dashboard.module.css';
+
+/**
+ * When an event brings closed operations the loaded history lacks: a history of one page is
+ * fetched again (one request, exact totals); a longer one gets the rows on top, so the reader
+ * keeps their place and the server is not asked for every page again.
+ */
+function useHistoryFollowsClosedEvents(period: HistoryPeriod) {
+  const queryClient = useQueryClient();
+  const closedRevision = useTradingStore((state) => state.closedRevision);
+  const seen = useRef(closedRevision);
+  useEffect(() => {
+    if (closedRevision === seen.current) return;
+    seen.current = closedRevision;
+    const key = closedHistoryKey(period);
+    const data = queryClient.getQueryData<InfiniteData<HistoryPage, string | undefined>>(key);
+    // Other periods are fetched again when shown.
+    void queryClient.invalidateQueries({ queryKey: closedHistoryKey(), refetchType: 'none' });
+    if (!data) return;
+    const added = newlyClosed(data.pages, useTradingStore.getState().closed, period, Date.now());
+    if (added.length === 0) return;
+    if (data.pages.length <= 1) {
+      void queryClient.invalidateQueries({ queryKey: key });
+    } else {
+      queryClient.setQueryData(key, prependClosed(data, added));
+    }
+    void queryClient.invalidateQueries({ queryKey: equityCurveKey() });
+  }, [closedRevision, period, queryClient]);
+}
+
+/** spec §2 Dashboard: the account, the robot's state, open and closed operations, history. */
+export default function DashboardRoute() {
+  const { t } = useTranslation('dashboard');
+  const live = useLiveTradingData();
+  const account = useTradingStore((state) => state.account);
+  const trades = useTradingStore((state) => state.trades);
+  const robot = useTradingStore((state) => state.robot);
+  const isFirstLoad = useTradingStore((state) => state.isFirstLoad);
+  const [period, setPeriod] = useState<HistoryPeriod>('all');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The same query the history section shows (one cache entry): the detail finds its row here.
+  const history = useClosedHistory(period);
+  const historyRows = useMemo(() => flattenPages(history.data?.pages ?? []), [history.data]);
+  useHistoryFollowsClosedEvents(period);
+
+  const loading = isFirstLoad && live.isPending;
+  const selected =
+    selectedId === null
+      ? undefined
+      : (trades.find((row) => row.id === selectedId) ??
+        historyRows.find((row) => row.id === selectedId));
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.heading}>
+        <h1>{t('title')}</h1>
+        <p>{t('intro')}</p>
+      </header>
+      {live.isError && isFirstLoad ? (
+        <Notice
+          tone="error"
+          title={t('loadError')}
+          action={
+            <Button size="sm" color="other" onClick={() => void live.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        >
+          <p>{live.error.message}</p>
+        </Notice>
+      ) : (
+        <>
+          <RobotState robot={robot} />
+          <AccountSummary account={account} loading={loading} />
+          <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
+        </>
+      )}
+      <HistorySection period={period} onPeriodChange={setPeriod} onSelect={setSelectedId} />
+      <OperationDetail
+        row={selected}
+        onClose={() => {
+          setSelectedId(null);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+import type { Category, RobotSettingsView, UserConfig } from '@tradebot/contract';
+import { useRef, useState } from 'react';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { SwitchField } from '../../../components/ui/switch';
+import { Toaster, type ToastMessage } from '../../../components/ui/toast';
+import { useTranslation } from '../../../lib/i18n';
+import { useAppStore } from '../../../stores/app';
+import { useAuthStore } from '../../../stores/auth';
+import { useKillRobot } from '../api/kill-robot';
+import { useToggleNewsletter } from '../api/toggle-newsletter';
+import { useUpdateSettings } from '../api/update-settings';
+import { CategoriesField } from '../components/categories-field';
+import { KillSwitch } from '../components/kill-switch';
+import { RiskLevelField } from '../components/risk-level-field';
+import { applyChange, saveWithRollback, type SettingsChange } from '../settings-save';
+import styles from '../components/profile-config.module.css';
+
+let toastCount = 0;
+
+/** spec §2 Profile configuration and §4 Robot settings: each change saves at once. */
+export default function ProfileConfigRoute() {
+  const { t } = useTranslation('robot-settings');
+  const config = useAuthStore((state) => state.userConfig);
+  return config ? <ProfileConfig config={config} /> : <ProfileConfigSkeleton title={t('title')} />;
+}
+
+function ProfileConfigSkeleton({ title }: { title: string }) {
+  return (
+    <div className={styles.page}>
+      <header className={styles.heading}>
+        <h1>{title}</h1>
+      </header>
+      <Skeleton height="8rem" />
+      <Skeleton height="16rem" />
+    </div>
+  );
+}
+
+function ProfileConfig({ config }: { config: UserConfig }) {
+  const { t } = useTranslation('robot-settings');
+  const { t: tCommon } = useTranslation();
+  // What the controls show: the saved settings, or a change while it saves.
+  const [settings, setSettings] = useState<RobotSettingsView>(config.settings);
+  const [newsletter, setNewsletter] = useState(config.user.subscribed_newsletter);
+  const [toast, setToast] = useState<ToastMessage | null>(null);
+  const updateSettings = useUpdateSettings();
+  const toggleNewsletter = useToggleNewsletter();
+  const killRobot = useKillRobot();
+  // One save at a time, so two never race. The controls stay enabled (a disabled control
+  // drops keyboard focus); a change made while a save runs is refused instead.
+  const busy = useRef(false);
+
+  const say = (tone: ToastMessage['tone'], title: string, description?: string) => {
+    toastCount += 1;
+    setToast({ id: toastCount, tone, title, ...(description ? { description } : {}) });
+  };
+
+  /** Keeps the session's copy in step, so the guards and the next visit see what is saved. */
+  const remember = (update: (current: UserConfig) => UserConfig) => {
+    const current = useAuthStore.getState().userConfig;
+    if (current) useAuthStore.getState().setUserConfig(update(current));
+  };
+
+  const change = async (settingsChange: SettingsChange) => {
+    if (busy.current) return;
+    busy.current = true;
+    const outcome = await saveWithRollback(
+      settings,
+      applyChange(settings, settingsChange),
+      (next) => updateSettings.mutateAsync(next),
+      setSettings,
+    );
+    busy.current = false;
+    if (outcome.ok) {
+      remember((current) => ({ ...current, settings: outcome.value }));
+      say('success', t('saved'));
+    } else {
+      say('error', t('saveFailed'), t('saveFailedHint'));
+    }
+  };
+
+  const changeNewsletter = async (next: boolean) => {
+    if (busy.current) return;
+    busy.current = true;
+    const outcome = await saveWithRollback(
+      newsletter,
+      next,
+      () => toggleNewsletter.mutateAsync(),
+      setNewsletter,
+    );
+    busy.current = false;
+    if (outcome.ok) {
+      remember((current) => ({
+        ...current,
+        user: { ...current.user, subscribed_newsletter: outcome.value },
+      }));
+      useAppStore.getState().setSubscribedToNewsletter(outcome.value);
+      say('success', t('saved'));
+    } else {
+      say('error', t('saveFailed'), t('saveFailedHint'));
+    }
+  };
+
+  const stopEverything = () => {
+    if (busy.current) return;
+    busy.current = true;
+    killRobot.mutate(undefined, {
+      onSettled: () => {
+        busy.current = false;
+      },
+      onSuccess: (result) => {
+        setSettings(result.settings);
+        remember((current) => ({ ...current, settings: result.settings }));
+        say('success', t('kill.done', { count: result.closed }));
+      },
+      onError: () => {
+        say('error', t('kill.failed'));
+      },
+    });
+  };
+
+  return (
+    <Toaster
+      message={toast}
+      onDismiss={() => {
+        setToast(null);
+      }}
+      closeLabel={tCommon('overlay.close')}
+    >
+      <div className={styles.page}>
+        <header className={styles.heading}>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
+        </header>
+        <Card title={t('robot.title')} titleId="robot-title">
+          <SwitchField
+            label={t('robot.switch')}
+            description={settings.bot_on ? t('robot.on') : t('robot.off')}
+            checked={settings.bot_on}
+            onCheckedChange={(value) => void change({ kind: 'bot_on', value })}
+            busy={updateSettings.isPending}
+          />
+        </Card>
+        <Card title={t('risk.title')} titleId="risk-title">
+          <p className={styles.text}>{t('risk.intro')}</p>
+          <RiskLevelField
+            value={settings.risk}
+            onChange={(value) => void change({ kind: 'risk', value })}
+            busy={updateSettings.isPending}
+          />
+        </Card>
+        <Card title={t('categories.title')} titleId="categories-title">
+          <p className={styles.text}>{t('categories.intro')}</p>
+          <CategoriesField
+            enabled={settings.categories_enabled}
+            onChange={(category: Category | 'all', value) =>
+              void change({ kind: 'category', category, value })
+            }
+            busy={updateSettings.isPending}
+          />
+        </Card>
+        <Card title={t('newsletter.title')} titleId="newsletter-title">
+          <SwitchField
+            label={t('newsletter.switch')}
+            description={t('newsletter.hint')}
+            checked={newsletter}
+            onCheckedChange={(value) => void changeNewsletter(value)}
+            busy={toggleNewsletter.isPending}
+          />
+        </Card>
+        <KillSwitch onConfirm={stopEverything} pending={killRobot.isPending} />
+      </div>
+    </Toaster>
+  );
+}

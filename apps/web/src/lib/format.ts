@@ -1,0 +1,90 @@
+import type { Language } from '@tradebot/contract';
+
+/**
+ * Numbers and times as the user's language writes them (Intl). Spanish uses the Latin
+ * American conventions and Portuguese the Brazilian ones: the product's users are there.
+ */
+const locales: Record<Language, string> = { es: 'es-419', pt: 'pt-BR' };
+
+export function localeOf(language: Language): string {
+  return locales[language];
+}
+
+const cache = new Map<string, Intl.NumberFormat>();
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language}|${JSON.stringify(options)}`;
+  let format = cache.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locales[language], options);
+    cache.set(key, format);
+  }
+  return format;
+}
+
+/** USD, two decimals: "USD 1,234.50" (es), "US$ 1.234,50" (pt). */
+export function formatMoney(language: Language, amount: number): string {
+  return numberFormat(language, { style: 'currency', currency: 'USD' }).format(amount);
+}
+
+/**
+ * A gain or a loss with its sign ("+USD 1.25", "-USD 0.40"), so colour is never the only cue.
+ * An amount that rounds to zero has no sign.
+ */
+export function formatSignedMoney(language: Language, amount: number): string {
+  return numberFormat(language, {
+    style: 'currency',
+    currency: 'USD',
+    signDisplay: 'exceptZero',
+  }).format(amount);
+}
+
+/** A share 0..1 as a percentage, one decimal at most: "12.3%". */
+export function formatPercent(language: Language, share: number): string {
+  return numberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(share);
+}
+
+/** A price as the instrument quotes it: the digits it came with, at least two. */
+export function formatPrice(language: Language, price: number): string {
+  const decimals = Math.min(8, Math.max(2, decimalsOf(price)));
+  return numberFormat(language, {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }).format(price);
+}
+
+function decimalsOf(value: number): number {
+  const text = String(value);
+  if (text.includes('e-')) return Number(text.split('e-')[1]);
+  const point = text.indexOf('.');
+  return point < 0 ? 0 : text.length - point - 1;
+}
+
+/** A trade size in lots: up to two decimals. */
+export function formatLots(language: Language, lots: number): string {
+  return numberFormat(language, { maximumFractionDigits: 2 }).format(lots);
+}
+
+const dateCache = new Map<string, Intl.DateTimeFormat>();
+/** Date and time, short, in the browser's time zone (ISO 8601 in, words out). */
+export function formatDateTime(language: Language, iso: string, timeZone?: string): string {
+  const key = `${language}|${timeZone ?? ''}`;
+  let format = dateCache.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locales[language], {
+      dateStyle: 'short',
+      timeStyle: 'short',
+      // 24-hour time: shorter than "11:40 p.m." and read the same way in both languages.
+      hourCycle: 'h23',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    dateCache.set(key, format);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : format.format(date);
+}
+
+/** Which way a figure points, for colouring it: what rounds to zero cents is neutral. */
+export function toneOf(amount: number): 'positive' | 'negative' | 'neutral' {
+  const cents = Math.round(amount * 100);
+  return cents > 0 ? 'positive' : cents < 0 ? 'negative' : 'neutral';
+}

@@ -1,0 +1,20 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiRequestError } from './api-client';
+
+/**
+ * Server state of the logged-in screens (TanStack Query). Only the lazy live-account layout
+ * imports this, so the public pages do not pay for it (docs/decisions/044).
+ */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Real-time events keep the live values fresh; a focus refetch would only race them.
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+      // A refused or invalid request will not pass on a retry.
+      retry: (failures, error) =>
+        failures < 2 && !(error instanceof ApiRequestError && error.status < 500),
+    },
+    mutations: { retry: false },
+  },
+});
