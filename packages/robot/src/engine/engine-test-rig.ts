@@ -36,6 +36,8 @@ export interface RigOptions {
   readonly strategy?: Strategy;
   readonly broker?: PaperBroker;
   readonly storeSnapshot?: ExecutionStoreSnapshot;
+  /** A store of the test's own (to delay writes); an in-memory one otherwise. */
+  readonly store?: InMemoryExecutionStore;
   /** Wraps the broker the engine sees (to lose, repeat or delay reports). */
   readonly wrapBroker?: (broker: PaperBroker, store: InMemoryExecutionStore) => BrokerAdapter;
   readonly depositCents?: number;
@@ -54,7 +56,7 @@ export async function createRig(options: RigOptions) {
   feed.subscribe((tick) => {
     broker.onTick(tick);
   });
-  const store = new InMemoryExecutionStore(options.storeSnapshot);
+  const store = options.store ?? new InMemoryExecutionStore(options.storeSnapshot);
   const events = new RecordingEventSink();
   const clock = new ManualClock(tuesday);
   const settings = new InMemoryAccountSettingsSource(

@@ -9,6 +9,8 @@ import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import { orderRequestOf, type OrderIntent, type TradeRecord } from '../execution/trade-record';
 import type { InstrumentCatalogue } from '../instruments/catalogue';
+import type { MarketDataFeed } from '../market-data/market-data-feed';
+import type { Tick } from '../market-data/tick';
 import type { Clock } from '../time/clock';
 import type { AccountBook } from './account-book';
 import type { EngineControl } from './engine-control';
@@ -17,6 +19,7 @@ import type { WorkTracker } from './work-tracker';
 export interface OrderExecutionDependencies {
   readonly catalogue: InstrumentCatalogue;
   readonly broker: BrokerAdapter;
+  readonly feed: MarketDataFeed;
   readonly store: ExecutionStore;
   readonly events: EventSink;
   readonly clock: Clock;
@@ -41,6 +44,14 @@ export class OrderExecution {
     if (!this.book.isPending(intent)) return; // settled while its intent was being persisted
     if (this.control.state === 'HALTED') {
       // The kill switch came between persisting and sending: the order is never sent.
+      this.expire(intent);
+      return;
+    }
+    // A decision holds at the price it was taken on. If the market moved against the order
+    // while its intent was being persisted, the order expires unsent: at the new price its
+    // take-profit could earn less than the cent the risk gate demanded, or lie behind the entry.
+    const quote = this.deps.feed.lastTick(intent.symbol);
+    if (quote && movedAgainst(intent, quote)) {
       this.expire(intent);
       return;
     }
@@ -207,4 +218,9 @@ export class OrderExecution {
       at: this.deps.clock.now(),
     });
   }
+}
+
+/** The entry price is now worse than the decision's: a higher ask for a buy, a lower bid for a sale. */
+function movedAgainst(intent: OrderIntent, quote: Tick): boolean {
+  return intent.side === 'buy' ? quote.ask > intent.decisionAsk : quote.bid < intent.decisionBid;
 }

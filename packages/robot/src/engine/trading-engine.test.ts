@@ -111,6 +111,50 @@ describe('TradingEngine orders', () => {
     expect(recordedAtSend).toEqual([true]);
   });
 
+  it('sends no order whose entry price moved against it while its intent was persisted', async () => {
+    /** Holds intent writes until the test opens the gate, as a slow database would. */
+    class GatedStore extends InMemoryExecutionStore {
+      open: () => void = () => undefined;
+      private readonly gate = new Promise<void>((resolve) => {
+        this.open = resolve;
+      });
+      override saveIntents(intents: readonly OrderIntent[]): Promise<void> {
+        const batch = intents.slice();
+        return this.gate.then(() => super.saveIntents(batch));
+      }
+    }
+    const outcomes: Record<string, { positions: number; expired: number }> = {};
+    for (const [name, move] of [
+      ['against', 0.0003],
+      ['in favour', -0.0003],
+    ] as const) {
+      const store = new GatedStore();
+      const rig = await createRig({
+        accounts: { a: robotOn() },
+        store,
+        strategy: new FixedSignalStrategy(0.999, ['buy']),
+      });
+      rig.feed.publish({ symbol: 'EURUSD', bid: 1.1, ask: 1.1001, time: tuesday });
+      // The next quote arrives before the intent is stored: a buy now pays `move` more.
+      rig.feed.publish({
+        symbol: 'EURUSD',
+        bid: 1.1 + move,
+        ask: 1.1001 + move,
+        time: tuesday + 1000,
+      });
+      store.open();
+      await rig.engine.idle();
+      outcomes[name] = {
+        positions: rig.broker.openPositions('a').length,
+        expired: rig.events.ofType('OrderExpired').length,
+      };
+    }
+    expect(outcomes).toEqual({
+      against: { positions: 0, expired: 1 },
+      'in favour': { positions: 1, expired: 0 },
+    });
+  });
+
   it('denies a second operation on an instrument already held', async () => {
     const rig = await createRig({ accounts: { a: robotOn() } });
     await rig.tick('EURUSD', 1.1, 1.1001);
