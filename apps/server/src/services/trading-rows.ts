@@ -2,6 +2,7 @@ import type { TradeRow, TradingAccount } from '@tradebot/contract';
 import {
   centsToDollars,
   exposureCap,
+  toAccountSummary,
   toTradeRow,
   type AccountState,
   type InstrumentCatalogue,
@@ -42,10 +43,7 @@ export function tradeRowOf(
 /** spec §3 account {balance, freeMargin, equity, earnings} plus exposure against the 50% cap. */
 export function tradingAccountOf(account: AccountState): TradingAccount {
   return {
-    balance: centsToDollars(account.balanceCents),
-    freeMargin: centsToDollars(account.freeMarginCents),
-    equity: centsToDollars(account.equityCents),
-    earnings: centsToDollars(account.equityCents - account.depositsCents),
+    ...toAccountSummary(account),
     deposits: centsToDollars(account.depositsCents),
     usedMargin: centsToDollars(account.usedMarginCents),
     exposure: account.equityCents > 0 ? account.usedMarginCents / account.equityCents : 0,

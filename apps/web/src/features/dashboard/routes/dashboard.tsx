@@ -3,6 +3,7 @@ import type { HistoryPeriod } from '@tradebot/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
+import { Page } from '../../../components/ui/page';
 import { useTranslation } from '../../../lib/i18n';
 import { useTradingStore } from '../../../stores/trading';
 import { useLiveTradingData } from '../api/get-all-data';
@@ -14,7 +15,6 @@ import { OpenOperations } from '../components/open-operations';
 import { OperationDetail } from '../components/operation-detail';
 import { RobotState } from '../components/robot-state';
 import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
-import styles from '../components/dashboard.module.css';
 
 /**
  * When an event brings closed operations the loaded history lacks: a history of one page is
@@ -67,11 +67,7 @@ export default function DashboardRoute() {
         historyRows.find((row) => row.id === selectedId));
 
   return (
-    <div className={styles.page}>
-      <header className={styles.heading}>
-        <h1>{t('title')}</h1>
-        <p>{t('intro')}</p>
-      </header>
+    <Page title={t('title')} intro={t('intro')} width="wide">
       {live.isError && isFirstLoad ? (
         <Notice
           tone="error"
@@ -98,6 +94,6 @@ export default function DashboardRoute() {
           setSelectedId(null);
         }}
       />
-    </div>
+    </Page>
   );
 }

@@ -1,6 +1,7 @@
 import type { Category, RobotSettingsView, UserConfig } from '@tradebot/contract';
 import { useRef, useState } from 'react';
 import { Card } from '../../../components/ui/card';
+import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { SwitchField } from '../../../components/ui/switch';
 import { Toaster, type ToastMessage } from '../../../components/ui/toast';
@@ -27,13 +28,10 @@ export default function ProfileConfigRoute() {
 
 function ProfileConfigSkeleton({ title }: { title: string }) {
   return (
-    <div className={styles.page}>
-      <header className={styles.heading}>
-        <h1>{title}</h1>
-      </header>
+    <Page title={title} width="narrow">
       <Skeleton height="8rem" />
       <Skeleton height="16rem" />
-    </div>
+    </Page>
   );
 }
 
@@ -128,11 +126,7 @@ function ProfileConfig({ config }: { config: UserConfig }) {
       }}
       closeLabel={tCommon('overlay.close')}
     >
-      <div className={styles.page}>
-        <header className={styles.heading}>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </header>
+      <Page title={t('title')} intro={t('intro')} width="narrow">
         <Card title={t('robot.title')} titleId="robot-title">
           <SwitchField
             label={t('robot.switch')}
@@ -170,7 +164,7 @@ function ProfileConfig({ config }: { config: UserConfig }) {
           />
         </Card>
         <KillSwitch onConfirm={stopEverything} pending={killRobot.isPending} />
-      </div>
+      </Page>
     </Toaster>
   );
 }
