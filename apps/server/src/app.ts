@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import { apiV1Prefix } from '@tradebot/contract';
@@ -15,6 +15,13 @@ import { validatorCompiler } from './http/validation';
 import { registerOpenApi } from './plugins/openapi';
 import { closeRevokedSockets, registerRealtime } from './realtime/socket-gateway';
 import { registerWebApp } from './plugins/web-app';
+import type { RealtimePublisher } from './realtime/realtime-publisher';
+import { LiveUpdates } from './robot/live-updates';
+import { RobotRuntime } from './robot/robot-runtime';
+import { tradingRoutes } from './http/v1/trading.routes';
+import { TradingRepository } from './repositories/trading.repository';
+import { TradingService } from './services/trading.service';
+import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { Redis } from 'ioredis';
 import { accountRoutes } from './http/v1/account.routes';
 import { authRoutes } from './http/v1/auth.routes';
@@ -54,12 +61,15 @@ export interface Services {
   promoCodes: PromoCodesService;
   emailSubscription: EmailSubscriptionService;
   rateLimiter: RateLimiterService;
+  trading: TradingService;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     services: Services;
+    /** The robot running in this process; undefined with ROBOT_ENABLED=false. */
+    robot: RobotRuntime | undefined;
   }
 }
 
@@ -71,6 +81,27 @@ export interface AppDependencies {
   mailer?: Mailer;
   /** Otherwise Redis when REDIS_URL is set, else in memory. */
   rateLimitStore?: RateLimitStore;
+  /** Where live account updates go (the Socket.IO gateway); without one, none are sent. */
+  realtime?: RealtimePublisher;
+  /** The robot's strategy: the signal model unless given (tests, benchmarks). */
+  robotStrategy?: Strategy;
+  /**
+   * Drive the market from timers (default). Tests turn them off and move the market with
+   * `app.robot.advance()` after moving their clock.
+   */
+  robotTimers?: boolean;
+}
+
+/** How often the market's last quotes are saved, so that a restart continues from them. */
+const quoteSaveMs = 5_000;
+/** Equity moving with prices reaches a watching user at most this often. */
+const liveEquitySweepMs = 500;
+
+/** The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). */
+function robotClock(clock: Clock, speed: number): () => number {
+  if (speed === 1) return () => clock.now().getTime();
+  const origin = clock.now().getTime();
+  return () => origin + (clock.now().getTime() - origin) * speed;
 }
 
 function createMailer(config: Config, app: FastifyInstance): Mailer {
@@ -175,6 +206,52 @@ export async function buildApp(
   const secrets = new Secrets(config.TOKEN_SECRET);
   const db = database.db;
   const users = new UsersRepository(db);
+
+  // The robot starts once the database is migrated and stops before it closes (onClose hooks
+  // run last-registered first).
+  const robotNow = robotClock(clock, config.MARKET_SPEED);
+  const robot = config.ROBOT_ENABLED
+    ? await RobotRuntime.start({
+        db,
+        now: robotNow,
+        marketTickMs: config.MARKET_TICK_MS,
+        marketSeed: config.MARKET_SEED ?? randomInt(2 ** 31 - 1),
+        autoAdvance: dependencies.robotTimers ?? true,
+        warmUpMs: config.ROBOT_WARM_UP_MS,
+        quoteSaveMs,
+        ...(dependencies.robotStrategy ? { strategy: dependencies.robotStrategy } : {}),
+        onError: (error, what) => {
+          app.log.error({ err: error }, `robot: ${what} failed`);
+        },
+        onHalted: (reason) => {
+          app.log.error({ reason }, 'robot: trading halted');
+        },
+      })
+    : undefined;
+  app.decorate('robot', robot);
+  const trading = new TradingService(
+    users,
+    new TradingRepository(db),
+    robot?.catalogue ?? new InstrumentCatalogue(),
+    clock,
+    robotNow,
+    robot,
+  );
+  if (robot) {
+    const liveUpdates = dependencies.realtime
+      ? new LiveUpdates(robot, trading, dependencies.realtime, {
+          sweepMs: liveEquitySweepMs,
+          onError: (error, what) => {
+            app.log.error({ err: error }, `robot: ${what} failed`);
+          },
+        })
+      : undefined;
+    liveUpdates?.start();
+    app.addHook('onClose', async () => {
+      await liveUpdates?.stop();
+      await robot.stop();
+    });
+  }
   const promoCodes = new PromoCodesRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = (revoked) => {
@@ -207,6 +284,7 @@ export async function buildApp(
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
     rateLimiter: new RateLimiterService(rateLimitStore, clock),
+    trading,
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 
@@ -221,6 +299,7 @@ export async function buildApp(
       await v1.register(accountRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
+      await v1.register(tradingRoutes);
     },
     { prefix: apiV1Prefix },
   );

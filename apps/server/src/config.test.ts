@@ -14,6 +14,21 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
+  it('runs the robot on a one-second market by default, and validates its settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      ROBOT_ENABLED: true,
+      MARKET_TICK_MS: 1000,
+      MARKET_SPEED: 1,
+    });
+    expect(loadConfig({}).MARKET_SEED).toBeUndefined();
+    expect(
+      loadConfig({ ROBOT_ENABLED: 'false', MARKET_SEED: '7', MARKET_SPEED: '60' }),
+    ).toMatchObject({ ROBOT_ENABLED: false, MARKET_SEED: 7, MARKET_SPEED: 60 });
+    expect(() => loadConfig({ MARKET_TICK_MS: '5' })).toThrow(/MARKET_TICK_MS/);
+    expect(() => loadConfig({ MARKET_SPEED: '0.5' })).toThrow(/MARKET_SPEED/);
+    expect(() => loadConfig({ ROBOT_ENABLED: 'perhaps' })).toThrow(/ROBOT_ENABLED/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: ' ' }).PORT).toBe(8080);
   });

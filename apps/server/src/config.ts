@@ -51,6 +51,27 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   SEED_DEMO: booleanish.default(true),
+  /** Run the robot (simulated market, built-in platform, engine) in this process. */
+  ROBOT_ENABLED: booleanish.default(true),
+  /** Simulated time between two quotes of an instrument, and the market timer's period. */
+  MARKET_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Seed of the simulated market; unset, each start draws one. */
+  MARKET_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  /**
+   * Simulated milliseconds per wall-clock millisecond. 1 (the default) is real time; more makes
+   * the market, and the robot's clock with it, run faster: for tests and demonstrations only.
+   */
+  MARKET_SPEED: z.coerce.number().min(1).max(10_000).default(1),
+  /**
+   * Simulated market history the signal model learns from at start, so that a fresh start
+   * trades within a minute; 0 skips it (the model then needs hours of live quotes).
+   */
+  ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
 });
 
 export type Config = z.infer<typeof configSchema> & {

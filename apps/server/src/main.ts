@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { argon2PasswordHasher } from './repositories/password-hasher';
 import { UsersRepository } from './repositories/users.repository';
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
-import { demoPromoCode, demoUser, seedDemo } from './services/demo-seed.service';
+import { demoPromoCode, demoUser, seedDemo, seedDemoTrading } from './services/demo-seed.service';
 
 const shutdownGraceMs = 10_000;
 
@@ -29,7 +29,13 @@ async function main() {
       new PromoCodesRepository(app.database.db),
       argon2PasswordHasher,
     );
-    app.log.info({ email: demoUser.email, created, promocode: demoPromoCode.code }, 'demo ready');
+    const trading = app.robot
+      ? await seedDemoTrading(new UsersRepository(app.database.db), app.robot, new Date())
+      : false;
+    app.log.info(
+      { email: demoUser.email, created, promocode: demoPromoCode.code, trading },
+      'demo ready',
+    );
   }
 
   // Stop accepting, let in-flight requests finish, then close the database (onClose hooks).

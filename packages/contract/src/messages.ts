@@ -40,6 +40,10 @@ const es = {
   'auth.regionBlocked': 'No disponible en tu región',
   'auth.incorrectCode': 'Código incorrecto o vencido',
   'auth.passwordChanged': 'Contraseña cambiada con éxito',
+  'trading.notAuthorized': 'Debes completar el pago para acceder a tu cartera y al robot.',
+  'trading.notLinked': 'Debes vincular tu cuenta de broker para acceder a tu cartera y al robot.',
+  'trading.robotUnavailable':
+    'El robot no está disponible en este momento. Inténtalo de nuevo en unos minutos.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -77,6 +81,11 @@ const pt: Record<MessageKey, string> = {
   'auth.regionBlocked': 'Não disponível na sua região',
   'auth.incorrectCode': 'Código incorreto ou expirado',
   'auth.passwordChanged': 'Senha alterada com sucesso',
+  'trading.notAuthorized': 'Você precisa concluir o pagamento para acessar sua carteira e o robô.',
+  'trading.notLinked':
+    'Você precisa vincular sua conta da corretora para acessar sua carteira e o robô.',
+  'trading.robotUnavailable':
+    'O robô não está disponível no momento. Tente novamente em alguns minutos.',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

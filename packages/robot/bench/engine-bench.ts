@@ -102,7 +102,7 @@ async function runScenario(
   for (let i = 0; i < accountCount; i++) {
     const accountId = `bench-${i}`;
     settings.set(accountId, randomSettings(random));
-    broker.openAccount(accountId, 1_000_000);
+    void broker.openAccount(accountId, 1_000_000);
   }
   let tickStartedAt = 0;
   let measuring = false;
@@ -117,7 +117,7 @@ async function runScenario(
     },
     onReport: (listener) => broker.onReport(listener),
     account: (id) => broker.account(id),
-    accountView: (id) => broker.accountView(id),
+    accountFigures: (id) => broker.accountFigures(id),
     openPositions: (id) => broker.openPositions(id),
     queryOrder: (id) => broker.queryOrder(id),
   };

@@ -29,7 +29,7 @@ describe('public API: the embedded paper-trading set-up a server wires', () => {
       events,
       tickIntervalMs: 60_000,
     });
-    broker.openAccount('user-1', 1_000_000);
+    void broker.openAccount('user-1', 1_000_000);
     engine.applySettings('user-1', {
       bot_on: true,
       risk: 1,

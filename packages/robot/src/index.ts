@@ -30,8 +30,15 @@ export type {
   PositionClosedReport,
   Side,
 } from './broker/broker-adapter';
-export type { ExecutionScheduler, PaperBrokerState } from './broker/paper/paper-broker';
+export type {
+  ExecutionScheduler,
+  PaperAccountState,
+  PaperBrokerOptions,
+  PaperBrokerState,
+  PaperOrderRecord,
+} from './broker/paper/paper-broker';
 export type { PlatformEntry, PlatformJournal } from './broker/paper/platform-journal';
+export { foldPlatformEntries } from './broker/paper/platform-journal';
 export {
   PaperBroker,
   exitPrice,
@@ -51,7 +58,7 @@ export type {
   SignalDecision,
   TradeRecord,
 } from './execution/trade-record';
-export { PendingIntent, plainIntent } from './execution/trade-record';
+export { decidedIntent, orderRequestOf, plainIntent } from './execution/trade-record';
 export type {
   AccountRegistration,
   AccountSettingsSource,
@@ -84,17 +91,32 @@ export type { SignalModelOptions } from './strategy/signal-model';
 export { SignalModel, defaultSignalModelOptions } from './strategy/signal-model';
 export type { ForecastReport } from './strategy/forecast-metrics';
 export { FixedSignalStrategy } from './strategy/fixed-signal-strategy';
+export type { WarmUpOptions, WarmUpResult } from './strategy/warm-up';
+export { warmUpStrategy } from './strategy/warm-up';
 export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';
 export type { AccountRiskSettings } from './risk/risk-gate';
-export { denialReasons, evaluateRisk, precheckRisk, riskSettingsOf } from './risk/risk-gate';
+export {
+  dailyLossLimitReached,
+  denialReasons,
+  evaluateRisk,
+  exposureCapCents,
+  exposureCapReached,
+  exposureCapSlack,
+  precheckRisk,
+  riskSettingsOf,
+} from './risk/risk-gate';
 export type { RiskLevel, RiskProfile } from './risk/risk-profile';
 export { exposureCap, riskLevels, riskProfile } from './risk/risk-profile';
 export type { TradeGeometry } from './risk/trade-geometry';
 export { stopLossMultiple, tradeGeometry } from './risk/trade-geometry';
-export type { TradingEngineDependencies } from './engine/trading-engine';
-export { TradingEngine } from './engine/trading-engine';
-export type { PaperTradingOptions } from './engine/paper-trading-system';
-export { startPaperTrading } from './engine/paper-trading-system';
+export type {
+  AccountStatus,
+  EngineIdleReason,
+  TradingEngineDependencies,
+} from './engine/trading-engine';
+export { TradingEngine, engineIdleReasons } from './engine/trading-engine';
+export type { PaperTradingOptions, WarmUpChoice } from './engine/paper-trading-system';
+export { defaultWarmUpHistoryMs, startPaperTrading } from './engine/paper-trading-system';
 
 // Money and the contract edge.
 export type { Cents } from './money/minor-units';

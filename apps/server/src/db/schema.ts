@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -118,4 +121,171 @@ export const promoCodes = pgTable('promo_codes', {
   maxUses: integer('max_uses'),
   uses: integer('uses').notNull().default(0),
   createdAt: createdAt(),
+});
+
+// The robot in the server (docs/decisions/042-robot-in-the-server.md). Money is integer cents
+// (decision 022), prices keep the instrument's digits, and an account id is its user's id.
+// Every key makes its insert idempotent: replaying a write after a crash changes nothing.
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const instant = (name: string) => timestamp(name, { withTimezone: true });
+const accountId = () =>
+  uuid('account_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/** The robot's order intents, written before each order is sent (decision 023). */
+export const orderIntents = pgTable(
+  'order_intents',
+  {
+    clientOrderId: text('client_order_id').primaryKey(),
+    accountId: accountId(),
+    symbol: text('symbol').notNull(),
+    category: text('category').notNull(),
+    side: text('side').notNull(),
+    units: doublePrecision('units').notNull(),
+    takeProfit: doublePrecision('take_profit').notNull(),
+    stopLoss: doublePrecision('stop_loss').notNull(),
+    decidedAt: instant('decided_at').notNull(),
+    decisionBid: doublePrecision('decision_bid').notNull(),
+    decisionAsk: doublePrecision('decision_ask').notNull(),
+    probability: doublePrecision('probability').notNull(),
+    breakEvenProbability: doublePrecision('break_even_probability').notNull(),
+    estimatedMarginCents: cents('estimated_margin_cents').notNull(),
+    equityAtEntryCents: cents('equity_at_entry_cents').notNull(),
+    freeMarginAtEntryCents: cents('free_margin_at_entry_cents').notNull(),
+    status: text('status').notNull(),
+    rejectReason: text('reject_reason'),
+  },
+  (table) => [
+    index('order_intents_pending_idx')
+      .on(table.clientOrderId)
+      .where(sql`${table.status} = 'pending'`),
+    index('order_intents_account_idx').on(table.accountId),
+  ],
+);
+
+/** The robot's operations (trades): one per filled order, closed once. */
+export const operations = pgTable(
+  'operations',
+  {
+    positionId: text('position_id').primaryKey(),
+    clientOrderId: text('client_order_id').notNull(),
+    accountId: accountId(),
+    symbol: text('symbol').notNull(),
+    category: text('category').notNull(),
+    side: text('side').notNull(),
+    units: doublePrecision('units').notNull(),
+    openedAt: instant('opened_at').notNull(),
+    entryBid: doublePrecision('entry_bid').notNull(),
+    entryAsk: doublePrecision('entry_ask').notNull(),
+    entryPrice: doublePrecision('entry_price').notNull(),
+    pipSize: doublePrecision('pip_size').notNull(),
+    takeProfit: doublePrecision('take_profit').notNull(),
+    stopLoss: doublePrecision('stop_loss').notNull(),
+    probability: doublePrecision('probability').notNull(),
+    breakEvenProbability: doublePrecision('break_even_probability').notNull(),
+    marginCents: cents('margin_cents').notNull(),
+    equityAtEntryCents: cents('equity_at_entry_cents').notNull(),
+    freeMarginAtEntryCents: cents('free_margin_at_entry_cents').notNull(),
+    usedMarginAfterEntryCents: cents('used_margin_after_entry_cents').notNull(),
+    closedAt: instant('closed_at'),
+    closePrice: doublePrecision('close_price'),
+    /** 'open' until it closes: 'tp', 'sl', 'closeout' or 'kill'. */
+    closeReason: text('close_reason').notNull().default('open'),
+    profitCents: cents('profit_cents'),
+  },
+  (table) => [
+    uniqueIndex('operations_client_order_id_key').on(table.clientOrderId),
+    // The history, newest first, paged by (closed_at, position_id).
+    index('operations_account_closed_idx').on(table.accountId, table.closedAt, table.positionId),
+    index('operations_open_idx')
+      .on(table.accountId)
+      .where(sql`${table.closeReason} = 'open'`),
+  ],
+);
+
+/** The equity each account started a UTC day with: the base of the daily loss limit. */
+export const dayStarts = pgTable(
+  'day_starts',
+  {
+    accountId: accountId(),
+    /** Days since the epoch, UTC. */
+    day: integer('day').notNull(),
+    equityCents: cents('equity_cents').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.day] })],
+);
+
+/** The built-in trading platform's accounts (the paper broker), in USD cents. */
+export const platformAccounts = pgTable('platform_accounts', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  depositsCents: cents('deposits_cents').notNull().default(0),
+  realisedProfitCents: cents('realised_profit_cents').notNull().default(0),
+  /** Always deposits + realised profit: both change in the transaction that changes it. */
+  balanceCents: cents('balance_cents').notNull().default(0),
+  openedAt: instant('opened_at').notNull(),
+});
+
+export const platformDeposits = pgTable(
+  'platform_deposits',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => platformAccounts.accountId, { onDelete: 'cascade' }),
+    depositedAt: instant('deposited_at').notNull(),
+    cents: cents('cents').notNull(),
+    /** The balance once this deposit was in, as the platform reported it. */
+    balanceAfterCents: cents('balance_after_cents').notNull(),
+  },
+  // A replayed deposit has the same account, time and resulting balance: it is not booked twice.
+  (table) => [
+    primaryKey({ columns: [table.accountId, table.depositedAt, table.balanceAfterCents] }),
+  ],
+);
+
+/** The platform's orders: the outcome (fill or rejection) and, for a fill, its closure. */
+export const platformOrders = pgTable(
+  'platform_orders',
+  {
+    clientOrderId: text('client_order_id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => platformAccounts.accountId, { onDelete: 'cascade' }),
+    outcome: text('outcome').$type<'filled' | 'rejected'>().notNull(),
+    settledAt: instant('settled_at').notNull(),
+    rejectReason: text('reject_reason'),
+    positionId: text('position_id'),
+    /** The number in the position id (P<number>): the next position continues after the largest. */
+    positionNumber: integer('position_number'),
+    symbol: text('symbol'),
+    side: text('side'),
+    units: doublePrecision('units'),
+    price: doublePrecision('price'),
+    bid: doublePrecision('bid'),
+    ask: doublePrecision('ask'),
+    takeProfit: doublePrecision('take_profit'),
+    stopLoss: doublePrecision('stop_loss'),
+    marginCents: cents('margin_cents'),
+    closedAt: instant('closed_at'),
+    closePrice: doublePrecision('close_price'),
+    closeReason: text('close_reason'),
+    closeProfitCents: cents('close_profit_cents'),
+  },
+  (table) => [
+    uniqueIndex('platform_orders_position_id_key').on(table.positionId),
+    index('platform_orders_open_idx')
+      .on(table.accountId)
+      .where(sql`${table.outcome} = 'filled' and ${table.closedAt} is null`),
+    index('platform_orders_settled_at_idx').on(table.settledAt),
+  ],
+);
+
+/** The simulated market's last quote per instrument: it restarts from them. */
+export const marketQuotes = pgTable('market_quotes', {
+  symbol: text('symbol').primaryKey(),
+  quotedAt: instant('quoted_at').notNull(),
+  bid: doublePrecision('bid').notNull(),
+  ask: doublePrecision('ask').notNull(),
 });

@@ -59,6 +59,21 @@ export class UsersRepository {
     });
   }
 
+  /** spec §7 settings: the robot's switch, risk level and categories. Returns the row now stored. */
+  async updateRobotSettings(
+    userId: string,
+    settings: Pick<SettingsRow, 'botOn' | 'risk' | 'categoriesEnabled'>,
+    now: Date,
+  ): Promise<SettingsRow> {
+    const [row] = await this.db
+      .update(userSettings)
+      .set({ ...settings, updatedAt: now })
+      .where(eq(userSettings.userId, userId))
+      .returning();
+    if (!row) throw new Error(`user ${userId} has no settings row`);
+    return row;
+  }
+
   /** Flips the newsletter opt-in and returns the new value. */
   async toggleNewsletter(userId: string, now: Date): Promise<boolean> {
     const [row] = await this.db

@@ -1,6 +1,8 @@
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
-import type { UsersRepository } from '../repositories/users.repository';
+import { allCategoriesEnabled, type UsersRepository } from '../repositories/users.repository';
+import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import type { RobotRuntime } from '../robot/robot-runtime';
 
 /** The demo login the README documents. */
 export const demoUser = {
@@ -35,5 +37,31 @@ export async function seedDemo(
     },
     { authorized: true, linked: true, loginTradear: true },
   );
+  return true;
+}
+
+/** The demo account's first deposit at the built-in platform: $10,000 (decision 042). */
+export const demoDepositCents = 1_000_000;
+
+/**
+ * Gives the demo user an account at the built-in platform, with its first deposit and the
+ * robot on in every category, so that it trades from the first start (crypto trades around the
+ * clock). Only once: a demo user who later switched the robot off keeps it off.
+ * Returns true when it opened the account now.
+ */
+export async function seedDemoTrading(
+  usersRepository: UsersRepository,
+  robot: RobotRuntime,
+  now: Date,
+): Promise<boolean> {
+  const user = await usersRepository.findByEmail(demoUser.email);
+  if (!user || robot.hasAccount(user.id)) return false;
+  await robot.openAccount(user.id, demoDepositCents);
+  const settings = await usersRepository.updateRobotSettings(
+    user.id,
+    { botOn: true, risk: 1, categoriesEnabled: allCategoriesEnabled },
+    now,
+  );
+  robot.applySettings(user.id, effectiveRobotSettings(settings));
   return true;
 }

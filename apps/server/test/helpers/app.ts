@@ -33,6 +33,8 @@ export function useTestApp(
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+      // The robot costs a start-up and a timer: suites that need it turn it on.
+      ROBOT_ENABLED: 'false',
       ...(typeof env === 'function' ? env() : env),
     });
     context.app = await buildApp(config, {

@@ -117,12 +117,12 @@ export interface BrokerAdapter {
   /** A snapshot of the account's figures, safe to keep. */
   account(accountId: string): AccountState | undefined;
   /**
-   * The adapter's live local view of the account (kept current by the broker's stream): the
-   * same object on every call, its figures always the latest. The engine holds it per account
-   * and the risk gate reads it on every evaluation, so reading it must not allocate, block or
-   * touch the network (decision 025). Copy it, or use `account`, to keep figures.
+   * The account's latest figures as plain data, or undefined for an unknown account. The engine
+   * reads them on every evaluation that passes the cheap checks and never keeps them, so an
+   * adapter may return its own live record (the paper broker does); reading must not block or
+   * touch the network (decision 025, decision 041).
    */
-  accountView(accountId: string): AccountFigures | undefined;
+  accountFigures(accountId: string): AccountFigures | undefined;
   openPositions(accountId: string): readonly OpenPositionView[];
   /** For reconciliation after a restart: what became of an order the engine sent. */
   queryOrder(clientOrderId: string): Promise<OrderQueryResult>;

@@ -18,7 +18,7 @@ import { TradingEngine } from './trading-engine';
 describe('restart after a crash', () => {
   it('expires an intent that was recorded but never reached the broker', async () => {
     const broker = new PaperBroker(catalogue);
-    broker.openAccount('a', 1_000_000);
+    void broker.openAccount('a', 1_000_000);
     const first = await createRig({
       accounts: { a: robotOn() },
       broker,
@@ -39,7 +39,7 @@ describe('restart after a crash', () => {
 
   it("keeps the day's loss-limit base: a restart gives no fresh allowance", async () => {
     const broker = new PaperBroker(catalogue);
-    broker.openAccount('a', 1_000_000);
+    void broker.openAccount('a', 1_000_000);
     const first = await createRig({ accounts: { a: robotOn() }, broker });
     await first.tick('EURUSD', 1.1, 1.1001); // a buy worth about 30x its 10% margin
     await first.tick('EURUSD', 1.078, 1.0781, tuesday + 60_000); // a 2% gap through the stop
@@ -63,7 +63,7 @@ describe('restart after a crash', () => {
 
   it('adopts a fill the engine never heard about, exactly once', async () => {
     const broker = new PaperBroker(catalogue);
-    broker.openAccount('a', 1_000_000);
+    void broker.openAccount('a', 1_000_000);
     const first = await createRig({
       accounts: { a: robotOn() },
       broker,
@@ -87,7 +87,7 @@ describe('restart after a crash', () => {
 
   it('records a close that happened at the broker while the engine was down', async () => {
     const broker = new PaperBroker(catalogue);
-    broker.openAccount('a', 1_000_000);
+    void broker.openAccount('a', 1_000_000);
     const first = await createRig({ accounts: { a: robotOn() }, broker });
     await first.tick('EURUSD', 1.1, 1.1001);
     first.engine.stop();
@@ -145,7 +145,7 @@ function viewOf(broker: PaperBroker): BrokerAdapter {
     },
     onReport: (listener) => broker.onReport(listener),
     account: (id) => broker.account(id),
-    accountView: (id) => broker.accountView(id),
+    accountFigures: (id) => broker.accountFigures(id),
     openPositions: (id) => broker.openPositions(id),
     queryOrder: (id) => broker.queryOrder(id),
   };
@@ -206,7 +206,7 @@ async function runWithCrash(crashStep: number, macrotasksBeforeCrash: number, se
     tickIntervalMs: 60_000,
   });
   const broker = new PaperBroker(catalogue);
-  for (const id of accounts) broker.openAccount(id, 1_000_000);
+  for (const id of accounts) void broker.openAccount(id, 1_000_000);
   market.subscribe((tick) => {
     broker.onTick(tick);
   });

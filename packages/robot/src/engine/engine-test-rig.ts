@@ -48,7 +48,7 @@ export async function createRig(options: RigOptions) {
   const broker = options.broker ?? new PaperBroker(catalogue);
   if (!options.broker) {
     for (const accountId of Object.keys(options.accounts)) {
-      broker.openAccount(accountId, options.depositCents ?? 1_000_000);
+      void broker.openAccount(accountId, options.depositCents ?? 1_000_000);
     }
   }
   feed.subscribe((tick) => {
@@ -95,7 +95,7 @@ export function deliveringTwice(broker: PaperBroker): BrokerAdapter {
         listener(report);
       }),
     account: (id) => broker.account(id),
-    accountView: (id) => broker.accountView(id),
+    accountFigures: (id) => broker.accountFigures(id),
     openPositions: (id) => broker.openPositions(id),
     queryOrder: (id) => broker.queryOrder(id),
   };

@@ -1,10 +1,13 @@
 import { PaperBroker, type ExecutionScheduler } from '../broker/paper/paper-broker';
+import type { PlatformJournal } from '../broker/paper/platform-journal';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { MarketSimulator, type RegimeOptions } from '../market-data/market-simulator';
+import type { Tick } from '../market-data/tick';
 import type { AccountSettingsSource } from '../settings/robot-settings';
 import { SignalModel, defaultSignalModelOptions } from '../strategy/signal-model';
+import { warmUpStrategy, type WarmUpResult } from '../strategy/warm-up';
 import type { Clock } from '../time/clock';
 import { TradingEngine } from './trading-engine';
 
@@ -20,9 +23,31 @@ export interface PaperTradingOptions {
   /** A paper broker restored from persisted state, with its accounts; a new one otherwise. */
   readonly broker?: PaperBroker;
   readonly brokerScheduler?: ExecutionScheduler;
+  /** The platform's durable ledger, for a new broker (a restored one brings its own). */
+  readonly journal?: PlatformJournal;
+  /** Persisted last quotes: the market continues from them rather than reference prices. */
+  readonly initialQuotes?: readonly Tick[];
+  /**
+   * Teach the signal model on simulated history before going live, so that a fresh start
+   * trades within a minute. `true` takes `defaultWarmUpHistoryMs` of history.
+   */
+  readonly warmUp?: boolean | WarmUpChoice;
   readonly regimes?: RegimeOptions;
   readonly publishDenials?: boolean;
 }
+
+export interface WarmUpChoice {
+  /** How much simulated history, ending now, the model learns from. */
+  readonly historyMs?: number;
+  /** Seed of the warm-up market; derived from the live seed by default. */
+  readonly seed?: number;
+}
+
+/**
+ * History for the warm-up at 1-second ticks: long enough for most open instruments to pass
+ * their warm-up outcomes, short enough to take a few seconds (decision 041 has the figures).
+ */
+export const defaultWarmUpHistoryMs = 10 * 60_000;
 
 /**
  * The embedded default set-up: simulated market -> paper broker -> engine with the signal model.
@@ -32,23 +57,41 @@ export interface PaperTradingOptions {
  */
 export async function startPaperTrading(options: PaperTradingOptions) {
   const catalogue = options.catalogue ?? new InstrumentCatalogue();
+  const strategy = new SignalModel();
+  const now = options.clock.now();
+  let initialQuotes = options.initialQuotes;
+  let warmUp: WarmUpResult | undefined;
+  if (options.warmUp) {
+    const choice = options.warmUp === true ? {} : options.warmUp;
+    warmUp = warmUpStrategy(strategy, catalogue, {
+      seed: choice.seed ?? options.seed + 1,
+      from: now - (choice.historyMs ?? defaultWarmUpHistoryMs),
+      to: now,
+      tickIntervalMs: options.tickIntervalMs,
+      ...(options.regimes ? { regimes: options.regimes } : {}),
+    });
+    // A fresh market continues the warm-up's history; a restored one keeps its own prices.
+    if (initialQuotes) strategy.continueAt(initialQuotes);
+    else initialQuotes = warmUp.lastQuotes;
+  }
   const market = new MarketSimulator({
     instruments: catalogue.instruments,
     seed: options.seed,
-    startTime: options.clock.now(),
+    startTime: now,
     tickIntervalMs: options.tickIntervalMs,
     ...(options.regimes ? { regimes: options.regimes } : {}),
+    ...(initialQuotes ? { initialQuotes } : {}),
   });
   const broker =
     options.broker ??
-    new PaperBroker(
-      catalogue,
-      options.brokerScheduler ? { scheduler: options.brokerScheduler } : {},
-    );
+    new PaperBroker(catalogue, {
+      ...(options.brokerScheduler ? { scheduler: options.brokerScheduler } : {}),
+      ...(options.journal ? { journal: options.journal } : {}),
+      clock: options.clock,
+    });
   market.subscribe((tick) => {
     broker.onTick(tick);
   });
-  const strategy = new SignalModel();
   const engine = await TradingEngine.start({
     catalogue,
     feed: market,
@@ -61,5 +104,5 @@ export async function startPaperTrading(options: PaperTradingOptions) {
     minimumEdge: defaultSignalModelOptions.minimumEdge,
     ...(options.publishDenials === undefined ? {} : { publishDenials: options.publishDenials }),
   });
-  return { catalogue, market, broker, strategy, engine };
+  return { catalogue, market, broker, strategy, engine, warmUp };
 }

@@ -270,7 +270,7 @@ describe('TradingEngine fan-out writes (group commit)', () => {
   async function waveOf(accounts: number, slow: boolean) {
     const ids = Array.from({ length: accounts }, (_, i) => `u${i}`);
     const broker = new PaperBroker(catalogue);
-    for (const id of ids) broker.openAccount(id, 1_000_000);
+    for (const id of ids) void broker.openAccount(id, 1_000_000);
     const store = new CountingStore(slow);
     const sentUnrecorded: string[] = [];
     const engine = await TradingEngine.start({
@@ -313,5 +313,132 @@ describe('TradingEngine fan-out writes (group commit)', () => {
     expect(wave.writes).toEqual([256, 344]);
     expect(wave.open).toBe(600);
     expect(wave.sentUnrecorded).toEqual([]); // still never sent before it is recorded
+  });
+});
+
+describe('TradingEngine ports carry plain data', () => {
+  it('gives the broker and the store objects that JSON keeps whole', async () => {
+    const sent: unknown[] = [];
+    const saved: unknown[] = [];
+    const rig = await createRig({
+      accounts: { a: robotOn() },
+      wrapBroker: (broker, store) => {
+        const originalSave = store.saveIntents.bind(store);
+        store.saveIntents = (intents) => {
+          saved.push(...intents.map((intent) => JSON.parse(JSON.stringify(intent)) as unknown));
+          return originalSave(intents);
+        };
+        return {
+          ...deliveringTwice(broker),
+          submitOrder: (order) => {
+            sent.push(JSON.parse(JSON.stringify(order)));
+            broker.submitOrder(order);
+          },
+        };
+      },
+    });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    const [intent] = rig.store.intentList();
+    expect(sent).toEqual([
+      {
+        clientOrderId: `a/EURUSD/${String(tuesday)}`,
+        accountId: 'a',
+        symbol: 'EURUSD',
+        side: intent?.side,
+        units: intent?.units,
+        takeProfit: intent?.takeProfit,
+        stopLoss: intent?.stopLoss,
+      },
+    ]);
+    expect(saved).toEqual([{ ...intent, status: 'pending' }]);
+    expect(Object.keys(saved[0] ?? {}).sort()).toEqual(
+      [
+        'clientOrderId',
+        'accountId',
+        'symbol',
+        'category',
+        'side',
+        'units',
+        'takeProfit',
+        'stopLoss',
+        'decidedAt',
+        'decisionBid',
+        'decisionAsk',
+        'probability',
+        'breakEvenProbability',
+        'estimatedMarginCents',
+        'equityAtEntryCents',
+        'freeMarginAtEntryCents',
+        'status',
+      ].sort(),
+    );
+  });
+});
+
+describe('TradingEngine per-account kill switch', () => {
+  it('closes every open position of one account only, and says how many', async () => {
+    const rig = await createRig({ accounts: { a: robotOn(), b: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('USDJPY', 150, 150.01);
+    expect(rig.engine.closeAllPositions('a')).toBe(2);
+    await rig.engine.idle();
+    expect(rig.engine.openTrades('a')).toEqual([]);
+    expect(rig.engine.openTrades('b')).toHaveLength(2);
+    const closed = rig.events
+      .ofType('PositionClosed')
+      .map((e) => `${e.trade.accountId} ${e.reason}`);
+    expect(closed).toEqual(['a kill', 'a kill']);
+    expect(rig.engine.closeAllPositions('a')).toBe(0);
+    expect(rig.engine.closeAllPositions('nobody')).toBe(0);
+    expect(rig.engine.tradingState).toBe('ACTIVE');
+  });
+});
+
+describe('TradingEngine account status', () => {
+  const saturday = Date.parse('2024-06-15T12:00:00Z');
+
+  it('says in words why an account is idle, or null while it may trade', async () => {
+    const rig = await createRig({
+      accounts: {
+        trading: robotOn({ forex: true }),
+        off: { ...robotOn(), bot_on: false },
+        none: robotOn({ all: false }),
+        crypto: robotOn({ cripto: true }),
+      },
+    });
+    const status = (id: string) => rig.engine.accountStatus(id).idleReason;
+    expect(status('trading')).toBeNull();
+    expect(status('off')).toBe('ROBOT_OFF');
+    expect(status('nobody')).toBe('ROBOT_OFF');
+    expect(status('none')).toBe('NO_CATEGORY_ENABLED');
+    rig.clock.set(saturday);
+    expect(status('trading')).toBe('MARKET_CLOSED');
+    expect(status('crypto')).toBeNull(); // crypto trades at weekends
+    rig.engine.halt('test');
+    expect(status('crypto')).toBe('TRADING_HALTED');
+  });
+
+  it('reports the exposure cap and the daily loss limit once reached', async () => {
+    const rig = await createRig({ accounts: { a: robotOn({ all: true }, 5) } });
+    const status = () => rig.engine.accountStatus('a').idleReason;
+    // Risk 5 commits a large share of free margin per order: a few instruments reach the cap.
+    let time = tuesday;
+    for (const [symbol, bid, ask] of [
+      ['EURUSD', 1.1, 1.1001],
+      ['USDJPY', 150, 150.01],
+      ['GBPUSD', 1.27, 1.2701],
+      ['AUDUSD', 0.66, 0.6601],
+      ['USDCHF', 0.89, 0.8901],
+    ] as const) {
+      await rig.tick(symbol, bid, ask, (time += 1_000));
+    }
+    expect(status()).toBe('EXPOSURE_CAP_REACHED');
+    // The next signal is a sale (the strategy alternates): a jump up stops it out far enough
+    // for the daily loss limit.
+    rig.engine.closeAllPositions('a');
+    await rig.tick('EURUSD', 1.1, 1.1001, (time += 1_000));
+    expect(rig.engine.openTrades('a').map((t) => t.side)).toEqual(['sale']);
+    await rig.tick('EURUSD', 1.15, 1.1501, (time += 1_000));
+    expect(status()).toBe('DAILY_LOSS_LIMIT');
   });
 });

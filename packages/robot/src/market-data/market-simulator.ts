@@ -36,6 +36,12 @@ export interface MarketSimulatorOptions {
   readonly tickIntervalMs: number;
   readonly regimes?: RegimeOptions;
   readonly jumps?: JumpOptions;
+  /**
+   * The last persisted quote per instrument: a restarted market continues from these prices
+   * (and counts a reopening gap from their times) instead of its reference levels. They are
+   * also its `lastTick` until the instrument ticks again.
+   */
+  readonly initialQuotes?: readonly Tick[];
 }
 
 export const defaultRegimes: RegimeOptions = {
@@ -86,18 +92,31 @@ export class MarketSimulator implements MarketDataFeed {
     this.regimes = options.regimes ?? defaultRegimes;
     this.jumps = options.jumps ?? defaultJumps;
     this.nextTickTime = options.startTime;
+    const quotes = new Map((options.initialQuotes ?? []).map((quote) => [quote.symbol, quote]));
     this.states = options.instruments.map((instrument, index) => {
       const random = createSeededRandom(deriveSeed(options.seed, index));
+      // Start within a few percent of the reference level so seeds differ visibly (drawn even
+      // when a quote is given, so that a seed's random sequence does not depend on quotes).
+      const offset = 0.02 * (random.next() - 0.5);
+      const quote = quotes.get(instrument.symbol);
       return {
         instrument,
         random,
         gaussian: new GaussianSampler(random),
-        // Start within a few percent of the reference level so seeds differ visibly.
-        logMid: Math.log(instrument.referencePrice) + 0.02 * (random.next() - 0.5),
+        logMid: quote
+          ? Math.log((quote.bid + quote.ask) / 2)
+          : Math.log(instrument.referencePrice) + offset,
         regime: 0,
-        lastOpenTime: undefined,
+        lastOpenTime: quote?.time,
       };
     });
+    // Nobody listens yet: this only makes them the last known ticks.
+    for (const quote of quotes.values()) this.dispatcher.publish(quote);
+  }
+
+  /** The latest tick of every instrument that has one, for persisting the market's prices. */
+  lastQuotes(): Tick[] {
+    return this.states.flatMap((state) => this.dispatcher.lastTick(state.instrument.symbol) ?? []);
   }
 
   subscribe(listener: TickListener): Unsubscribe {

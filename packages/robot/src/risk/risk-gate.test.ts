@@ -46,6 +46,7 @@ function check(patch: Partial<RiskCheck> = {}): RiskCheck {
     dayStartEquityCents: 1_000_000,
     marginFor: (units) => dollarsToCentsRoundedUp((units * 1.1001) / 30),
     marginPerUnitCents,
+    profitPerUnitCents: geometry.gain * 100,
     ...patch,
   };
 }
@@ -102,6 +103,37 @@ describe('evaluateRisk', () => {
     if (!decision.allowed) throw new Error(decision.reason);
     expect(decision.usedMarginAfterCents).toBeLessThanOrEqual(500_000);
     expect(decision.marginCents).toBeLessThan(0.1 * 550_000);
+  });
+
+  it('denies an order too small to earn a cent at its take-profit', () => {
+    // ARBUSD at $0.90: a unit earns a fraction of a cent at its take-profit, so an order
+    // squeezed under the 50% cap to a few units would close "in profit" at $0.00.
+    const arbusd = catalogue.require('ARBUSD');
+    const arbTick = { symbol: 'ARBUSD', time: 0, bid: 0.9, ask: 0.9003 };
+    const arbGeometry = tradeGeometry('buy', arbTick, arbusd);
+    const perUnitCents = (arbTick.ask * 100) / arbusd.leverage;
+    const arb = (usedMarginCents: number) =>
+      reason({
+        settings: { ...on, categories_enabled: { ...on.categories_enabled, cripto: true } },
+        instrument: arbusd,
+        signal: {
+          symbol: 'ARBUSD',
+          side: 'buy',
+          probability: 0.99,
+          geometry: arbGeometry,
+          time: 0,
+        },
+        account: { ...account, usedMarginCents, freeMarginCents: 1_000_000 - usedMarginCents },
+        marginFor: (units) => dollarsToCentsRoundedUp((units * arbTick.ask) / arbusd.leverage),
+        marginPerUnitCents: perUnitCents,
+        profitPerUnitCents: arbGeometry.gain * 100,
+      });
+    expect(arbGeometry.gain * 100).toBeLessThan(1);
+    expect(arb(0)).toBe('ALLOWED');
+    // Room under the cap for 3 units: 3 units earn less than a cent.
+    const capCents = 0.5 * 1_000_000 * (1 - 0.002);
+    expect(arb(Math.floor(capCents - 3.5 * perUnitCents))).toBe('PROFIT_BELOW_ONE_CENT');
+    expect(reason({ profitPerUnitCents: 1e-6 })).toBe('PROFIT_BELOW_ONE_CENT');
   });
 
   it('allows all categories when `all` is on', () => {

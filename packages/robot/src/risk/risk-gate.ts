@@ -21,6 +21,7 @@ export const denialReasons = [
   'INSUFFICIENT_FREE_MARGIN',
   'EXPOSURE_CAP_REACHED',
   'SIZE_BELOW_MINIMUM',
+  'PROFIT_BELOW_ONE_CENT',
 ] as const;
 export type DenialReason = (typeof denialReasons)[number];
 
@@ -42,6 +43,8 @@ export interface RiskCheck {
   readonly marginFor: (units: number) => Cents;
   /** Margin in cents of one unit, for sizing. */
   readonly marginPerUnitCents: number;
+  /** Profit in cents of one unit closed at the take-profit (the gain in USD, times 100). */
+  readonly profitPerUnitCents: number;
 }
 
 export type RiskDecision =
@@ -68,6 +71,7 @@ const denials: Readonly<Record<DenialReason, RiskDecision>> = Object.freeze({
   INSUFFICIENT_FREE_MARGIN: Object.freeze({ allowed: false, reason: 'INSUFFICIENT_FREE_MARGIN' }),
   EXPOSURE_CAP_REACHED: Object.freeze({ allowed: false, reason: 'EXPOSURE_CAP_REACHED' }),
   SIZE_BELOW_MINIMUM: Object.freeze({ allowed: false, reason: 'SIZE_BELOW_MINIMUM' }),
+  PROFIT_BELOW_ONE_CENT: Object.freeze({ allowed: false, reason: 'PROFIT_BELOW_ONE_CENT' }),
 } as const);
 
 const deny = (reason: DenialReason): RiskDecision => denials[reason];
@@ -104,7 +108,13 @@ export function riskSettingsOf(settings: RobotSettings): AccountRiskSettings {
  */
 export type SignalRiskContext = Pick<
   RiskCheck,
-  'instrument' | 'marketOpen' | 'signal' | 'minimumEdge' | 'marginFor' | 'marginPerUnitCents'
+  | 'instrument'
+  | 'marketOpen'
+  | 'signal'
+  | 'minimumEdge'
+  | 'marginFor'
+  | 'marginPerUnitCents'
+  | 'profitPerUnitCents'
 > & {
   /** `categoryBit(instrument.category)`. */
   readonly categoryBit: number;
@@ -175,7 +185,10 @@ export function evaluateRisk(check: RiskCheck): RiskDecision {
  * the same context: daily loss limit, free margin, exposure cap and sizing.
  */
 export function sizeOrder(
-  check: Pick<SignalRiskContext, 'instrument' | 'marginFor' | 'marginPerUnitCents'>,
+  check: Pick<
+    SignalRiskContext,
+    'instrument' | 'marginFor' | 'marginPerUnitCents' | 'profitPerUnitCents'
+  >,
   profile: RiskProfile,
   account: AccountFigures,
   reservedMarginCents: Cents,
@@ -183,16 +196,14 @@ export function sizeOrder(
 ): RiskDecision {
   const { instrument } = check;
   const equity = account.equityCents;
-  if (dayStartEquityCents - equity >= profile.dailyLossLimit * dayStartEquityCents) {
+  if (dailyLossLimitReached(profile, equity, dayStartEquityCents)) {
     return deny('DAILY_LOSS_LIMIT');
   }
   const freeMargin = account.freeMarginCents - reservedMarginCents;
   if (freeMargin <= 0) return deny('INSUFFICIENT_FREE_MARGIN');
 
   const usedBefore = account.usedMarginCents + reservedMarginCents;
-  // A hair under the cap: the broker prices the margin at fill time, and a currency conversion
-  // may move by a few basis points between decision and fill.
-  const capCents = profile.exposureCap * equity * (1 - capSafetyMargin);
+  const capCents = exposureCapCents(profile, equity);
   if (usedBefore >= capCents) return deny('EXPOSURE_CAP_REACHED');
 
   // Round to the nearest step so that, over many orders, the margin averages the target.
@@ -209,7 +220,47 @@ export function sizeOrder(
     if (units <= 0 || usedBefore + margin > capCents) return deny('EXPOSURE_CAP_REACHED');
     if (margin > freeMargin) return deny('INSUFFICIENT_FREE_MARGIN');
   }
+  // An order that cannot earn a cent at its take-profit would close "in profit" at $0.00: it
+  // only takes risk (its stop-loss is five times as far) and is not sent.
+  if (units * check.profitPerUnitCents < 1) return deny('PROFIT_BELOW_ONE_CENT');
   return { allowed: true, units, marginCents: margin, usedMarginAfterCents: usedBefore + margin };
+}
+
+/** The daily loss limit's test: equity down by the profile's share of the day's start. */
+export function dailyLossLimitReached(
+  profile: RiskProfile,
+  equityCents: Cents,
+  dayStartEquityCents: Cents,
+): boolean {
+  return dayStartEquityCents - equityCents >= profile.dailyLossLimit * dayStartEquityCents;
+}
+
+/**
+ * The most margin all open and pending operations may use, in cents: a hair under the cap,
+ * since the broker prices the margin at fill time, and a currency conversion may move by a few
+ * basis points between decision and fill.
+ */
+export function exposureCapCents(profile: RiskProfile, equityCents: Cents): number {
+  return profile.exposureCap * equityCents * (1 - capSafetyMargin);
+}
+
+/**
+ * Room under the cap below which an account counts as at its cap: 1% of equity, a tenth of the
+ * smallest normal order (10% of free margin at level 1). Sizing trims the last order to the
+ * room left, so an account at its cap is left with a few cents of room, not none.
+ */
+export const exposureCapSlack = 0.01;
+
+/** Whether the account's margin, pending orders included, is at the cap (see exposureCapSlack). */
+export function exposureCapReached(
+  profile: RiskProfile,
+  account: AccountFigures,
+  reservedMarginCents: Cents,
+): boolean {
+  const used = account.usedMarginCents + reservedMarginCents;
+  return (
+    used >= exposureCapCents(profile, account.equityCents) - exposureCapSlack * account.equityCents
+  );
 }
 
 /** To the nearest step, or down with `down` (a flag, not a function: this runs per order). */

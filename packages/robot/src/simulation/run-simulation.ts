@@ -84,7 +84,7 @@ export async function runSimulation(
   const broker = new PaperBroker(catalogue);
   const settings = new InMemoryAccountSettingsSource();
   for (const accountId of accountIds(resolved.accounts)) {
-    broker.openAccount(accountId, resolved.depositCents);
+    void broker.openAccount(accountId, resolved.depositCents);
     settings.set(accountId, simulationSettings(resolved.risk));
   }
   const clock = new ManualClock(resolved.startTime);

@@ -134,6 +134,28 @@ export class SignalModel implements Strategy {
     return best;
   }
 
+  /**
+   * Carries what the model learned over to prices it did not see move there (a market restored
+   * from persisted quotes after a warm-up on other history). Features are differences of log
+   * prices, so shifting an instrument's price memory to the quote leaves them as they were;
+   * virtual trades still open are dropped, as their levels belong to the old prices.
+   */
+  continueAt(quotes: readonly Tick[]): void {
+    for (const quote of quotes) {
+      const model = this.models.get(quote.symbol);
+      if (!model || model.ticks === 0) continue;
+      const shift = Math.log((quote.bid + quote.ask) / 2) - model.lastLogMid;
+      for (let i = 0; i < model.emas.length; i++) model.emas[i] = (model.emas[i] ?? 0) + shift;
+      model.lastLogMid += shift;
+      model.pending = [];
+    }
+  }
+
+  /** Labelled outcomes per instrument so far: how far each model is through its warm-up. */
+  outcomeCounts(): ReadonlyMap<string, number> {
+    return new Map([...this.models].map(([symbol, model]) => [symbol, model.outcomes]));
+  }
+
   /** Out-of-sample scorecard per category and overall. */
   report(): { overall: ForecastReport; byCategory: Partial<Record<Category, ForecastReport>> } {
     const overall = new ForecastMetrics();

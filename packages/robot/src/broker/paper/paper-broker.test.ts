@@ -11,7 +11,7 @@ function setUp(depositCents = 1_000_000) {
   const broker = new PaperBroker(catalogue);
   const reports: ExecutionReport[] = [];
   broker.onReport((r) => reports.push(r));
-  broker.openAccount('a1', depositCents);
+  void broker.openAccount('a1', depositCents);
   const tick = (symbol: string, bid: number, ask: number, time = tuesday) => {
     broker.onTick({ symbol, bid, ask, time });
   };
@@ -157,18 +157,16 @@ describe('PaperBroker exits', () => {
   });
 });
 
-describe('PaperBroker account views', () => {
-  it('keeps one live view per account, while account() gives snapshots', () => {
+describe('PaperBroker account figures', () => {
+  it('reads the latest figures on every call, while account() gives snapshots', () => {
     const { broker, tick } = setUp();
-    const view = broker.accountView('a1');
     const before = broker.account('a1');
-    expect(broker.accountView('a1')).toBe(view);
-    expect(broker.accountView('nobody')).toBeUndefined();
+    expect(broker.accountFigures('nobody')).toBeUndefined();
     tick('EURUSD', 1.1, 1.1001);
     broker.submitOrder(buyEurUsd);
     tick('EURUSD', 1.1001, 1.1002, tuesday + 1); // marked to market: equity moves
     const after = broker.account('a1');
-    expect(view).toMatchObject({
+    expect(broker.accountFigures('a1')).toMatchObject({
       equityCents: after?.equityCents,
       usedMarginCents: after?.usedMarginCents,
       freeMarginCents: after?.freeMarginCents,

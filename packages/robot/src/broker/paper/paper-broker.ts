@@ -18,6 +18,8 @@ import type {
   Side,
 } from '../broker-adapter';
 import { CurrencyConverter } from '../../money/currency-converter';
+import type { Clock } from '../../time/clock';
+import type { PlatformEntry, PlatformJournal } from './platform-journal';
 
 /**
  * When the paper broker executes a submitted order. `immediate` (the default) fills inside
@@ -54,7 +56,7 @@ interface PaperPosition {
   markCents: Cents;
 }
 
-/** An account at the paper broker; it is also the live `AccountFigures` view the engine reads. */
+/** An account at the paper broker; `accountFigures` hands out this live record (decision 041). */
 class PaperAccount implements AccountFigures {
   depositsCents: Cents = 0;
   realisedProfitCents: Cents = 0;
@@ -75,23 +77,65 @@ class PaperAccount implements AccountFigures {
   }
 }
 
+/** An order's outcome, and its position's closure once closed. Plain data. */
+export interface PaperOrderRecord {
+  readonly outcome: OrderFilledReport | OrderRejectedReport;
+  readonly closed: PositionClosedReport | undefined;
+}
+
 interface OrderRecord {
   outcome: OrderFilledReport | OrderRejectedReport;
   closed: PositionClosedReport | undefined;
 }
 
-/** Serializable state of the paper broker, so the embedded server can persist its accounts. */
+/** One account's ledger at the paper broker; balance = deposits + realised profit, exactly. */
+export interface PaperAccountState {
+  readonly accountId: string;
+  readonly depositsCents: Cents;
+  readonly realisedProfitCents: Cents;
+  readonly balanceCents: Cents;
+}
+
+/**
+ * Serializable state of the paper broker: what a database rebuilds from the platform's journal
+ * (see `foldPlatformEntries`). Open positions are the filled orders not yet closed. Position
+ * numbers continue after the highest one among the orders unless `nextPositionNumber` says more.
+ */
 export interface PaperBrokerState {
-  readonly nextPositionNumber: number;
-  readonly accounts: readonly {
-    readonly accountId: string;
-    readonly depositsCents: Cents;
-    readonly realisedProfitCents: Cents;
-    readonly balanceCents: Cents;
-  }[];
-  readonly orders: readonly OrderRecord[];
+  readonly nextPositionNumber?: number;
+  readonly accounts: readonly PaperAccountState[];
+  readonly orders: readonly PaperOrderRecord[];
   readonly lastTicks: readonly Tick[];
 }
+
+export interface PaperBrokerOptions {
+  /** When orders execute and reports go out; at once by default. */
+  readonly scheduler?: ExecutionScheduler;
+  /**
+   * False forgets an order once it is rejected or its position closed (a real broker keeps that
+   * history on its own servers, not in our heap; the benchmark uses it). `queryOrder` then knows
+   * only live orders.
+   */
+  readonly keepSettledOrders?: boolean;
+  /**
+   * The platform's durable ledger. With it, every state change is written (group commit, one
+   * write at a time) and a report goes out only once the write holding its entry has landed.
+   */
+  readonly journal?: PlatformJournal;
+  /** First wait before a failed journal write is retried; it doubles per failure, up to 2 s. */
+  readonly journalRetryMs?: number;
+  /** Time of account openings and deposits; the latest tick's time by default. */
+  readonly clock?: Clock;
+}
+
+/** One journal write: its entries, and what waits for them to be durable. */
+interface JournalBatch {
+  entries: PlatformEntry[];
+  reports: ExecutionReport[];
+  waiters: (() => void)[];
+}
+
+const maxJournalRetryMs = 2_000;
 
 /**
  * The built-in trading platform (ARCHITECTURE.md, item 4): demo accounts in USD, market orders
@@ -113,35 +157,64 @@ export class PaperBroker implements BrokerAdapter {
 
   private readonly scheduler: ExecutionScheduler;
   private readonly keepSettledOrders: boolean;
+  private readonly journal: PlatformJournal | undefined;
+  private readonly journalRetryMs: number;
+  private readonly clock: Clock;
+  private latestTickTime = 0;
+  /** Entries gathered for the next journal write, and the reports and callers waiting on them. */
+  private gathered: JournalBatch = { entries: [], reports: [], waiters: [] };
+  /** The write in flight, if any: writes go one at a time, in order. */
+  private writing: JournalBatch | undefined;
+  private writeScheduled = false;
+  private failedWrites = 0;
 
-  /**
-   * @param options.keepSettledOrders false forgets an order once it is rejected or its position
-   * closed (a real broker keeps that history on its own servers, not in our heap; the
-   * benchmark uses it). `queryOrder` then knows only live orders.
-   */
   constructor(
     private readonly catalogue: InstrumentCatalogue,
-    options: { scheduler?: ExecutionScheduler; keepSettledOrders?: boolean } = {},
+    options: PaperBrokerOptions = {},
   ) {
     this.scheduler = options.scheduler ?? immediateExecution;
     this.keepSettledOrders = options.keepSettledOrders ?? true;
+    this.journal = options.journal;
+    this.journalRetryMs = options.journalRetryMs ?? 50;
+    this.clock = options.clock ?? { now: () => this.latestTickTime };
     this.converter = new CurrencyConverter(catalogue, (symbol) => {
       const tick = this.lastTicks.get(symbol);
       return tick ? (tick.bid + tick.ask) / 2 : undefined;
     });
   }
 
-  openAccount(accountId: string, depositCents: Cents): void {
+  /** Opens a demo account with its first deposit; resolves once both are durable. */
+  openAccount(accountId: string, depositCents: Cents): Promise<void> {
     if (this.accounts.has(accountId)) throw new Error(`Account ${accountId} exists`);
+    checkDeposit(depositCents);
     this.accounts.set(accountId, new PaperAccount(accountId));
-    this.deposit(accountId, depositCents);
+    this.record({ kind: 'account-opened', accountId, at: this.clock.now() });
+    return this.deposit(accountId, depositCents);
   }
 
-  deposit(accountId: string, cents: Cents): void {
-    if (!Number.isInteger(cents) || cents <= 0) throw new Error('Deposits are positive cents');
+  /** Adds cash to an account; resolves once the deposit is durable. */
+  deposit(accountId: string, cents: Cents): Promise<void> {
+    checkDeposit(cents);
     const account = this.requireAccount(accountId);
     account.depositsCents += cents;
     account.balanceCents += cents;
+    this.record({
+      kind: 'deposited',
+      accountId,
+      cents,
+      balanceCents: account.balanceCents,
+      at: this.clock.now(),
+    });
+    return this.durable();
+  }
+
+  /** Resolves once every state change so far is in the journal (at once without one). */
+  durable(): Promise<void> {
+    const batch = this.gathered.entries.length > 0 ? this.gathered : this.writing;
+    if (!batch) return Promise.resolve();
+    return new Promise((resolve) => {
+      batch.waiters.push(resolve);
+    });
   }
 
   onReport(listener: (report: ExecutionReport) => void): Unsubscribe {
@@ -154,6 +227,7 @@ export class PaperBroker implements BrokerAdapter {
   /** Feed subscription: settle TP, SL and margin close-outs at this quote. */
   onTick(tick: Tick): void {
     this.lastTicks.set(tick.symbol, tick);
+    if (tick.time > this.latestTickTime) this.latestTickTime = tick.time;
     const positions = this.positionsBySymbol.get(tick.symbol);
     if (!positions || positions.size === 0) return;
     const touched = new Set<PaperAccount>();
@@ -182,14 +256,14 @@ export class PaperBroker implements BrokerAdapter {
     const previous = this.orders.get(order.clientOrderId);
     if (previous) {
       // Idempotent by client order id: a resend gets the original answer, not a second position.
-      this.emit(previous.outcome);
+      this.report(previous.outcome);
       return;
     }
     const outcome = this.execute(order);
     if (outcome.kind === 'filled' || this.keepSettledOrders) {
       this.orders.set(order.clientOrderId, { outcome, closed: undefined });
     }
-    this.emit(outcome);
+    this.record({ kind: 'order-settled', outcome }, outcome);
   }
 
   closePosition(accountId: string, positionId: string, reason: CloseReason): void {
@@ -216,7 +290,7 @@ export class PaperBroker implements BrokerAdapter {
     };
   }
 
-  accountView(accountId: string): AccountFigures | undefined {
+  accountFigures(accountId: string): AccountFigures | undefined {
     return this.accounts.get(accountId);
   }
 
@@ -257,11 +331,21 @@ export class PaperBroker implements BrokerAdapter {
     });
   }
 
-  static restore(catalogue: InstrumentCatalogue, state: PaperBrokerState): PaperBroker {
-    const broker = new PaperBroker(catalogue);
+  /**
+   * A broker continuing from persisted state (a snapshot, or `foldPlatformEntries` over a
+   * journal), with the same options as a new one.
+   */
+  static restore(
+    catalogue: InstrumentCatalogue,
+    state: PaperBrokerState,
+    options: PaperBrokerOptions = {},
+  ): PaperBroker {
+    const broker = new PaperBroker(catalogue, options);
     const copy = structuredClone(state);
-    broker.nextPositionNumber = copy.nextPositionNumber;
-    for (const tick of copy.lastTicks) broker.lastTicks.set(tick.symbol, tick);
+    for (const tick of copy.lastTicks) {
+      broker.lastTicks.set(tick.symbol, tick);
+      if (tick.time > broker.latestTickTime) broker.latestTickTime = tick.time;
+    }
     for (const a of copy.accounts) {
       const account = new PaperAccount(a.accountId);
       account.depositsCents = a.depositsCents;
@@ -269,10 +353,13 @@ export class PaperBroker implements BrokerAdapter {
       account.balanceCents = a.balanceCents;
       broker.accounts.set(a.accountId, account);
     }
+    let highestPosition = 0;
     for (const record of copy.orders) {
-      broker.orders.set(record.outcome.clientOrderId, record);
+      broker.orders.set(record.outcome.clientOrderId, { ...record });
       const fill = record.outcome;
-      if (fill.kind !== 'filled' || record.closed) continue;
+      if (fill.kind !== 'filled') continue;
+      highestPosition = Math.max(highestPosition, positionNumber(fill.positionId));
+      if (record.closed) continue;
       const account = broker.requireAccount(fill.accountId);
       broker.addPosition(account, {
         positionId: fill.positionId,
@@ -288,6 +375,8 @@ export class PaperBroker implements BrokerAdapter {
         markCents: 0,
       });
     }
+    // A position id is never given twice, whatever the state says.
+    broker.nextPositionNumber = Math.max(copy.nextPositionNumber ?? 1, highestPosition + 1);
     return broker;
   }
 
@@ -444,7 +533,7 @@ export class PaperBroker implements BrokerAdapter {
     const record = this.orders.get(position.clientOrderId);
     if (record && this.keepSettledOrders) record.closed = report;
     else this.orders.delete(position.clientOrderId);
-    this.emit(report);
+    this.record({ kind: 'position-closed', report, balanceCents: account.balanceCents }, report);
   }
 
   private profitCents(position: PaperPosition, price: number): Cents {
@@ -472,6 +561,78 @@ export class PaperBroker implements BrokerAdapter {
     return account;
   }
 
+  /**
+   * A state change: into the journal when there is one, and its report, if any, out once the
+   * write holding the entry has landed. Without a journal the report goes out at once.
+   */
+  private record(entry: PlatformEntry, report?: ExecutionReport): void {
+    if (!this.journal) {
+      if (report) this.emit(report);
+      return;
+    }
+    this.gathered.entries.push(entry);
+    if (report) this.gathered.reports.push(report);
+    this.scheduleWrite();
+  }
+
+  /** A report of something already recorded: it goes out after every write still pending. */
+  private report(report: ExecutionReport): void {
+    const batch = this.gathered.entries.length > 0 ? this.gathered : this.writing;
+    if (batch) batch.reports.push(report);
+    else this.emit(report);
+  }
+
+  /**
+   * Group commit: the write starts on the next microtask, so the changes of one synchronous step
+   * (a tick settling many positions, a batch of orders) share it, and whatever comes while it is
+   * in flight waits for the next one.
+   */
+  private scheduleWrite(): void {
+    if (this.writeScheduled || this.writing) return;
+    this.writeScheduled = true;
+    void Promise.resolve().then(() => {
+      this.writeScheduled = false;
+      this.write();
+    });
+  }
+
+  private write(): void {
+    const journal = this.journal;
+    if (!journal || this.writing || this.gathered.entries.length === 0) return;
+    const batch = this.gathered;
+    this.gathered = { entries: [], reports: [], waiters: [] };
+    this.writing = batch;
+    journal.record(batch.entries).then(
+      () => {
+        this.writing = undefined;
+        this.failedWrites = 0;
+        for (const report of batch.reports) this.emit(report);
+        for (const wake of batch.waiters) wake();
+        this.write();
+      },
+      () => {
+        // Nothing is lost or reordered: the batch goes back in front of what gathered meanwhile,
+        // and its reports keep waiting. A real broker would stop reporting too.
+        this.writing = undefined;
+        this.gathered = {
+          entries: batch.entries.concat(this.gathered.entries),
+          reports: batch.reports.concat(this.gathered.reports),
+          waiters: batch.waiters.concat(this.gathered.waiters),
+        };
+        this.failedWrites++;
+        const delay = Math.min(
+          this.journalRetryMs * 2 ** (this.failedWrites - 1),
+          maxJournalRetryMs,
+        );
+        this.writeScheduled = true;
+        setTimeout(() => {
+          this.writeScheduled = false;
+          this.write();
+        }, delay);
+      },
+    );
+  }
+
   /** Reports go out through the scheduler too: at once by default, later when deferred. */
   private emit(report: ExecutionReport): void {
     this.outbox.push(report);
@@ -482,6 +643,16 @@ export class PaperBroker implements BrokerAdapter {
       this.outbox = [];
     });
   }
+}
+
+function checkDeposit(cents: Cents): void {
+  if (!Number.isInteger(cents) || cents <= 0) throw new Error('Deposits are positive cents');
+}
+
+/** `P17` -> 17; 0 for an id this broker did not give. */
+function positionNumber(positionId: string): number {
+  const match = /^P(\d+)$/.exec(positionId);
+  return match ? Number(match[1]) : 0;
 }
 
 function rejection(

@@ -4,6 +4,7 @@ import type {
   OrderRejectedReport,
   PositionClosedReport,
 } from '../broker-adapter';
+import type { PaperAccountState, PaperBrokerState, PaperOrderRecord } from './paper-broker';
 
 /**
  * What the built-in trading platform records, in the order it happened. Every entry is plain
@@ -43,4 +44,81 @@ export type PlatformEntry =
  */
 export interface PlatformJournal {
   record(entries: readonly PlatformEntry[]): Promise<void>;
+}
+
+/**
+ * The platform's state after `entries`, applied in order to `state`: the semantics a database
+ * adapter must reproduce (an account row per account, an order row per order with its closure).
+ * Entries apply once each, in order; an order or a closure already present is kept as it is
+ * (both are keyed by client order id). The last quotes are not journalled; they stay as `state`
+ * has them.
+ */
+export function foldPlatformEntries(
+  state: PaperBrokerState,
+  entries: readonly PlatformEntry[],
+): PaperBrokerState {
+  const accounts = new Map<string, PaperAccountState>(
+    state.accounts.map((account) => [account.accountId, account]),
+  );
+  const orders = new Map<string, PaperOrderRecord>(
+    state.orders.map((order) => [order.outcome.clientOrderId, order]),
+  );
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case 'account-opened':
+        if (!accounts.has(entry.accountId)) {
+          accounts.set(entry.accountId, {
+            accountId: entry.accountId,
+            depositsCents: 0,
+            realisedProfitCents: 0,
+            balanceCents: 0,
+          });
+        }
+        break;
+      case 'deposited': {
+        const account = requireAccount(accounts, entry.accountId);
+        accounts.set(entry.accountId, {
+          ...account,
+          depositsCents: account.depositsCents + entry.cents,
+          balanceCents: entry.balanceCents,
+        });
+        break;
+      }
+      case 'order-settled':
+        if (!orders.has(entry.outcome.clientOrderId)) {
+          orders.set(entry.outcome.clientOrderId, { outcome: entry.outcome, closed: undefined });
+        }
+        break;
+      case 'position-closed': {
+        const { report } = entry;
+        const order = orders.get(report.clientOrderId);
+        if (!order || order.closed) break;
+        orders.set(report.clientOrderId, { ...order, closed: report });
+        const account = requireAccount(accounts, report.accountId);
+        accounts.set(report.accountId, {
+          ...account,
+          realisedProfitCents: account.realisedProfitCents + report.profitCents,
+          balanceCents: entry.balanceCents,
+        });
+        break;
+      }
+    }
+  }
+  return {
+    ...(state.nextPositionNumber === undefined
+      ? {}
+      : { nextPositionNumber: state.nextPositionNumber }),
+    accounts: [...accounts.values()],
+    orders: [...orders.values()],
+    lastTicks: state.lastTicks,
+  };
+}
+
+function requireAccount(
+  accounts: ReadonlyMap<string, PaperAccountState>,
+  accountId: string,
+): PaperAccountState {
+  const account = accounts.get(accountId);
+  if (!account) throw new Error(`Journal entry for unknown account ${accountId}`);
+  return account;
 }

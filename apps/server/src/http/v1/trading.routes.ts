@@ -1,0 +1,103 @@
+import {
+  apiErrorSchema,
+  equityCurveQuerySchema,
+  equityCurveResponseSchema,
+  getAllDataQuerySchema,
+  getAllDataResponseSchema,
+  historyCsvQuerySchema,
+  killSwitchResponseSchema,
+  settingsRequestSchema,
+  settingsResponseSchema,
+} from '@tradebot/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser, userOf } from '../authenticate';
+
+const refusals = { 401: apiErrorSchema, 403: apiErrorSchema, 422: apiErrorSchema };
+
+/** The live account (spec §7 get-all-data and settings; the user's kill switch). */
+export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { trading } = app.services;
+  // Before validation: a request without a valid token is a 401 whatever its body.
+  app.addHook('onRequest', requireUser(app));
+
+  app.get(
+    '/get-all-data',
+    {
+      schema: {
+        tags: ['trading'],
+        summary: 'The live account: figures, open operations, a page of the history, the robot',
+        security: [{ bearer: [] }],
+        querystring: getAllDataQuerySchema,
+        response: { 200: getAllDataResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({ data: await trading.tradingData(userOf(request), request.query) }),
+  );
+
+  app.post(
+    '/settings',
+    {
+      schema: {
+        tags: ['trading'],
+        summary: "The robot's settings: stored and applied at once",
+        security: [{ bearer: [] }],
+        body: settingsRequestSchema,
+        response: { 200: settingsResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({ data: await trading.updateSettings(userOf(request), request.body) }),
+  );
+
+  app.post(
+    '/robot/kill',
+    {
+      schema: {
+        tags: ['trading'],
+        summary: 'Kill switch: the robot goes off and every open operation closes',
+        security: [{ bearer: [] }],
+        response: { 200: killSwitchResponseSchema, 503: apiErrorSchema, ...refusals },
+      },
+    },
+    async (request) => ({ data: await trading.kill(userOf(request)) }),
+  );
+
+  app.get(
+    '/equity-curve',
+    {
+      schema: {
+        tags: ['trading'],
+        summary: 'Balance after each closed operation, then the equity now',
+        security: [{ bearer: [] }],
+        querystring: equityCurveQuerySchema,
+        response: { 200: equityCurveResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({
+      data: { points: await trading.equityCurve(userOf(request), request.query.period) },
+    }),
+  );
+
+  app.get(
+    '/history-csv',
+    {
+      schema: {
+        tags: ['trading'],
+        summary: 'The closed operations of a period, as CSV',
+        security: [{ bearer: [] }],
+        querystring: historyCsvQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: z.string(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { period } = request.query;
+      const csv = await trading.historyCsv(userOf(request), period);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="operations-${period}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+};

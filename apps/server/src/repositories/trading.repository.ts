@@ -1,0 +1,115 @@
+import type { TradeRecord } from '@tradebot/robot';
+import { and, asc, count, desc, eq, gte, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { rowsOf } from '../db/migrate';
+import { operations, platformAccounts } from '../db/schema';
+import { tradeOf } from '../robot/drizzle-execution-store';
+
+export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
+
+/** A position in the history, newest first: the last row of a page. */
+export interface HistoryCursor {
+  readonly closedAt: number;
+  readonly positionId: string;
+}
+
+/** One change of the balance: a deposit or a closed operation's profit, in time order. */
+export interface BalanceChange {
+  readonly at: number;
+  readonly cents: number;
+}
+
+const isClosed = ne(operations.closeReason, 'open');
+
+/** The live account's reads: operations and the platform's account rows. */
+export class TradingRepository {
+  constructor(private readonly db: Db) {}
+
+  async platformAccount(accountId: string): Promise<PlatformAccountRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(platformAccounts)
+      .where(eq(platformAccounts.accountId, accountId))
+      .limit(1);
+    return row;
+  }
+
+  async openOperations(accountId: string): Promise<TradeRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(operations)
+      .where(and(eq(operations.accountId, accountId), eq(operations.closeReason, 'open')))
+      .orderBy(desc(operations.openedAt), desc(operations.positionId));
+    return rows.map(tradeOf);
+  }
+
+  /** One page of the closed history since `since`, newest first, after `before`. */
+  async closedPage(
+    accountId: string,
+    options: { since: number | undefined; limit: number; before: HistoryCursor | undefined },
+  ): Promise<{ trades: TradeRecord[]; total: number; more: boolean }> {
+    const inPeriod = and(
+      eq(operations.accountId, accountId),
+      isClosed,
+      options.since === undefined ? undefined : gte(operations.closedAt, new Date(options.since)),
+    );
+    const { before } = options;
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select()
+        .from(operations)
+        .where(
+          and(
+            inPeriod,
+            before === undefined
+              ? undefined
+              : sql`(${operations.closedAt}, ${operations.positionId}) < (${new Date(before.closedAt).toISOString()}::timestamptz, ${before.positionId})`,
+          ),
+        )
+        .orderBy(desc(operations.closedAt), desc(operations.positionId))
+        // One more than asked tells whether another page follows.
+        .limit(options.limit + 1),
+      this.db.select({ total: count() }).from(operations).where(inPeriod),
+    ]);
+    return {
+      trades: rows.slice(0, options.limit).map(tradeOf),
+      total: totals[0]?.total ?? 0,
+      more: rows.length > options.limit,
+    };
+  }
+
+  /** Every closed operation since `since`, oldest first (the CSV export). */
+  async closedSince(accountId: string, since: number | undefined): Promise<TradeRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(operations)
+      .where(
+        and(
+          eq(operations.accountId, accountId),
+          isClosed,
+          since === undefined ? undefined : gte(operations.closedAt, new Date(since)),
+        ),
+      )
+      .orderBy(asc(operations.closedAt), asc(operations.positionId));
+    return rows.map(tradeOf);
+  }
+
+  /**
+   * Every change of the platform balance, oldest first: deposits and closed operations' profit as
+   * the platform booked them (its ledger, where balance = deposits + realised profit).
+   */
+  async balanceChanges(accountId: string): Promise<BalanceChange[]> {
+    const result = await this.db.execute(sql`
+      select at, cents from (
+        select deposited_at as at, cents, 0 as kind, '' as id
+          from platform_deposits where account_id = ${accountId}
+        union all
+        select closed_at as at, close_profit_cents as cents, 1 as kind, client_order_id as id
+          from platform_orders where account_id = ${accountId} and closed_at is not null
+      ) changes order by at, kind, id`);
+    return rowsOf<{ at: Date | string; cents: string | number }>(result).map((row) => ({
+      at: new Date(row.at).getTime(),
+      cents: Number(row.cents),
+    }));
+  }
+}

@@ -1,0 +1,238 @@
+import type { Category } from '@tradebot/contract';
+import type {
+  CloseReason,
+  ExecutionStore,
+  IntentStatus,
+  OrderIntent,
+  Side,
+  TradeClosure,
+  TradeRecord,
+} from '@tradebot/robot';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { dayStarts, operations, orderIntents } from '../db/schema';
+
+/**
+ * Rows per insert statement. PostgreSQL's wire protocol allows 65,535 parameters per statement:
+ * 18 columns x 2,000 rows stays well under, and a wave of group commit (~4,600 intents) takes
+ * three statements in one transaction.
+ */
+const intentRowsPerStatement = 2_000;
+
+type IntentRow = typeof orderIntents.$inferSelect;
+type OperationRow = typeof operations.$inferSelect;
+
+function intentRow(intent: OrderIntent): typeof orderIntents.$inferInsert {
+  return {
+    clientOrderId: intent.clientOrderId,
+    accountId: intent.accountId,
+    symbol: intent.symbol,
+    category: intent.category,
+    side: intent.side,
+    units: intent.units,
+    takeProfit: intent.takeProfit,
+    stopLoss: intent.stopLoss,
+    decidedAt: new Date(intent.decidedAt),
+    decisionBid: intent.decisionBid,
+    decisionAsk: intent.decisionAsk,
+    probability: intent.probability,
+    breakEvenProbability: intent.breakEvenProbability,
+    estimatedMarginCents: intent.estimatedMarginCents,
+    equityAtEntryCents: intent.equityAtEntryCents,
+    freeMarginAtEntryCents: intent.freeMarginAtEntryCents,
+    status: intent.status,
+    rejectReason: intent.rejectReason ?? null,
+  };
+}
+
+function intentOf(row: IntentRow): OrderIntent {
+  return {
+    clientOrderId: row.clientOrderId,
+    accountId: row.accountId,
+    symbol: row.symbol,
+    category: row.category as Category,
+    side: row.side as Side,
+    units: row.units,
+    takeProfit: row.takeProfit,
+    stopLoss: row.stopLoss,
+    decidedAt: row.decidedAt.getTime(),
+    decisionBid: row.decisionBid,
+    decisionAsk: row.decisionAsk,
+    probability: row.probability,
+    breakEvenProbability: row.breakEvenProbability,
+    estimatedMarginCents: row.estimatedMarginCents,
+    equityAtEntryCents: row.equityAtEntryCents,
+    freeMarginAtEntryCents: row.freeMarginAtEntryCents,
+    status: row.status as IntentStatus,
+    ...(row.rejectReason === null ? {} : { rejectReason: row.rejectReason }),
+  };
+}
+
+export function tradeOf(row: OperationRow): TradeRecord {
+  return {
+    positionId: row.positionId,
+    clientOrderId: row.clientOrderId,
+    accountId: row.accountId,
+    symbol: row.symbol,
+    category: row.category as Category,
+    side: row.side as Side,
+    units: row.units,
+    openedAt: row.openedAt.getTime(),
+    entryBid: row.entryBid,
+    entryAsk: row.entryAsk,
+    entryPrice: row.entryPrice,
+    pipSize: row.pipSize,
+    takeProfit: row.takeProfit,
+    stopLoss: row.stopLoss,
+    probability: row.probability,
+    breakEvenProbability: row.breakEvenProbability,
+    marginCents: row.marginCents,
+    equityAtEntryCents: row.equityAtEntryCents,
+    freeMarginAtEntryCents: row.freeMarginAtEntryCents,
+    usedMarginAfterEntryCents: row.usedMarginAfterEntryCents,
+    closedAt: row.closedAt === null ? null : row.closedAt.getTime(),
+    closePrice: row.closePrice,
+    closeReason: row.closeReason as CloseReason | 'open',
+    profitCents: row.profitCents,
+  };
+}
+
+function operationRow(trade: TradeRecord): typeof operations.$inferInsert {
+  return {
+    positionId: trade.positionId,
+    clientOrderId: trade.clientOrderId,
+    accountId: trade.accountId,
+    symbol: trade.symbol,
+    category: trade.category,
+    side: trade.side,
+    units: trade.units,
+    openedAt: new Date(trade.openedAt),
+    entryBid: trade.entryBid,
+    entryAsk: trade.entryAsk,
+    entryPrice: trade.entryPrice,
+    pipSize: trade.pipSize,
+    takeProfit: trade.takeProfit,
+    stopLoss: trade.stopLoss,
+    probability: trade.probability,
+    breakEvenProbability: trade.breakEvenProbability,
+    marginCents: trade.marginCents,
+    equityAtEntryCents: trade.equityAtEntryCents,
+    freeMarginAtEntryCents: trade.freeMarginAtEntryCents,
+    usedMarginAfterEntryCents: trade.usedMarginAfterEntryCents,
+    closedAt: trade.closedAt === null ? null : new Date(trade.closedAt),
+    closePrice: trade.closePrice,
+    closeReason: trade.closeReason,
+    profitCents: trade.profitCents,
+  };
+}
+
+/**
+ * The robot's ExecutionStore on the server's database (robot/src/execution/execution-store.ts).
+ * Inserts skip rows whose key exists, and updates only move a row forward (a filled intent is
+ * never made pending again, a closed operation never closed twice), so a replay is harmless.
+ */
+export class DrizzleExecutionStore implements ExecutionStore {
+  constructor(private readonly db: Db) {}
+
+  async saveIntents(intents: readonly OrderIntent[]): Promise<void> {
+    if (intents.length === 0) return;
+    const rows = intents.map(intentRow);
+    if (rows.length <= intentRowsPerStatement) {
+      await this.db.insert(orderIntents).values(rows).onConflictDoNothing();
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      for (let start = 0; start < rows.length; start += intentRowsPerStatement) {
+        await tx
+          .insert(orderIntents)
+          .values(rows.slice(start, start + intentRowsPerStatement))
+          .onConflictDoNothing();
+      }
+    });
+  }
+
+  async updateIntentStatus(
+    clientOrderId: string,
+    status: IntentStatus,
+    rejectReason?: string,
+  ): Promise<void> {
+    await this.db
+      .update(orderIntents)
+      .set({ status, rejectReason: rejectReason ?? null })
+      .where(
+        and(eq(orderIntents.clientOrderId, clientOrderId), eq(orderIntents.status, 'pending')),
+      );
+  }
+
+  async recordFill(trade: TradeRecord): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(orderIntents)
+        .set({ status: 'filled', rejectReason: null })
+        .where(eq(orderIntents.clientOrderId, trade.clientOrderId));
+      await tx.insert(operations).values(operationRow(trade)).onConflictDoNothing();
+    });
+  }
+
+  async closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
+    await this.db
+      .update(operations)
+      .set({
+        closedAt: new Date(closure.closedAt),
+        closePrice: closure.closePrice,
+        closeReason: closure.closeReason,
+        profitCents: closure.profitCents,
+      })
+      .where(and(eq(operations.positionId, positionId), eq(operations.closeReason, 'open')));
+  }
+
+  async recordDayStart(accountId: string, day: number, equityCents: number): Promise<void> {
+    await this.db.insert(dayStarts).values({ accountId, day, equityCents }).onConflictDoNothing();
+  }
+
+  async dayStarts(day: number): Promise<ReadonlyMap<string, number>> {
+    const rows = await this.db
+      .select({ accountId: dayStarts.accountId, equityCents: dayStarts.equityCents })
+      .from(dayStarts)
+      .where(eq(dayStarts.day, day));
+    return new Map(rows.map((row) => [row.accountId, row.equityCents]));
+  }
+
+  async pendingIntents(): Promise<readonly OrderIntent[]> {
+    const rows = await this.db
+      .select()
+      .from(orderIntents)
+      .where(eq(orderIntents.status, 'pending'))
+      .orderBy(orderIntents.decidedAt, orderIntents.clientOrderId);
+    return rows.map(intentOf);
+  }
+
+  async openTrades(): Promise<readonly TradeRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(operations)
+      .where(eq(operations.closeReason, 'open'))
+      .orderBy(operations.openedAt, operations.positionId);
+    return rows.map(tradeOf);
+  }
+
+  async trades(filter: { accountId?: string } = {}): Promise<readonly TradeRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(operations)
+      .where(
+        filter.accountId === undefined ? sql`true` : eq(operations.accountId, filter.accountId),
+      )
+      .orderBy(operations.openedAt, operations.positionId);
+    return rows.map(tradeOf);
+  }
+
+  /** Every intent, in decision order (tests and the crash check). */
+  async intents(): Promise<readonly OrderIntent[]> {
+    const rows = await this.db
+      .select()
+      .from(orderIntents)
+      .orderBy(orderIntents.decidedAt, orderIntents.clientOrderId);
+    return rows.map(intentOf);
+  }
+}

@@ -1,0 +1,298 @@
+import type {
+  BrokerRejectReason,
+  CloseReason,
+  OrderFilledReport,
+  OrderRejectedReport,
+  PaperBrokerState,
+  PlatformEntry,
+  PlatformJournal,
+  PositionClosedReport,
+  Side,
+  Tick,
+} from '@tradebot/robot';
+import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { rowsOf } from '../db/migrate';
+import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../db/schema';
+
+type EntryOf<K extends PlatformEntry['kind']> = Extract<PlatformEntry, { kind: K }>;
+type OrderRecord = PaperBrokerState['orders'][number];
+type OrderRow = typeof platformOrders.$inferSelect;
+
+/** Rows per insert statement (PostgreSQL allows 65,535 parameters; orders have 20 columns). */
+const orderRowsPerStatement = 2_000;
+
+function positionNumber(positionId: string): number | null {
+  const match = /^P(\d+)$/.exec(positionId);
+  return match?.[1] ? Number(match[1]) : null;
+}
+
+function orderRow(
+  outcome: OrderFilledReport | OrderRejectedReport,
+): typeof platformOrders.$inferInsert {
+  if (outcome.kind === 'rejected') {
+    return {
+      clientOrderId: outcome.clientOrderId,
+      accountId: outcome.accountId,
+      outcome: 'rejected',
+      settledAt: new Date(outcome.time),
+      rejectReason: outcome.reason,
+    };
+  }
+  return {
+    clientOrderId: outcome.clientOrderId,
+    accountId: outcome.accountId,
+    outcome: 'filled',
+    settledAt: new Date(outcome.time),
+    positionId: outcome.positionId,
+    positionNumber: positionNumber(outcome.positionId),
+    symbol: outcome.symbol,
+    side: outcome.side,
+    units: outcome.units,
+    price: outcome.price,
+    bid: outcome.bid,
+    ask: outcome.ask,
+    takeProfit: outcome.takeProfit,
+    stopLoss: outcome.stopLoss,
+    marginCents: outcome.marginCents,
+  };
+}
+
+/** Postgres and PGlite both answer `{ rows }` for a raw statement. */
+interface BookedRow {
+  account_id: string;
+  cents: string | number;
+}
+
+/**
+ * The built-in platform's journal (robot PlatformJournal port) on the server's database. Each
+ * `record` is one transaction: every entry of the write lands, and a closure's profit reaches
+ * the account's balance in the same transaction as the closure, or nothing does.
+ *
+ * Balances move by increments booked only for rows this write actually inserted or closed, so
+ * replaying a write (a retry after a crash) books nothing twice, and
+ * balance = deposits + realised profit holds by construction.
+ */
+export class DrizzlePlatformJournal implements PlatformJournal {
+  constructor(private readonly db: Db) {}
+
+  async record(entries: readonly PlatformEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const opened: EntryOf<'account-opened'>[] = [];
+    const deposited: EntryOf<'deposited'>[] = [];
+    const settled: EntryOf<'order-settled'>[] = [];
+    const closed: EntryOf<'position-closed'>[] = [];
+    for (const entry of entries) {
+      switch (entry.kind) {
+        case 'account-opened':
+          opened.push(entry);
+          break;
+        case 'deposited':
+          deposited.push(entry);
+          break;
+        case 'order-settled':
+          settled.push(entry);
+          break;
+        case 'position-closed':
+          closed.push(entry);
+          break;
+      }
+    }
+    // Entries only depend on earlier kinds (a deposit on its account, a closure on its fill), so
+    // applying them kind by kind keeps every dependency in order.
+    await this.db.transaction(async (tx) => {
+      if (opened.length > 0) {
+        await tx
+          .insert(platformAccounts)
+          .values(opened.map((e) => ({ accountId: e.accountId, openedAt: new Date(e.at) })))
+          .onConflictDoNothing();
+      }
+      const deposits = new Map<string, number>();
+      if (deposited.length > 0) {
+        const booked = await tx
+          .insert(platformDeposits)
+          .values(
+            deposited.map((e) => ({
+              accountId: e.accountId,
+              depositedAt: new Date(e.at),
+              cents: e.cents,
+              balanceAfterCents: e.balanceCents,
+            })),
+          )
+          .onConflictDoNothing()
+          .returning({ accountId: platformDeposits.accountId, cents: platformDeposits.cents });
+        for (const row of booked) {
+          deposits.set(row.accountId, (deposits.get(row.accountId) ?? 0) + row.cents);
+        }
+      }
+      for (let start = 0; start < settled.length; start += orderRowsPerStatement) {
+        await tx
+          .insert(platformOrders)
+          .values(
+            settled.slice(start, start + orderRowsPerStatement).map((e) => orderRow(e.outcome)),
+          )
+          .onConflictDoNothing();
+      }
+      const profits = new Map<string, number>();
+      if (closed.length > 0) {
+        const values = sql.join(
+          closed.map(
+            ({ report }) =>
+              sql`(${report.clientOrderId}::text, ${new Date(report.time).toISOString()}::timestamptz, ${report.closePrice}::double precision, ${report.reason}::text, ${report.profitCents}::bigint)`,
+          ),
+          sql`, `,
+        );
+        const result = await tx.execute(sql`
+          update ${platformOrders} as o
+          set closed_at = v.closed_at, close_price = v.close_price,
+              close_reason = v.close_reason, close_profit_cents = v.profit
+          from (values ${values}) as v(client_order_id, closed_at, close_price, close_reason, profit)
+          where o.client_order_id = v.client_order_id and o.outcome = 'filled' and o.closed_at is null
+          returning o.account_id, v.profit as cents`);
+        for (const row of rowsOf<BookedRow>(result)) {
+          profits.set(row.account_id, (profits.get(row.account_id) ?? 0) + Number(row.cents));
+        }
+      }
+      for (const accountId of new Set([...deposits.keys(), ...profits.keys()])) {
+        const depositCents = deposits.get(accountId) ?? 0;
+        const profitCents = profits.get(accountId) ?? 0;
+        await tx
+          .update(platformAccounts)
+          .set({
+            depositsCents: sql`${platformAccounts.depositsCents} + ${depositCents}`,
+            realisedProfitCents: sql`${platformAccounts.realisedProfitCents} + ${profitCents}`,
+            balanceCents: sql`${platformAccounts.balanceCents} + ${depositCents + profitCents}`,
+          })
+          .where(eq(platformAccounts.accountId, accountId));
+      }
+    });
+  }
+}
+
+function outcomeOf(row: OrderRow): OrderFilledReport | OrderRejectedReport {
+  if (row.outcome === 'rejected') {
+    return {
+      kind: 'rejected',
+      clientOrderId: row.clientOrderId,
+      accountId: row.accountId,
+      reason: (row.rejectReason ?? 'INVALID_SIZE') as BrokerRejectReason,
+      time: row.settledAt.getTime(),
+    };
+  }
+  return {
+    kind: 'filled',
+    clientOrderId: row.clientOrderId,
+    accountId: row.accountId,
+    positionId: row.positionId ?? '',
+    symbol: row.symbol ?? '',
+    side: (row.side ?? 'buy') as Side,
+    units: row.units ?? 0,
+    price: row.price ?? 0,
+    bid: row.bid ?? 0,
+    ask: row.ask ?? 0,
+    takeProfit: row.takeProfit ?? 0,
+    stopLoss: row.stopLoss ?? 0,
+    marginCents: row.marginCents ?? 0,
+    time: row.settledAt.getTime(),
+  };
+}
+
+function closureOf(row: OrderRow): PositionClosedReport | undefined {
+  if (row.closedAt === null || row.outcome !== 'filled') return undefined;
+  return {
+    kind: 'position-closed',
+    clientOrderId: row.clientOrderId,
+    accountId: row.accountId,
+    positionId: row.positionId ?? '',
+    symbol: row.symbol ?? '',
+    closePrice: row.closePrice ?? 0,
+    reason: (row.closeReason ?? 'kill') as CloseReason,
+    profitCents: row.closeProfitCents ?? 0,
+    time: row.closedAt.getTime(),
+  };
+}
+
+/**
+ * Rebuilds the platform's state from its tables: the accounts with their balances, the open
+ * positions, and the orders settled since `settledSince` (what reconciliation after a crash
+ * may ask about; older history stays in the database, as a real broker keeps it on its side).
+ */
+export async function loadPlatformState(
+  db: Db,
+  options: { settledSince: number },
+): Promise<PaperBrokerState> {
+  const [accounts, orders, quotes, numbers] = await Promise.all([
+    db
+      .select()
+      .from(platformAccounts)
+      .orderBy(platformAccounts.openedAt, platformAccounts.accountId),
+    db
+      .select()
+      .from(platformOrders)
+      .where(
+        or(
+          and(eq(platformOrders.outcome, 'filled'), isNull(platformOrders.closedAt)),
+          gte(platformOrders.settledAt, new Date(options.settledSince)),
+          and(
+            isNotNull(platformOrders.closedAt),
+            gte(platformOrders.closedAt, new Date(options.settledSince)),
+          ),
+        ),
+      )
+      .orderBy(
+        platformOrders.settledAt,
+        platformOrders.positionNumber,
+        platformOrders.clientOrderId,
+      ),
+    loadMarketQuotes(db),
+    db
+      .select({ last: sql<number | null>`max(${platformOrders.positionNumber})` })
+      .from(platformOrders),
+  ]);
+  return {
+    nextPositionNumber: (numbers[0]?.last ?? 0) + 1,
+    accounts: accounts.map((row) => ({
+      accountId: row.accountId,
+      depositsCents: row.depositsCents,
+      realisedProfitCents: row.realisedProfitCents,
+      balanceCents: row.balanceCents,
+    })),
+    orders: orders.map((row): OrderRecord => ({ outcome: outcomeOf(row), closed: closureOf(row) })),
+    lastTicks: quotes,
+  };
+}
+
+/** The market's last quotes, as saved by `saveMarketQuotes`. */
+export async function loadMarketQuotes(db: Db): Promise<Tick[]> {
+  const rows = await db.select().from(marketQuotes).orderBy(marketQuotes.symbol);
+  return rows.map((row) => ({
+    symbol: row.symbol,
+    time: row.quotedAt.getTime(),
+    bid: row.bid,
+    ask: row.ask,
+  }));
+}
+
+/** Upserts the latest quote of each instrument; an older quote never replaces a newer one. */
+export async function saveMarketQuotes(db: Db, ticks: readonly Tick[]): Promise<void> {
+  if (ticks.length === 0) return;
+  await db
+    .insert(marketQuotes)
+    .values(
+      ticks.map((tick) => ({
+        symbol: tick.symbol,
+        quotedAt: new Date(tick.time),
+        bid: tick.bid,
+        ask: tick.ask,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: marketQuotes.symbol,
+      set: {
+        quotedAt: sql`excluded.quoted_at`,
+        bid: sql`excluded.bid`,
+        ask: sql`excluded.ask`,
+      },
+      setWhere: sql`excluded.quoted_at > ${marketQuotes.quotedAt}`,
+    });
+}

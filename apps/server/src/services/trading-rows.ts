@@ -1,0 +1,54 @@
+import type { TradeRow, TradingAccount } from '@tradebot/contract';
+import {
+  centsToDollars,
+  exposureCap,
+  toTradeRow,
+  type AccountState,
+  type InstrumentCatalogue,
+  type TradeRecord,
+} from '@tradebot/robot';
+
+/**
+ * One operation as the contract spells it: the spec's raw fields (Amount, CloseTime, Cmd, ...)
+ * from the robot's own edge mapping, plus what the dashboard needs.
+ * @param markCents an open operation's live profit (its mark at the platform).
+ */
+export function tradeRowOf(
+  trade: TradeRecord,
+  catalogue: InstrumentCatalogue,
+  markCents?: number,
+): TradeRow {
+  const instrument = catalogue.require(trade.symbol);
+  const open = trade.closeReason === 'open';
+  return {
+    ...toTradeRow(trade, instrument, open ? (markCents ?? 0) : undefined),
+    id: trade.positionId,
+    symbol: trade.symbol,
+    category: trade.category,
+    side: trade.side,
+    units: trade.units,
+    openPrice: trade.entryPrice,
+    closePrice: trade.closePrice,
+    takeProfit: trade.takeProfit,
+    stopLoss: trade.stopLoss,
+    status: open ? 'open' : 'closed',
+    closeReason: trade.closeReason === 'open' ? null : trade.closeReason,
+    probability: trade.probability,
+    breakEvenProbability: trade.breakEvenProbability,
+    margin: centsToDollars(trade.marginCents),
+  };
+}
+
+/** spec §3 account {balance, freeMargin, equity, earnings} plus exposure against the 50% cap. */
+export function tradingAccountOf(account: AccountState): TradingAccount {
+  return {
+    balance: centsToDollars(account.balanceCents),
+    freeMargin: centsToDollars(account.freeMarginCents),
+    equity: centsToDollars(account.equityCents),
+    earnings: centsToDollars(account.equityCents - account.depositsCents),
+    deposits: centsToDollars(account.depositsCents),
+    usedMargin: centsToDollars(account.usedMarginCents),
+    exposure: account.equityCents > 0 ? account.usedMarginCents / account.equityCents : 0,
+    exposureCap,
+  };
+}

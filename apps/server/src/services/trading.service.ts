@@ -1,0 +1,314 @@
+import {
+  categories,
+  historyPeriodMs,
+  historyPageSize,
+  type EquityPoint,
+  type HistoryPeriod,
+  type RobotIdleReason,
+  type RobotSettingsView,
+  type RobotStatus,
+  type TradeRow,
+  type TradingAccount,
+  type TradingData,
+} from '@tradebot/contract';
+import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
+import { AppError } from '../http/errors';
+import type { Clock } from '../repositories/clock';
+import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
+import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import type { RobotRuntime } from '../robot/robot-runtime';
+import { tradeRowOf, tradingAccountOf } from './trading-rows';
+
+/** The equity curve keeps at most this many points (a chart needs no more). */
+export const equityCurveMaxPoints = 500;
+
+export interface TradingDataQuery {
+  period: HistoryPeriod;
+  limit: number;
+  before?: string | undefined;
+}
+
+export interface SettingsChange {
+  bot_on: boolean;
+  risk: number;
+  categories_enabled: Partial<Record<(typeof categories)[number] | 'all', boolean>>;
+}
+
+/** `closedAt:positionId` of the last row of a page: where the next page starts. */
+export function encodeCursor(trade: TradeRecord): string {
+  return `${String(trade.closedAt)}:${trade.positionId}`;
+}
+
+function decodeCursor(cursor: string): HistoryCursor {
+  const match = /^(\d{1,15}):([\w.-]{1,100})$/.exec(cursor);
+  if (!match?.[1] || !match[2]) throw AppError.onField('before', 'validation.invalidValue');
+  return { closedAt: Number(match[1]), positionId: match[2] };
+}
+
+function robotSettingsView(row: SettingsRow): RobotSettingsView {
+  const { categories_enabled } = effectiveRobotSettings(row);
+  return { bot_on: row.botOn, risk: row.risk, categories_enabled };
+}
+
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvColumns = [
+  'open_time',
+  'close_time',
+  'asset',
+  'symbol',
+  'direction',
+  'amount_lots',
+  'units',
+  'open_price',
+  'close_price',
+  'take_profit',
+  'stop_loss',
+  'close_reason',
+  'profit_usd',
+] as const;
+
+/**
+ * The live account (spec §7 get-all-data and settings, and the user's kill switch): what the
+ * dashboard and the robot's settings read and steer. Figures come from the running platform;
+ * history from the database.
+ */
+export class TradingService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly trading: TradingRepository,
+    private readonly catalogue: InstrumentCatalogue,
+    private readonly clock: Clock,
+    /** The robot's time, epoch ms: the history's periods are measured on it. */
+    private readonly robotNow: () => number,
+    /** Absent when this process runs no robot (ROBOT_ENABLED=false). */
+    private readonly robot: RobotRuntime | undefined,
+  ) {}
+
+  /** Paid and linked (spec §6): the live account is theirs to see and steer. */
+  private async requireTrader(user: UserRow): Promise<SettingsRow> {
+    const settings = await this.users.findSettings(user.id);
+    if (!settings) throw new Error(`user ${user.id} has no settings row`);
+    if (!settings.authorized) throw new AppError('FORBIDDEN', { key: 'trading.notAuthorized' });
+    if (!settings.linked) throw new AppError('FORBIDDEN', { key: 'trading.notLinked' });
+    return settings;
+  }
+
+  private since(period: HistoryPeriod): number | undefined {
+    return period === 'all' ? undefined : this.robotNow() - historyPeriodMs[period];
+  }
+
+  async tradingData(user: UserRow, query: TradingDataQuery): Promise<TradingData> {
+    const settings = await this.requireTrader(user);
+    const before = query.before === undefined ? undefined : decodeCursor(query.before);
+    const limit = Math.min(query.limit, historyPageSize.max);
+    const [account, trades, page] = await Promise.all([
+      this.account(user.id),
+      this.openRows(user.id),
+      this.trading.closedPage(user.id, { since: this.since(query.period), limit, before }),
+    ]);
+    const last = page.trades.at(-1);
+    return {
+      account,
+      trades,
+      closed: page.trades.map((trade) => tradeRowOf(trade, this.catalogue)),
+      closedPage: {
+        period: query.period,
+        total: page.total,
+        nextCursor: last && page.more ? encodeCursor(last) : null,
+      },
+      robot: this.robotStatus(settings),
+    };
+  }
+
+  /** The account's figures, live from the platform; null without a platform account. */
+  async account(userId: string): Promise<TradingAccount | null> {
+    const live = this.robot?.account(userId);
+    if (live) return tradingAccountOf(live);
+    const stored = await this.trading.platformAccount(userId);
+    if (!stored) return null;
+    // No robot runs in this process: the ledger as last booked, with the margin its open
+    // operations hold and no unrealised profit (none is measured here).
+    const open = await this.trading.openOperations(userId);
+    const usedMarginCents = open.reduce((sum, trade) => sum + trade.marginCents, 0);
+    return tradingAccountOf({
+      accountId: userId,
+      depositsCents: stored.depositsCents,
+      realisedProfitCents: stored.realisedProfitCents,
+      balanceCents: stored.balanceCents,
+      equityCents: stored.balanceCents,
+      usedMarginCents,
+      freeMarginCents: stored.balanceCents - usedMarginCents,
+      openPositions: open.length,
+    });
+  }
+
+  /** Open operations, newest first, each with its live profit. */
+  async openRows(userId: string): Promise<TradeRow[]> {
+    if (!this.robot) {
+      const open = await this.trading.openOperations(userId);
+      return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
+    }
+    const marks = new Map(
+      this.robot.broker
+        .openPositions(userId)
+        .map((position) => [position.positionId, position.unrealisedProfitCents]),
+    );
+    return this.robot.engine
+      .openTrades(userId)
+      .sort((a, b) => b.openedAt - a.openedAt || (a.positionId < b.positionId ? 1 : -1))
+      .map((trade) => tradeRowOf(trade, this.catalogue, marks.get(trade.positionId) ?? 0));
+  }
+
+  /** The newest closed operations (what a real-time update carries). */
+  async newestClosedRows(userId: string, count: number): Promise<TradeRow[]> {
+    const page = await this.trading.closedPage(userId, {
+      since: undefined,
+      limit: count,
+      before: undefined,
+    });
+    return page.trades.map((trade) => tradeRowOf(trade, this.catalogue));
+  }
+
+  /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
+  robotStatus(settings: SettingsRow): RobotStatus {
+    const idleReason = this.idleReason(settings);
+    return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
+  }
+
+  private idleReason(settings: SettingsRow): RobotIdleReason | null {
+    if (!settings.botOn) return 'ROBOT_OFF';
+    if (!settings.authorized) return 'NOT_AUTHORIZED';
+    if (!settings.linked) return 'NOT_LINKED';
+    const effective = effectiveRobotSettings(settings);
+    const anyCategory = categories.some(
+      (category) => effective.categories_enabled.all || effective.categories_enabled[category],
+    );
+    if (!anyCategory) return 'NO_CATEGORY_ENABLED';
+    // No robot runs in this process: nothing trades for the user from here.
+    if (!this.robot) return 'TRADING_HALTED';
+    return this.robot.accountStatus(settings.userId).idleReason;
+  }
+
+  /** spec §7 POST settings: stored, then applied to the running engine at once. */
+  async updateSettings(user: UserRow, change: SettingsChange): Promise<RobotSettingsView> {
+    await this.requireTrader(user);
+    const flags = change.categories_enabled;
+    const five = Object.fromEntries(
+      categories.map((category) => [category, flags[category] === true]),
+    );
+    // Without `all`, the five flags say everything: `all` is on only when each of them is.
+    const all = flags.all ?? categories.every((category) => flags[category] === true);
+    const row = await this.users.updateRobotSettings(
+      user.id,
+      {
+        botOn: change.bot_on,
+        risk: change.risk,
+        categoriesEnabled: { ...five, all },
+      },
+      this.clock.now(),
+    );
+    this.applyToEngine(row);
+    return robotSettingsView(row);
+  }
+
+  private applyToEngine(row: SettingsRow): void {
+    if (this.robot?.hasAccount(row.userId)) {
+      this.robot.applySettings(row.userId, effectiveRobotSettings(row));
+    }
+  }
+
+  /**
+   * The user's kill switch: the robot goes off (no new order from now on) and every open
+   * operation closes at the market. Orders already on their way may still fill: they are
+   * closed too once they land.
+   */
+  async kill(user: UserRow): Promise<{ settings: RobotSettingsView; closed: number }> {
+    const current = await this.requireTrader(user);
+    const robot = this.robot;
+    if (!robot) throw new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
+    const row = await this.users.updateRobotSettings(
+      user.id,
+      { botOn: false, risk: current.risk, categoriesEnabled: current.categoriesEnabled },
+      this.clock.now(),
+    );
+    this.applyToEngine(row);
+    let closed = 0;
+    for (let round = 0; round < 3; round++) {
+      const now = robot.closeAllPositions(user.id);
+      await robot.settled();
+      closed += now;
+      if (now === 0 && robot.broker.openPositions(user.id).length === 0) break;
+    }
+    return { settings: robotSettingsView(row), closed };
+  }
+
+  /**
+   * The balance after each deposit and each closed operation (deposits + cumulative realised
+   * profit, as the platform booked them), then the equity now. Times in epoch seconds, one point
+   * per second at most (the chart needs increasing times), thinned to `equityCurveMaxPoints`.
+   */
+  async equityCurve(user: UserRow, period: HistoryPeriod): Promise<EquityPoint[]> {
+    await this.requireTrader(user);
+    const since = this.since(period);
+    const changes = await this.trading.balanceChanges(user.id);
+    const bySecond = new Map<number, number>();
+    let balanceCents = 0;
+    for (const change of changes) {
+      balanceCents += change.cents;
+      if (since !== undefined && change.at < since) continue;
+      bySecond.set(Math.floor(change.at / 1000), balanceCents);
+    }
+    const nowSecond = Math.floor(this.robotNow() / 1000);
+    let points = [...bySecond]
+      .filter(([time]) => time < nowSecond)
+      .map(([time, cents]) => ({ time, value: centsToDollars(cents) }));
+    const limit = equityCurveMaxPoints - 1;
+    if (points.length > limit) {
+      const step = points.length / limit;
+      points = Array.from({ length: limit }, (_, index) => {
+        const point = points[Math.min(points.length - 1, Math.floor((index + 1) * step) - 1)];
+        if (!point) throw new Error('downsampling out of range');
+        return point;
+      });
+    }
+    const account = await this.account(user.id);
+    if (account) points.push({ time: nowSecond, value: account.equity });
+    return points;
+  }
+
+  /** The closed history of a period as CSV (UTF-8, a header row, oldest first). */
+  async historyCsv(user: UserRow, period: HistoryPeriod): Promise<string> {
+    await this.requireTrader(user);
+    const trades = await this.trading.closedSince(user.id, this.since(period));
+    const lines = [csvColumns.join(',')];
+    for (const trade of trades) {
+      const row = tradeRowOf(trade, this.catalogue);
+      lines.push(
+        [
+          row.OpenTime,
+          row.CloseTime,
+          row.OutputName,
+          row.symbol,
+          row.side,
+          row.Amount,
+          row.units,
+          row.openPrice,
+          row.closePrice,
+          row.takeProfit,
+          row.stopLoss,
+          row.closeReason,
+          row.Profit.toFixed(2),
+        ]
+          .map(csvField)
+          .join(','),
+      );
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+}

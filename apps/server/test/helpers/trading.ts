@@ -1,0 +1,133 @@
+import type { RealtimeInfo } from '@tradebot/contract';
+import { FixedSignalStrategy } from '@tradebot/robot';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { userSettings } from '../../src/db/schema';
+import type { RealtimePublisher } from '../../src/realtime/realtime-publisher';
+import { UsersRepository, allCategoriesEnabled } from '../../src/repositories/users.repository';
+import { effectiveRobotSettings } from '../../src/robot/drizzle-account-settings-source';
+import type { RobotRuntime } from '../../src/robot/robot-runtime';
+import { bearer, manualClock, registeredToken, v1 } from './accounts';
+import { useTestApp, type TestContext } from './app';
+
+/** One quote per instrument per simulated second; the test moves the clock. */
+export const marketTickMs = 1000;
+
+/** The RealtimePublisher port, recorded: what each user would have received. */
+export class RecordingPublisher implements RealtimePublisher {
+  readonly sent: { userId: string; info: RealtimeInfo }[] = [];
+  readonly listening = new Set<string>();
+  readonly disconnectedSessions: string[] = [];
+  readonly disconnectedUsers: string[] = [];
+
+  toUser(userId: string, info: RealtimeInfo): void {
+    this.sent.push({ userId, info: structuredClone(info) });
+  }
+  hasListeners(userId: string): boolean {
+    return this.listening.has(userId);
+  }
+  disconnectSession(sessionId: string): void {
+    this.disconnectedSessions.push(sessionId);
+  }
+  disconnectUser(userId: string): void {
+    this.disconnectedUsers.push(userId);
+  }
+  to(userId: string): RealtimeInfo[] {
+    return this.sent.filter((sent) => sent.userId === userId).map((sent) => sent.info);
+  }
+}
+
+export interface RobotTestContext extends TestContext {
+  clock: ReturnType<typeof manualClock>;
+  publisher: RecordingPublisher;
+}
+
+/**
+ * The real app with the robot on, on a clock the test moves, the market advanced by hand, and a
+ * strategy that signals on every tick (the signal model needs hours of quotes to signal at
+ * all; decision 021). Saturday noon UTC: only crypto trades, as it does every day.
+ */
+export function useRobotApp(env: Record<string, string> = {}): RobotTestContext {
+  const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
+  const publisher = new RecordingPublisher();
+  const context = useTestApp(
+    { ROBOT_ENABLED: 'true', MARKET_TICK_MS: String(marketTickMs), MARKET_SEED: '11', ...env },
+    () => ({
+      clock,
+      realtime: publisher,
+      robotTimers: false,
+      robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
+    }),
+  ) as RobotTestContext;
+  context.clock = clock;
+  context.publisher = publisher;
+  return context;
+}
+
+export function robotOf(app: FastifyInstance): RobotRuntime {
+  if (!app.robot) throw new Error('the robot is not running');
+  return app.robot;
+}
+
+/**
+ * A registered user who has paid and linked, with an account at the built-in platform and the
+ * robot on in every category (unless told otherwise).
+ */
+export async function trader(
+  app: FastifyInstance,
+  options: {
+    email?: string;
+    depositCents?: number;
+    authorized?: boolean;
+    linked?: boolean;
+    botOn?: boolean;
+  } = {},
+) {
+  const email = options.email ?? 'trader@example.com';
+  const token = await registeredToken(app, email);
+  const users = new UsersRepository(app.database.db);
+  const user = await users.findByEmail(email);
+  if (!user) throw new Error('registered user not found');
+  const [settings] = await app.database.db
+    .update(userSettings)
+    .set({
+      authorized: options.authorized ?? true,
+      linked: options.linked ?? true,
+      loginTradear: options.linked ?? true,
+      botOn: options.botOn ?? true,
+      categoriesEnabled: allCategoriesEnabled,
+    })
+    .where(eq(userSettings.userId, user.id))
+    .returning();
+  if (!settings) throw new Error('no settings row');
+  const robot = robotOf(app);
+  await robot.openAccount(user.id, options.depositCents ?? 1_000_000);
+  robot.applySettings(user.id, effectiveRobotSettings(settings));
+  return { token, userId: user.id, headers: bearer(token) };
+}
+
+/** Moves the clock one market tick at a time until `done` or `maxTicks`; true when done. */
+export async function runMarket(
+  context: RobotTestContext,
+  done: () => boolean | Promise<boolean>,
+  maxTicks = 600,
+): Promise<boolean> {
+  const robot = robotOf(context.app);
+  for (let tick = 0; tick < maxTicks; tick++) {
+    if (await done()) return true;
+    context.clock.advance(marketTickMs);
+    robot.advance();
+    await robot.settled();
+    // A turn of the event loop: live updates are gathered per turn (setImmediate).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return done();
+}
+
+export async function getAllData(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  query = '',
+) {
+  return app.inject({ url: `${v1}/get-all-data${query}`, headers });
+}

@@ -1,0 +1,151 @@
+import os from 'node:os';
+import path from 'node:path';
+import { FixedSignalStrategy, type PaperBrokerState } from '@tradebot/robot';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { rowsOf } from '../src/db/migrate';
+import { loadPlatformState } from '../src/robot/drizzle-platform-journal';
+import {
+  demoDepositCents,
+  demoUser,
+  seedDemo,
+  seedDemoTrading,
+} from '../src/services/demo-seed.service';
+import { UsersRepository } from '../src/repositories/users.repository';
+import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
+import { argon2PasswordHasher } from '../src/repositories/password-hasher';
+import { marketTickMs, robotOf, runMarket, trader, useRobotApp } from './helpers/trading';
+
+function sortedState(state: PaperBrokerState) {
+  return {
+    nextPositionNumber: state.nextPositionNumber,
+    accounts: [...state.accounts].sort((a, b) => a.accountId.localeCompare(b.accountId)),
+    orders: [...state.orders]
+      .map((order) => ({ outcome: order.outcome, closed: order.closed ?? undefined }))
+      .sort((a, b) => a.outcome.clientOrderId.localeCompare(b.outcome.clientOrderId)),
+  };
+}
+
+describe('the robot in the server', () => {
+  const context = useRobotApp();
+
+  it('keeps the platform in the database: rebuilt from it, it equals the live one', async () => {
+    const first = await trader(context.app, { email: 'first@example.com' });
+    const second = await trader(context.app, {
+      email: 'second@example.com',
+      depositCents: 250_000,
+    });
+    const robot = robotOf(context.app);
+    const closed = async () =>
+      (await robot.store.trades()).filter((trade) => trade.closedAt !== null).length;
+    expect(await runMarket(context, async () => (await closed()) >= 5, 2000)).toBe(true);
+    await robot.settled();
+
+    const live = robot.broker.snapshot();
+    const stored = await loadPlatformState(context.app.database.db, { settledSince: 0 });
+    expect(sortedState(stored)).toEqual(sortedState(live));
+    expect(live.accounts.map((a) => a.accountId).sort()).toEqual(
+      [first.userId, second.userId].sort(),
+    );
+
+    // The ledger identity, exactly, and the robot's own records agree with the platform's.
+    const ledger = rowsOf<{ account_id: string; ok: boolean; realised: string; booked: string }>(
+      await context.app.database.db.execute(sql`
+        select a.account_id,
+               a.balance_cents = a.deposits_cents + a.realised_profit_cents as ok,
+               a.realised_profit_cents as realised,
+               coalesce((select sum(o.profit_cents) from operations o
+                          where o.account_id = a.account_id and o.close_reason <> 'open'), 0) as booked
+          from platform_accounts a`),
+    );
+    expect(ledger).toHaveLength(2);
+    for (const row of ledger) {
+      expect(row.ok).toBe(true);
+      expect(Number(row.booked)).toBe(Number(row.realised));
+    }
+    const [duplicates] = rowsOf<{ n: number }>(
+      await context.app.database.db.execute(
+        sql`select count(*)::int as n from (select client_order_id from operations group by client_order_id having count(*) > 1) d`,
+      ),
+    );
+    expect(duplicates?.n).toBe(0);
+  });
+
+  it('stops cleanly and a new start continues where it stopped', async () => {
+    const { userId } = await trader(context.app);
+    const robot = robotOf(context.app);
+    expect(await runMarket(context, () => robot.broker.openPositions(userId).length >= 3)).toBe(
+      true,
+    );
+    await context.app.close();
+    const before = robot.broker.snapshot();
+    const openBefore = robot.engine
+      .openTrades(userId)
+      .map((trade) => trade.positionId)
+      .sort();
+
+    context.clock.advance(marketTickMs);
+    const again = await buildApp(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+        MARKET_TICK_MS: String(marketTickMs),
+        MARKET_SEED: '12',
+      }),
+      {
+        database: context.testDatabase.database,
+        clock: context.clock,
+        robotTimers: false,
+        robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
+      },
+    );
+    context.app = again;
+    const restarted = robotOf(again);
+    expect(sortedState(restarted.broker.snapshot())).toEqual(sortedState(before));
+    expect(
+      restarted.engine
+        .openTrades(userId)
+        .map((trade) => trade.positionId)
+        .sort(),
+    ).toEqual(openBefore);
+    // The market continues from the quotes it saved on stop.
+    const btc = before.lastTicks.find((tick) => tick.symbol === 'BTCUSD');
+    const btcNow = restarted.market.lastTick('BTCUSD');
+    expect(btc).toBeDefined();
+    expect(Math.abs((btcNow?.bid ?? 0) / (btc?.bid ?? 1) - 1)).toBeLessThan(0.01);
+    // And it trades on.
+    expect(
+      await runMarket(
+        { ...context, app: again },
+        async () =>
+          (await restarted.store.trades({ accountId: userId })).length > before.orders.length,
+      ),
+    ).toBe(true);
+  });
+
+  it('gives the demo user a platform account that trades, once', async () => {
+    const db = context.app.database.db;
+    const users = new UsersRepository(db);
+    await seedDemo(users, new PromoCodesRepository(db), argon2PasswordHasher);
+    const robot = robotOf(context.app);
+    expect(await seedDemoTrading(users, robot, context.clock.now())).toBe(true);
+    expect(await seedDemoTrading(users, robot, context.clock.now())).toBe(false);
+    const demo = await users.findByEmail(demoUser.email);
+    if (!demo) throw new Error('no demo user');
+    expect(robot.account(demo.id)).toMatchObject({ depositsCents: demoDepositCents });
+    expect(await users.findSettings(demo.id)).toMatchObject({
+      botOn: true,
+      authorized: true,
+      linked: true,
+    });
+    expect(
+      await runMarket(
+        context,
+        async () => (await robot.store.trades({ accountId: demo.id })).length > 0,
+      ),
+    ).toBe(true);
+  });
+});
