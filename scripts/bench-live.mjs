@@ -215,7 +215,11 @@ async function benchGetAllData(kind) {
         serverEnv(database),
       ),
     );
-    server = await start(main, serverEnv(database));
+    server = await start(
+      main,
+      serverEnv(database),
+      process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [],
+    );
     const payloadFile = path.join(database.dataDir, 'get-all-data.json');
     let bare;
     try {
