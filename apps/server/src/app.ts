@@ -18,6 +18,7 @@ import { registerWebApp } from './plugins/web-app';
 import type { RealtimePublisher } from './realtime/realtime-publisher';
 import { LiveUpdates } from './robot/live-updates';
 import { RobotRuntime } from './robot/robot-runtime';
+import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
@@ -99,11 +100,16 @@ const quoteSaveMs = 5_000;
 /** Equity moving with prices reaches a watching user at most this often. */
 const liveEquitySweepMs = 500;
 
-/** The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). */
-function robotClock(clock: Clock, speed: number): () => number {
+/**
+ * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). A sped-up
+ * clock starts after the latest time the robot recorded, so that a restart never replays
+ * decision times (client order ids are made of them).
+ */
+async function robotClock(clock: Clock, speed: number, db: Database['db']): Promise<() => number> {
   if (speed === 1) return () => clock.now().getTime();
-  const origin = clock.now().getTime();
-  return () => origin + (clock.now().getTime() - origin) * speed;
+  const wallOrigin = clock.now().getTime();
+  const origin = Math.max(wallOrigin, (await latestRobotTime(db)) + 1);
+  return () => origin + (clock.now().getTime() - wallOrigin) * speed;
 }
 
 function createMailer(config: Config, app: FastifyInstance): Mailer {
@@ -249,7 +255,7 @@ export async function buildApp(
 
   // The robot starts once the database is migrated and stops before it closes (onClose hooks
   // run last-registered first).
-  const robotNow = robotClock(clock, config.MARKET_SPEED);
+  const robotNow = await robotClock(clock, config.MARKET_SPEED, db);
   const robot = config.ROBOT_ENABLED
     ? await RobotRuntime.start({
         db,
@@ -277,21 +283,6 @@ export async function buildApp(
     robotNow,
     robot,
   );
-  if (robot) {
-    const liveUpdates = dependencies.realtime
-      ? new LiveUpdates(robot, trading, dependencies.realtime, {
-          sweepMs: liveEquitySweepMs,
-          onError: (error, what) => {
-            app.log.error({ err: error }, `robot: ${what} failed`);
-          },
-        })
-      : undefined;
-    liveUpdates?.start();
-    app.addHook('onClose', async () => {
-      await liveUpdates?.stop();
-      await robot.stop();
-    });
-  }
   const promoCodes = new PromoCodesRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
@@ -333,6 +324,24 @@ export async function buildApp(
     trading,
   });
   await registerRealtime(app, config, { auth: app.services.auth });
+
+  // Live updates go through the RealtimePublisher port (the Socket.IO gateway when wired).
+  const publisher = dependencies.realtime;
+  if (robot) {
+    const liveUpdates = publisher
+      ? new LiveUpdates(robot, trading, publisher, {
+          sweepMs: liveEquitySweepMs,
+          onError: (error, what) => {
+            app.log.error({ err: error }, `robot: ${what} failed`);
+          },
+        })
+      : undefined;
+    liveUpdates?.start();
+    app.addHook('onClose', async () => {
+      await liveUpdates?.stop();
+      await robot.stop();
+    });
+  }
 
   await app.register(compress, { global: true, threshold: 1024 });
   await registerOpenApi(app);

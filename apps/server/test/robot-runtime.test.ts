@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { rowsOf } from '../src/db/migrate';
-import { loadPlatformState } from '../src/robot/drizzle-platform-journal';
+import { latestRobotTime, loadPlatformState } from '../src/robot/drizzle-platform-journal';
 import {
   demoDepositCents,
   demoUser,
@@ -124,6 +124,38 @@ describe('the robot in the server', () => {
           (await restarted.store.trades({ accountId: userId })).length > before.orders.length,
       ),
     ).toBe(true);
+  });
+
+  it('starts a sped-up clock after the latest time the robot recorded', async () => {
+    const { userId } = await trader(context.app);
+    const robot = robotOf(context.app);
+    expect(
+      await runMarket(
+        context,
+        async () => (await robot.store.trades({ accountId: userId })).length > 0,
+      ),
+    ).toBe(true);
+    await context.app.close();
+    const latest = await latestRobotTime(context.testDatabase.database.db);
+    const decided = Math.max(...(await robot.store.intents()).map((intent) => intent.decidedAt));
+    expect(latest).toBeGreaterThanOrEqual(decided);
+
+    // The same wall time as before: a sped-up clock would otherwise replay decision times.
+    const fast = await buildApp(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+        MARKET_SPEED: '60',
+        ROBOT_WARM_UP_MS: '0',
+      }),
+      { database: context.testDatabase.database, clock: context.clock, robotTimers: false },
+    );
+    context.app = fast;
+    const start = robotOf(fast).now();
+    expect(start).toBeGreaterThan(latest);
+    context.clock.advance(1_000);
+    expect(robotOf(fast).now() - start).toBe(60_000);
   });
 
   it('gives the demo user a platform account that trades, once', async () => {

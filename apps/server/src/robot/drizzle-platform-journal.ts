@@ -296,3 +296,16 @@ export async function saveMarketQuotes(db: Db, ticks: readonly Tick[]): Promise<
       setWhere: sql`excluded.quoted_at > ${marketQuotes.quotedAt}`,
     });
 }
+
+/** The latest time the robot or its market recorded (epoch ms), 0 on a fresh database. */
+export async function latestRobotTime(db: Db): Promise<number> {
+  const result = await db.execute(sql`
+    select greatest(
+      (select max(quoted_at) from market_quotes),
+      (select max(decided_at) from order_intents),
+      (select max(settled_at) from platform_orders),
+      (select max(closed_at) from platform_orders)
+    ) as latest`);
+  const latest = rowsOf<{ latest: Date | string | null }>(result)[0]?.latest;
+  return latest ? new Date(latest).getTime() : 0;
+}

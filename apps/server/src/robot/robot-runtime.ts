@@ -134,7 +134,15 @@ export class RobotRuntime {
       }, options.quoteSaveMs);
     }
     runtime.advance();
+    // The first quotes are saved at once: a crash before the first periodic save must not
+    // restart the market from other prices than the open positions were taken at.
+    await runtime.saveQuotes();
     return runtime;
+  }
+
+  /** The robot's time, epoch ms. */
+  now(): number {
+    return this.options.now();
   }
 
   /** Emits every market tick due by the robot's clock. */

@@ -263,7 +263,9 @@ export class PaperBroker implements BrokerAdapter {
     if (outcome.kind === 'filled' || this.keepSettledOrders) {
       this.orders.set(order.clientOrderId, { outcome, closed: undefined });
     }
-    this.record({ kind: 'order-settled', outcome }, outcome);
+    // Without a journal no entry is built: this runs once per order.
+    if (this.journal) this.record({ kind: 'order-settled', outcome }, outcome);
+    else this.emit(outcome);
   }
 
   closePosition(accountId: string, positionId: string, reason: CloseReason): void {
@@ -533,7 +535,11 @@ export class PaperBroker implements BrokerAdapter {
     const record = this.orders.get(position.clientOrderId);
     if (record && this.keepSettledOrders) record.closed = report;
     else this.orders.delete(position.clientOrderId);
-    this.record({ kind: 'position-closed', report, balanceCents: account.balanceCents }, report);
+    if (this.journal) {
+      this.record({ kind: 'position-closed', report, balanceCents: account.balanceCents }, report);
+    } else {
+      this.emit(report);
+    }
   }
 
   private profitCents(position: PaperPosition, price: number): Cents {
