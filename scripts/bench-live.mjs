@@ -24,6 +24,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const measureRounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const openOperations = Number(process.env.BENCH_OPEN ?? 100);
 const closedOperations = Number(process.env.BENCH_CLOSED ?? 1000);
 const fleetAccounts = Number(process.env.BENCH_FLEET_ACCOUNTS ?? 10_000);
@@ -144,6 +145,17 @@ function measure(options) {
   });
 }
 
+/** Several rounds of one route as one: requests and errors summed, the slowest round's p99. */
+function combined(results) {
+  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
+  return {
+    requestsPerSecond: Math.round(results.reduce((sum, r) => sum + r.requests.total, 0) / seconds),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx + r.timeouts, 0),
+  };
+}
+
 function summary(result) {
   return {
     requestsPerSecond: Math.round(result.requests.average),
@@ -245,10 +257,18 @@ async function benchGetAllData(kind) {
       };
       // Warm both up so that JIT and first-request costs do not count.
       for (const options of Object.values(routes)) await measure({ ...options, duration: 3 });
-      const results = {};
-      for (const [name, options] of Object.entries(routes)) {
-        results[name] = summary(await measure(options));
+      // Interleaved in short rounds, so that the load of this shared machine weighs alike on
+      // every route.
+      const rounds = {};
+      for (let round = 0; round < measureRounds; round++) {
+        for (const [name, options] of Object.entries(routes)) {
+          const result = await measure({ ...options, duration: duration / measureRounds });
+          (rounds[name] ??= []).push(result);
+        }
       }
+      const results = Object.fromEntries(
+        Object.entries(rounds).map(([name, list]) => [name, combined(list)]),
+      );
       return { kind, bytes: Buffer.byteLength(answer.text), results };
     } finally {
       await stop(server);
@@ -287,11 +307,17 @@ async function benchFleet(kind) {
     const runs = {};
     for (const robot of [true, false]) {
       const startedAt = Date.now();
-      server = await start(
-        main,
-        serverEnv(database, { ROBOT_ENABLED: String(robot), BENCH_LOOP_FILE: loopFile }),
-        ['--import', loopMonitor],
-      );
+      try {
+        server = await start(
+          main,
+          serverEnv(database, { ROBOT_ENABLED: String(robot), BENCH_LOOP_FILE: loopFile }),
+          ['--import', loopMonitor],
+        );
+      } catch (error) {
+        // A finding, not a crash of the bench: recorded as such.
+        const reason = /failed to start: (.*)/.exec(error.message)?.[1] ?? error.message;
+        return { kind, failed: { robot, reason, afterMs: Date.now() - startedAt } };
+      }
       const startMs = Date.now() - startedAt;
       try {
         const authorized = { headers: { authorization: `Bearer ${token}` } };
@@ -364,8 +390,9 @@ const lines = [
   '',
   `Measured ${date} on this 2-core shared machine, Node ${process.version}: the built server ` +
     '(`apps/server/dist/main.js`) as its own process, autocannon on 127.0.0.1, ' +
-    `${connections} connections, ${duration} s per route after a 3 s warm-up. Every figure ` +
-    'in a table was measured in the same run as its baseline.',
+    `${connections} connections, ${duration} s per route after a 3 s warm-up, in ` +
+    `${measureRounds} rounds that interleave the routes (req/s over all rounds; p50 and p99: ` +
+    'the slowest round). Every figure in a table was measured in the same run as its baseline.',
   '',
   `### get-all-data, ${openOperations} open and ${closedOperations} closed operations`,
   '',
@@ -396,7 +423,18 @@ for (const { kind, bytes, results } of getAllData) {
     '',
   );
 }
-for (const { kind, runs } of fleets) {
+for (const { kind, runs, failed } of fleets) {
+  if (failed) {
+    lines.push(
+      `### ${fleetAccounts.toLocaleString('en-US')} robot accounts trading, ${databaseName[kind]}`,
+      '',
+      `The server ${failed.robot ? 'with' : 'without'} the robot did not start: after ` +
+        `${(failed.afterMs / 1000).toFixed(1)} s it stopped with "${failed.reason}". Nothing ` +
+        'was measured.',
+      '',
+    );
+    continue;
+  }
   const { trading, idle } = runs;
   const row = (name, r) =>
     `| ${name} | ${r.getAllData.p50} | ${r.getAllData.p99} | ${r.getSettings.p50} | ${r.getSettings.p99} | ${r.getAllData.errors + r.getSettings.errors} | ${r.lag.p99} | ${r.lag.max} |`;

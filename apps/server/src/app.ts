@@ -45,6 +45,7 @@ import { SessionsRepository } from './repositories/sessions.repository';
 import { CachedUsersRepository } from './repositories/cached-users.repository';
 import { redisSessionCacheBus } from './repositories/session-cache-bus';
 import { SessionCache } from './services/session-cache';
+import { ClosedPageCache } from './services/closed-page-cache';
 import { AccountService } from './services/account.service';
 import { AuthService, type OnSessionsRevoked } from './services/auth.service';
 import { EmailSubscriptionService } from './services/email-subscription.service';
@@ -126,6 +127,8 @@ function createRateLimitStore(config: Config): RateLimitStore {
 
 /** Sessions (and users' settings) kept in each process, and how long each is trusted. */
 const sessionCacheLimits = { maxEntries: 10_000, ttlMs: 60_000 };
+/** Users whose newest closed page is kept (about 100 rows each). */
+const closedPageCacheUsers = 2_000;
 
 /**
  * The session cache; with REDIS_URL its changes reach the other processes over Redis, and it
@@ -256,6 +259,7 @@ export async function buildApp(
   // The robot starts once the database is migrated and stops before it closes (onClose hooks
   // run last-registered first).
   const robotNow = await robotClock(clock, config.MARKET_SPEED, db);
+  const closedPages = config.ROBOT_ENABLED ? new ClosedPageCache(closedPageCacheUsers) : undefined;
   const robot = config.ROBOT_ENABLED
     ? await RobotRuntime.start({
         db,
@@ -272,6 +276,9 @@ export async function buildApp(
         onHalted: (reason) => {
           app.log.error({ reason }, 'robot: trading halted');
         },
+        onClosureStored: (accountId) => {
+          closedPages?.stored(accountId);
+        },
       })
     : undefined;
   app.decorate('robot', robot);
@@ -282,6 +289,7 @@ export async function buildApp(
     clock,
     robotNow,
     robot,
+    closedPages,
   );
   const promoCodes = new PromoCodesRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.

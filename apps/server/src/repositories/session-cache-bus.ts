@@ -1,12 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SessionCacheBus, SessionCacheChange } from '../services/session-cache';
 
 const channel = 'tradebot:session-cache';
+/** Each process that applied a change answers with its id here. */
+const ackChannel = 'tradebot:session-cache:ack';
+/** How long a change waits for every process to have applied it. */
+const ackTimeoutMs = 1_000;
 
 export interface RedisSessionCacheBus extends SessionCacheBus {
   /** Resolves once subscribed (or failed to: the cache then serves nothing until it is). */
   subscribed(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A change this process published, waiting for every receiver to acknowledge it. */
+interface Awaited {
+  acknowledged: number;
+  /** Known once Redis answered the publish (acknowledgements may come before). */
+  receivers: number | undefined;
+  done: () => void;
+}
+
+function settleIfAcknowledged(waiting: Awaited): void {
+  if (waiting.receivers !== undefined && waiting.acknowledged >= waiting.receivers) waiting.done();
 }
 
 function isChange(value: unknown): value is SessionCacheChange {
@@ -20,9 +37,12 @@ function isChange(value: unknown): value is SessionCacheChange {
 }
 
 /**
- * The session cache's changes between server processes, over Redis pub/sub. `listening` is
- * true only while the subscription stands; each time it is (re)established, `onResubscribed`
- * runs first, so that a process forgets what it cached while it could miss changes.
+ * The session cache's changes between server processes, over Redis pub/sub. `publish` resolves
+ * once every subscribed process (this one included) has applied the change and said so on the
+ * acknowledgement channel, or after a second: so logout answers only once no process serves
+ * the session any more. `listening` is true only while the subscription stands; each time it is
+ * (re)established, `onResubscribed` runs first, so that a process forgets what it cached while
+ * it could miss changes.
  */
 export function redisSessionCacheBus(
   redisUrl: string,
@@ -36,8 +56,10 @@ export function redisSessionCacheBus(
   const subscriber = new Redis(redisUrl, { autoResubscribe: false });
   let listening = false;
   let subscribing: Promise<void> = Promise.resolve();
+  /** Changes this process published, by id: how many acknowledgements are still awaited. */
+  const awaiting = new Map<string, Awaited>();
   const subscribe = () => {
-    subscribing = subscriber.subscribe(channel).then(
+    subscribing = subscriber.subscribe(channel, ackChannel).then(
       () => {
         handlers.onResubscribed();
         listening = true;
@@ -53,19 +75,56 @@ export function redisSessionCacheBus(
   });
   for (const client of [publisher, subscriber]) client.on('error', handlers.onError);
   subscriber.on('message', (from: string, message: string) => {
+    if (from === ackChannel) {
+      const waiting = awaiting.get(message);
+      if (waiting) {
+        waiting.acknowledged++;
+        settleIfAcknowledged(waiting);
+      }
+      return;
+    }
     if (from !== channel) return;
-    let change: unknown;
+    let parsed: unknown;
     try {
-      change = JSON.parse(message);
+      parsed = JSON.parse(message);
     } catch {
       return;
     }
-    if (isChange(change)) handlers.onChange(change);
+    const { id, change } = parsed as { id?: unknown; change?: unknown };
+    if (typeof id !== 'string' || !isChange(change)) return;
+    handlers.onChange(change);
+    publisher.publish(ackChannel, id).catch(handlers.onError);
   });
   return {
     listening: () => listening,
     async publish(change) {
-      await publisher.publish(channel, JSON.stringify(change));
+      const id = randomUUID();
+      let timer: NodeJS.Timeout | undefined;
+      const acknowledged = new Promise<void>((resolve) => {
+        const done = () => {
+          awaiting.delete(id);
+          clearTimeout(timer);
+          resolve();
+        };
+        awaiting.set(id, { acknowledged: 0, receivers: undefined, done });
+        timer = setTimeout(() => {
+          handlers.onError(new Error('session cache: a process did not acknowledge a change'));
+          done();
+        }, ackTimeoutMs);
+      });
+      try {
+        // Redis answers how many subscribers it handed the message to: that many answers.
+        const receivers = await publisher.publish(channel, JSON.stringify({ id, change }));
+        const waiting = awaiting.get(id);
+        if (waiting) {
+          waiting.receivers = receivers;
+          settleIfAcknowledged(waiting);
+        }
+      } catch (error) {
+        awaiting.get(id)?.done();
+        throw error;
+      }
+      await acknowledged;
     },
     async subscribed() {
       // `ready` comes first: the subscription it starts is the one to wait for.
@@ -80,6 +139,7 @@ export function redisSessionCacheBus(
     },
     async close() {
       listening = false;
+      for (const waiting of awaiting.values()) waiting.done();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
   };
