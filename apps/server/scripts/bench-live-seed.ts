@@ -9,7 +9,8 @@
 //     the registered user's password hash), and every one of them paid, linked, with the robot
 //     on in all categories and a platform account with a $10,000 deposit.
 //   count <fromMs> <toMs>: what the server recorded in that window, as one JSON line: order
-//     intents decided, orders settled at the platform, operations opened and closed.
+//     intents decided, orders settled at the platform, operations opened and closed; and the
+//     totals of each table.
 import { InstrumentCatalogue, type Instrument } from '@tradebot/robot';
 import { eq, sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config';
@@ -242,12 +243,23 @@ async function countRecorded(db: Db, from: number, to: number) {
     );
     return rowsOf<{ count: number }>(result)[0]?.count ?? 0;
   };
+  const totalOf = async (table: unknown) => {
+    const result = await db.execute(sql`select count(*)::int as count from ${table}`);
+    return rowsOf<{ count: number }>(result)[0]?.count ?? 0;
+  };
   console.log(
     JSON.stringify({
-      intents: await countOf(orderIntents, orderIntents.decidedAt),
-      settled: await countOf(platformOrders, platformOrders.settledAt),
-      opened: await countOf(operations, operations.openedAt),
-      closed: await countOf(operations, operations.closedAt),
+      window: {
+        intents: await countOf(orderIntents, orderIntents.decidedAt),
+        settled: await countOf(platformOrders, platformOrders.settledAt),
+        opened: await countOf(operations, operations.openedAt),
+        closed: await countOf(operations, operations.closedAt),
+      },
+      total: {
+        intents: await totalOf(orderIntents),
+        settled: await totalOf(platformOrders),
+        operations: await totalOf(operations),
+      },
     }),
   );
 }
