@@ -140,6 +140,16 @@ describe('get-all-data', () => {
     });
   });
 
+  it('shows a paid, linked user without an account at the platform as not linked there', async () => {
+    const token = await registeredToken(context.app, 'pending@example.com');
+    await context.app.database.db.execute(
+      sql`update user_settings set authorized = true, linked = true, bot_on = true`,
+    );
+    const data = dataOf(await getAllData(context.app, bearer(token)));
+    expect(data.account).toBeNull();
+    expect(data.robot).toEqual({ bot_on: true, trading: false, idleReason: 'NOT_LINKED' });
+  });
+
   it('shows operations opened by the robot with live profit, and closed ones newest first', async () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);

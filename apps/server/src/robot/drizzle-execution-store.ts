@@ -10,40 +10,11 @@ import type {
 } from '@tradebot/robot';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { pgArrayLiteral } from '../db/pg-array';
 import { dayStarts, operations, orderIntents } from '../db/schema';
-
-/**
- * Rows per insert statement. PostgreSQL's wire protocol allows 65,535 parameters per statement:
- * 18 columns x 2,000 rows stays well under, and a wave of group commit (~4,600 intents) takes
- * three statements in one transaction.
- */
-const intentRowsPerStatement = 2_000;
 
 type IntentRow = typeof orderIntents.$inferSelect;
 type OperationRow = typeof operations.$inferSelect;
-
-function intentRow(intent: OrderIntent): typeof orderIntents.$inferInsert {
-  return {
-    clientOrderId: intent.clientOrderId,
-    accountId: intent.accountId,
-    symbol: intent.symbol,
-    category: intent.category,
-    side: intent.side,
-    units: intent.units,
-    takeProfit: intent.takeProfit,
-    stopLoss: intent.stopLoss,
-    decidedAt: new Date(intent.decidedAt),
-    decisionBid: intent.decisionBid,
-    decisionAsk: intent.decisionAsk,
-    probability: intent.probability,
-    breakEvenProbability: intent.breakEvenProbability,
-    estimatedMarginCents: intent.estimatedMarginCents,
-    equityAtEntryCents: intent.equityAtEntryCents,
-    freeMarginAtEntryCents: intent.freeMarginAtEntryCents,
-    status: intent.status,
-    rejectReason: intent.rejectReason ?? null,
-  };
-}
 
 function intentOf(row: IntentRow): OrderIntent {
   return {
@@ -138,21 +109,37 @@ export class DrizzleExecutionStore implements ExecutionStore {
     private readonly onClosureStored: (accountId: string) => void = () => undefined,
   ) {}
 
+  /** One statement whatever the wave's size: a parameter per column (see pgArrayLiteral). */
   async saveIntents(intents: readonly OrderIntent[]): Promise<void> {
     if (intents.length === 0) return;
-    const rows = intents.map(intentRow);
-    if (rows.length <= intentRowsPerStatement) {
-      await this.db.insert(orderIntents).values(rows).onConflictDoNothing();
-      return;
-    }
-    await this.db.transaction(async (tx) => {
-      for (let start = 0; start < rows.length; start += intentRowsPerStatement) {
-        await tx
-          .insert(orderIntents)
-          .values(rows.slice(start, start + intentRowsPerStatement))
-          .onConflictDoNothing();
-      }
-    });
+    const column = (read: (intent: OrderIntent) => string | number | null) =>
+      pgArrayLiteral(intents.map(read));
+    await this.db.execute(sql`
+      insert into ${orderIntents} (
+        client_order_id, account_id, symbol, category, side, units, take_profit, stop_loss,
+        decided_at, decision_bid, decision_ask, probability, break_even_probability,
+        estimated_margin_cents, equity_at_entry_cents, free_margin_at_entry_cents, status,
+        reject_reason)
+      select * from unnest(
+        ${column((i) => i.clientOrderId)}::text[],
+        ${column((i) => i.accountId)}::uuid[],
+        ${column((i) => i.symbol)}::text[],
+        ${column((i) => i.category)}::text[],
+        ${column((i) => i.side)}::text[],
+        ${column((i) => i.units)}::float8[],
+        ${column((i) => i.takeProfit)}::float8[],
+        ${column((i) => i.stopLoss)}::float8[],
+        ${column((i) => new Date(i.decidedAt).toISOString())}::timestamptz[],
+        ${column((i) => i.decisionBid)}::float8[],
+        ${column((i) => i.decisionAsk)}::float8[],
+        ${column((i) => i.probability)}::float8[],
+        ${column((i) => i.breakEvenProbability)}::float8[],
+        ${column((i) => i.estimatedMarginCents)}::int8[],
+        ${column((i) => i.equityAtEntryCents)}::int8[],
+        ${column((i) => i.freeMarginAtEntryCents)}::int8[],
+        ${column((i) => i.status)}::text[],
+        ${column((i) => i.rejectReason ?? null)}::text[])
+      on conflict do nothing`);
   }
 
   async updateIntentStatus(

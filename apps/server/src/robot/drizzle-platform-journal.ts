@@ -12,6 +12,7 @@ import type {
 } from '@tradebot/robot';
 import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { pgArrayLiteral } from '../db/pg-array';
 import { rowsOf } from '../db/migrate';
 import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../db/schema';
 
@@ -19,8 +20,35 @@ type EntryOf<K extends PlatformEntry['kind']> = Extract<PlatformEntry, { kind: K
 type OrderRecord = PaperBrokerState['orders'][number];
 type OrderRow = typeof platformOrders.$inferSelect;
 
-/** Rows per insert statement (PostgreSQL allows 65,535 parameters; orders have 20 columns). */
-const orderRowsPerStatement = 2_000;
+type OrderInsert = typeof platformOrders.$inferInsert;
+
+/** The settled orders of one write, in one statement: a parameter per column (pg-array.ts). */
+async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promise<void> {
+  const column = (read: (row: OrderInsert) => string | number | null | undefined) =>
+    pgArrayLiteral(rows.map((row) => read(row) ?? null));
+  await db.execute(sql`
+    insert into ${platformOrders} (
+      client_order_id, account_id, outcome, settled_at, reject_reason, position_id,
+      position_number, symbol, side, units, price, bid, ask, take_profit, stop_loss, margin_cents)
+    select * from unnest(
+      ${column((r) => r.clientOrderId)}::text[],
+      ${column((r) => r.accountId)}::uuid[],
+      ${column((r) => r.outcome)}::text[],
+      ${column((r) => (r.settledAt instanceof Date ? r.settledAt.toISOString() : null))}::timestamptz[],
+      ${column((r) => r.rejectReason)}::text[],
+      ${column((r) => r.positionId)}::text[],
+      ${column((r) => r.positionNumber)}::int4[],
+      ${column((r) => r.symbol)}::text[],
+      ${column((r) => r.side)}::text[],
+      ${column((r) => r.units)}::float8[],
+      ${column((r) => r.price)}::float8[],
+      ${column((r) => r.bid)}::float8[],
+      ${column((r) => r.ask)}::float8[],
+      ${column((r) => r.takeProfit)}::float8[],
+      ${column((r) => r.stopLoss)}::float8[],
+      ${column((r) => r.marginCents)}::int8[])
+    on conflict do nothing`);
+}
 
 function positionNumber(positionId: string): number | null {
   const match = /^P(\d+)$/.exec(positionId);
@@ -125,28 +153,27 @@ export class DrizzlePlatformJournal implements PlatformJournal {
           deposits.set(row.accountId, (deposits.get(row.accountId) ?? 0) + row.cents);
         }
       }
-      for (let start = 0; start < settled.length; start += orderRowsPerStatement) {
-        await tx
-          .insert(platformOrders)
-          .values(
-            settled.slice(start, start + orderRowsPerStatement).map((e) => orderRow(e.outcome)),
-          )
-          .onConflictDoNothing();
-      }
+      if (settled.length > 0)
+        await insertOrders(
+          tx,
+          settled.map((entry) => orderRow(entry.outcome)),
+        );
       const profits = new Map<string, number>();
       if (closed.length > 0) {
-        const values = sql.join(
-          closed.map(
-            ({ report }) =>
-              sql`(${report.clientOrderId}::text, ${new Date(report.time).toISOString()}::timestamptz, ${report.closePrice}::double precision, ${report.reason}::text, ${report.profitCents}::bigint)`,
-          ),
-          sql`, `,
-        );
+        const reports = closed.map((entry) => entry.report);
+        const column = (read: (report: PositionClosedReport) => string | number) =>
+          pgArrayLiteral(reports.map(read));
         const result = await tx.execute(sql`
           update ${platformOrders} as o
           set closed_at = v.closed_at, close_price = v.close_price,
               close_reason = v.close_reason, close_profit_cents = v.profit
-          from (values ${values}) as v(client_order_id, closed_at, close_price, close_reason, profit)
+          from unnest(
+            ${column((r) => r.clientOrderId)}::text[],
+            ${column((r) => new Date(r.time).toISOString())}::timestamptz[],
+            ${column((r) => r.closePrice)}::float8[],
+            ${column((r) => r.reason)}::text[],
+            ${column((r) => r.profitCents)}::int8[]
+          ) as v(client_order_id, closed_at, close_price, close_reason, profit)
           where o.client_order_id = v.client_order_id and o.outcome = 'filled' and o.closed_at is null
           returning o.account_id, v.profit as cents`);
         for (const row of rowsOf<BookedRow>(result)) {
@@ -169,13 +196,19 @@ export class DrizzlePlatformJournal implements PlatformJournal {
   }
 }
 
+/** A column a filled order always has: a null there is a broken row, not a default. */
+function present<T>(value: T | null, column: string, row: OrderRow): T {
+  if (value === null) throw new Error(`platform order ${row.clientOrderId} has no ${column}`);
+  return value;
+}
+
 function outcomeOf(row: OrderRow): OrderFilledReport | OrderRejectedReport {
   if (row.outcome === 'rejected') {
     return {
       kind: 'rejected',
       clientOrderId: row.clientOrderId,
       accountId: row.accountId,
-      reason: (row.rejectReason ?? 'INVALID_SIZE') as BrokerRejectReason,
+      reason: present(row.rejectReason, 'reject_reason', row) as BrokerRejectReason,
       time: row.settledAt.getTime(),
     };
   }
@@ -183,16 +216,16 @@ function outcomeOf(row: OrderRow): OrderFilledReport | OrderRejectedReport {
     kind: 'filled',
     clientOrderId: row.clientOrderId,
     accountId: row.accountId,
-    positionId: row.positionId ?? '',
-    symbol: row.symbol ?? '',
-    side: (row.side ?? 'buy') as Side,
-    units: row.units ?? 0,
-    price: row.price ?? 0,
-    bid: row.bid ?? 0,
-    ask: row.ask ?? 0,
-    takeProfit: row.takeProfit ?? 0,
-    stopLoss: row.stopLoss ?? 0,
-    marginCents: row.marginCents ?? 0,
+    positionId: present(row.positionId, 'position_id', row),
+    symbol: present(row.symbol, 'symbol', row),
+    side: present(row.side, 'side', row) as Side,
+    units: present(row.units, 'units', row),
+    price: present(row.price, 'price', row),
+    bid: present(row.bid, 'bid', row),
+    ask: present(row.ask, 'ask', row),
+    takeProfit: present(row.takeProfit, 'take_profit', row),
+    stopLoss: present(row.stopLoss, 'stop_loss', row),
+    marginCents: present(row.marginCents, 'margin_cents', row),
     time: row.settledAt.getTime(),
   };
 }
@@ -203,11 +236,11 @@ function closureOf(row: OrderRow): PositionClosedReport | undefined {
     kind: 'position-closed',
     clientOrderId: row.clientOrderId,
     accountId: row.accountId,
-    positionId: row.positionId ?? '',
-    symbol: row.symbol ?? '',
-    closePrice: row.closePrice ?? 0,
-    reason: (row.closeReason ?? 'kill') as CloseReason,
-    profitCents: row.closeProfitCents ?? 0,
+    positionId: present(row.positionId, 'position_id', row),
+    symbol: present(row.symbol, 'symbol', row),
+    closePrice: present(row.closePrice, 'close_price', row),
+    reason: present(row.closeReason, 'close_reason', row) as CloseReason,
+    profitCents: present(row.closeProfitCents, 'close_profit_cents', row),
     time: row.closedAt.getTime(),
   };
 }

@@ -203,6 +203,8 @@ export class TradingService {
     if (!anyCategory) return 'NO_CATEGORY_ENABLED';
     // No robot runs in this process: nothing trades for the user from here.
     if (!this.robot) return 'TRADING_HALTED';
+    // Linked in the user's settings, but no account at the built-in platform to trade on.
+    if (!this.robot.hasAccount(settings.userId)) return 'NOT_LINKED';
     return this.robot.accountStatus(settings.userId).idleReason;
   }
 
