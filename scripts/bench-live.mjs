@@ -217,6 +217,7 @@ async function postgresReachable() {
 
 const main = path.join(serverDir, 'dist/main.js');
 const seedScript = await bundle('bench-live-seed.ts', 'bench-live-seed.js');
+const bareZodScript = await bundle('bench-bare-zod-server.ts', 'bench-bare-zod-server.js');
 const bareScript = path.join(serverDir, 'scripts/bench-bare-server.mjs');
 const loopMonitor = path.join(serverDir, 'scripts/bench-loop-monitor.mjs');
 
@@ -242,6 +243,7 @@ async function benchGetAllData(kind) {
     );
     const payloadFile = path.join(database.dataDir, 'get-all-data.json');
     let bare;
+    let bareZod;
     try {
       const answer = await api(server.url, '/get-all-data', { token }).catch((error) => {
         throw new Error(`${error.message}\nserver output:\n${server.output()}`);
@@ -256,11 +258,13 @@ async function benchGetAllData(kind) {
       }
       await fs.writeFile(payloadFile, answer.text);
       bare = await start(bareScript, { ...process.env, BENCH_BARE_PAYLOAD: payloadFile });
+      bareZod = await start(bareZodScript, { ...process.env, BENCH_BARE_PAYLOAD: payloadFile });
       const authorized = { headers: { authorization: `Bearer ${token}` } };
       const routes = {
         getAllData: { url: `${server.url}/core-api/public/api/v1/get-all-data`, ...authorized },
         getSettings: { url: `${server.url}/core-api/public/api/v1/get-settings`, ...authorized },
         barePayload: { url: `${bare.url}/bare-payload` },
+        barePayloadValidated: { url: `${bareZod.url}/bare-payload-validated` },
         bare: { url: `${bare.url}/bare` },
       };
       // Warm both up so that JIT and first-request costs do not count.
@@ -281,6 +285,7 @@ async function benchGetAllData(kind) {
     } finally {
       await stop(server);
       if (bare) await stop(bare);
+      if (bareZod) await stop(bareZod);
     }
   } finally {
     await database.drop();
@@ -417,14 +422,16 @@ const lines = [
     'move). The answer is the default page: the account, every open operation and the newest ' +
     '100 closed ones. The baseline is `apps/server/scripts/bench-bare-server.mjs`: bare ' +
     'Fastify 5 answering the very same document (`GET /bare-payload`), and its `GET /bare` ' +
-    '(`{"data":"AR"}`) for scale. Sessions, settings and the newest closed page come from ' +
+    '(`{"data":"AR"}`) for scale; `apps/server/scripts/bench-bare-zod-server.ts` answers the ' +
+    "same document through the contract's zod response schema, as our route does. " +
+    'Sessions, settings and the newest closed page come from ' +
     'memory (decision 045); what is left per request is building the open rows, validating ' +
     'the answer against the contract (zod) and serializing it (decision 045 says where the ' +
     'time goes).',
   '',
 ];
 for (const { kind, bytes, results } of getAllData) {
-  const { getAllData: ours, getSettings, barePayload, bare } = results;
+  const { getAllData: ours, getSettings, barePayload, barePayloadValidated, bare } = results;
   lines.push(
     `**${databaseName[kind]}** (answer: ${bytes} bytes)`,
     '',
@@ -433,10 +440,12 @@ for (const { kind, bytes, results } of getAllData) {
     `| \`GET /get-all-data\` (ours) | ${ours.requestsPerSecond} | ${ours.p50} | ${ours.p99} | ${ours.errors} |`,
     `| \`GET /get-settings\` (ours) | ${getSettings.requestsPerSecond} | ${getSettings.p50} | ${getSettings.p99} | ${getSettings.errors} |`,
     `| bare Fastify, same document (baseline) | ${barePayload.requestsPerSecond} | ${barePayload.p50} | ${barePayload.p99} | ${barePayload.errors} |`,
+    `| bare Fastify, same document validated with the contract's zod schema | ${barePayloadValidated.requestsPerSecond} | ${barePayloadValidated.p50} | ${barePayloadValidated.p99} | ${barePayloadValidated.errors} |`,
     `| bare Fastify \`GET /bare\` | ${bare.requestsPerSecond} | ${bare.p50} | ${bare.p99} | ${bare.errors} |`,
     '',
     `Ratios: get-all-data / bare same document **${ratio(ours.requestsPerSecond, barePayload.requestsPerSecond)}** ` +
       `(target ≥ 0.5: ${ours.requestsPerSecond >= 0.5 * barePayload.requestsPerSecond ? 'met' : 'not met'}); ` +
+      `get-all-data / bare same document validated ${ratio(ours.requestsPerSecond, barePayloadValidated.requestsPerSecond)}; ` +
       `get-all-data / bare \`/bare\` ${ratio(ours.requestsPerSecond, bare.requestsPerSecond)}; ` +
       `get-settings / bare \`/bare\` ${ratio(getSettings.requestsPerSecond, bare.requestsPerSecond)}.`,
     '',
