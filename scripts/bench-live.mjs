@@ -165,10 +165,12 @@ function combined(results) {
 }
 
 function summary(result) {
+  // No request answered (all timed out): no latency to show, not a latency of 0.
+  const answered = result['2xx'] > 0;
   return {
     requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: answered ? result.latency.p50 : 'none answered',
+    p99: answered ? result.latency.p99 : 'none answered',
     errors: result.errors + result.non2xx + result.timeouts,
   };
 }
@@ -403,7 +405,8 @@ for (const { kind, accounts } of fleetRuns) {
 
 const date = new Date().toISOString().slice(0, 10);
 const databaseName = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL 127.0.0.1' };
-const ratio = (a, b) => (a / b).toFixed(2);
+const ratio = (a, b) =>
+  typeof a === 'number' && typeof b === 'number' ? (a / b).toFixed(2) : 'none (no answer)';
 const lines = [
   '<!-- bench:live:start -->',
   '## Live account (`npm run bench:live`)',
