@@ -42,7 +42,10 @@ import {
 } from './repositories/rate-limit.repository';
 import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
-import { UsersRepository } from './repositories/users.repository';
+import { CachedUsersRepository } from './repositories/cached-users.repository';
+import { redisSessionCacheBus } from './repositories/session-cache-bus';
+import { SessionCache } from './services/session-cache';
+import { ClosedPageCache } from './services/closed-page-cache';
 import { AccountService } from './services/account.service';
 import { AuthService, type OnSessionsRevoked } from './services/auth.service';
 import { EmailSubscriptionService } from './services/email-subscription.service';
@@ -120,6 +123,45 @@ function createMailer(config: Config, app: FastifyInstance): Mailer {
 function createRateLimitStore(config: Config): RateLimitStore {
   if (!config.REDIS_URL) return memoryRateLimitStore();
   return redisRateLimitStore(new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }));
+}
+
+/** Sessions (and users' settings) kept in each process, and how long each is trusted. */
+const sessionCacheLimits = { maxEntries: 10_000, ttlMs: 60_000 };
+/** Users whose newest closed page is kept (about 100 rows each). */
+const closedPageCacheUsers = 2_000;
+
+/**
+ * The session cache; with REDIS_URL its changes reach the other processes over Redis, and it
+ * serves nothing while its subscription is down (decision 045).
+ */
+function createSessionCache(config: Config, app: FastifyInstance): SessionCache {
+  const onBusError = (error: unknown) => {
+    app.log.warn({ err: error }, 'session cache: Redis failed');
+  };
+  if (!config.REDIS_URL) return new SessionCache(sessionCacheLimits);
+  const bus = redisSessionCacheBus(config.REDIS_URL, {
+    onChange: (change) => {
+      cache.apply(change);
+    },
+    onResubscribed: () => {
+      cache.clear();
+    },
+    onError: onBusError,
+  });
+  const cache = new SessionCache({ ...sessionCacheLimits, bus, onBusError });
+  app.addHook('onReady', async () => {
+    // Not fatal: until subscribed, every request reads its session from the database.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      bus.subscribed(),
+      new Promise((resolve) => (timer = setTimeout(resolve, 2_000))),
+    ]);
+    clearTimeout(timer);
+  });
+  app.addHook('onClose', async () => {
+    await bus.close();
+  });
+  return cache;
 }
 
 /** A hop count trusts that many proxies nearest to us, as proxy-addr counts them. */
@@ -211,11 +253,13 @@ export async function buildApp(
   });
   const secrets = new Secrets(config.TOKEN_SECRET);
   const db = database.db;
-  const users = new UsersRepository(db);
+  const sessionCache = createSessionCache(config, app);
+  const users = new CachedUsersRepository(db, sessionCache);
 
   // The robot starts once the database is migrated and stops before it closes (onClose hooks
   // run last-registered first).
   const robotNow = await robotClock(clock, config.MARKET_SPEED, db);
+  const closedPages = config.ROBOT_ENABLED ? new ClosedPageCache(closedPageCacheUsers) : undefined;
   const robot = config.ROBOT_ENABLED
     ? await RobotRuntime.start({
         db,
@@ -232,6 +276,9 @@ export async function buildApp(
         onHalted: (reason) => {
           app.log.error({ reason }, 'robot: trading halted');
         },
+        onClosureStored: (accountId) => {
+          closedPages?.stored(accountId);
+        },
       })
     : undefined;
   app.decorate('robot', robot);
@@ -242,10 +289,16 @@ export async function buildApp(
     clock,
     robotNow,
     robot,
+    closedPages,
   );
   const promoCodes = new PromoCodesRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.
-  const onSessionsRevoked: OnSessionsRevoked = (revoked) => {
+  const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
+    await sessionCache.changed(
+      'sessionId' in revoked
+        ? { kind: 'session', sessionId: revoked.sessionId }
+        : { kind: 'userSessions', userId: revoked.userId },
+    );
     closeRevokedSockets(app.realtime, revoked);
   };
   app.decorate<Services>('services', {
@@ -258,6 +311,7 @@ export async function buildApp(
       secrets,
       clock,
       onSessionsRevoked,
+      sessionCache,
     ),
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(

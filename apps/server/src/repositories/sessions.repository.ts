@@ -14,9 +14,9 @@ export class SessionsRepository {
   async findActiveUser(
     tokenHash: string,
     now: Date,
-  ): Promise<{ sessionId: string; user: UserRow } | undefined> {
+  ): Promise<{ sessionId: string; user: UserRow; expiresAt: Date } | undefined> {
     const [row] = await this.db
-      .select({ sessionId: sessions.id, user: users })
+      .select({ sessionId: sessions.id, user: users, expiresAt: sessions.expiresAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(

@@ -93,4 +93,10 @@ export class UsersRepository {
   ): Promise<void> {
     await db.update(users).set({ promocode, updatedAt: now }).where(eq(users.id, userId));
   }
+
+  /** Called after a transaction that wrote the user's row commits (CachedUsersRepository). */
+  userChanged(_userId: string): Promise<void> {
+    // Nothing is kept here: every read goes to the database.
+    return Promise.resolve();
+  }
 }

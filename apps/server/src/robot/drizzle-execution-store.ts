@@ -103,7 +103,11 @@ function operationRow(trade: TradeRecord): typeof operations.$inferInsert {
  * never made pending again, a closed operation never closed twice), so a replay is harmless.
  */
 export class DrizzleExecutionStore implements ExecutionStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told once an operation's closure is in the database (the server's read caches). */
+    private readonly onClosureStored: (accountId: string) => void = () => undefined,
+  ) {}
 
   /** One statement whatever the wave's size: a parameter per column (see pgArrayLiteral). */
   async saveIntents(intents: readonly OrderIntent[]): Promise<void> {
@@ -162,7 +166,7 @@ export class DrizzleExecutionStore implements ExecutionStore {
   }
 
   async closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
-    await this.db
+    const closed = await this.db
       .update(operations)
       .set({
         closedAt: new Date(closure.closedAt),
@@ -170,7 +174,9 @@ export class DrizzleExecutionStore implements ExecutionStore {
         closeReason: closure.closeReason,
         profitCents: closure.profitCents,
       })
-      .where(and(eq(operations.positionId, positionId), eq(operations.closeReason, 'open')));
+      .where(and(eq(operations.positionId, positionId), eq(operations.closeReason, 'open')))
+      .returning({ accountId: operations.accountId });
+    for (const row of closed) this.onClosureStored(row.accountId);
   }
 
   async recordDayStart(accountId: string, day: number, equityCents: number): Promise<void> {

@@ -44,6 +44,8 @@ export interface RobotRuntimeOptions {
   readonly strategy?: Strategy;
   readonly onError: (error: unknown, what: string) => void;
   readonly onHalted: (reason: string) => void;
+  /** Told once an operation's closure is in the database. */
+  readonly onClosureStored?: (accountId: string) => void;
 }
 
 /**
@@ -107,7 +109,7 @@ export class RobotRuntime {
     market.subscribe((tick) => {
       broker.onTick(tick);
     });
-    const store = new DrizzleExecutionStore(db);
+    const store = new DrizzleExecutionStore(db, options.onClosureStored);
     const events = new EventBus();
     const engine = await TradingEngine.start({
       catalogue,

@@ -13,6 +13,7 @@ import type { Secrets } from '../repositories/secrets';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import { blankToNull } from './optional-text';
+import type { SessionCache } from './session-cache';
 
 const hour = 60 * 60 * 1000;
 /** Session lifetimes: 30 days with rememberMe, 24 hours without. */
@@ -20,8 +21,11 @@ export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hou
 
 /** Sessions that just ended: one (logout), or every session of a user (password change). */
 export type SessionsRevoked = { sessionId: string } | { userId: string };
-/** Told after the revocation is stored; the real-time gateway closes those sessions' sockets. */
-export type OnSessionsRevoked = (revoked: SessionsRevoked) => void;
+/**
+ * Told after the revocation is stored, and awaited before the answer: the session cache drops
+ * those sessions in every process and the real-time gateway closes their sockets.
+ */
+export type OnSessionsRevoked = (revoked: SessionsRevoked) => Promise<void>;
 
 export interface AuthenticatedUser {
   user: UserRow;
@@ -49,7 +53,9 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
-    private readonly onSessionsRevoked: OnSessionsRevoked = () => undefined,
+    private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
+    /** Without one, every authentication reads the database. */
+    private readonly cache?: SessionCache,
   ) {}
 
   /** Same answer for an unknown e-mail and a wrong password. */
@@ -109,12 +115,21 @@ export class AuthService {
 
   async authenticate(token: string): Promise<AuthenticatedUser | undefined> {
     if (token.length < 20 || token.length > 200) return undefined;
-    return this.sessions.findActiveUser(this.secrets.hash(token), this.clock.now());
+    const tokenHash = this.secrets.hash(token);
+    const now = this.clock.now();
+    const load = async () => {
+      const found = await this.sessions.findActiveUser(tokenHash, now);
+      return found && { ...found, expiresAt: found.expiresAt.getTime() };
+    };
+    const session = await (this.cache
+      ? this.cache.session(tokenHash, now.getTime(), load)
+      : load());
+    return session && { user: session.user, sessionId: session.sessionId };
   }
 
   async logout(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId, this.clock.now());
-    this.onSessionsRevoked({ sessionId });
+    await this.onSessionsRevoked({ sessionId });
   }
 
   private async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {

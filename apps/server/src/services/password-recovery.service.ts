@@ -23,7 +23,7 @@ export class PasswordRecoveryService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly onMailFailure: (error: unknown) => void,
-    private readonly onSessionsRevoked: OnSessionsRevoked = () => undefined,
+    private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
   ) {}
 
   /**
@@ -66,6 +66,6 @@ export class PasswordRecoveryService {
       throw incorrectCode();
     }
     // The new password ended every session (in the same transaction): their sockets close too.
-    this.onSessionsRevoked({ userId: user.id });
+    await this.onSessionsRevoked({ userId: user.id });
   }
 }

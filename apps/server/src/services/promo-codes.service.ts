@@ -31,11 +31,14 @@ export class PromoCodesService {
       if (!current) throw invalidPromocode();
       return { promocode: normalized, benefit: current.benefit };
     }
-    return this.db.transaction(async (tx) => {
+    const applied = await this.db.transaction(async (tx) => {
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
       await this.users.setPromocode(user.id, normalized, now, tx);
       return { promocode: normalized, benefit: redeemed.benefit };
     });
+    // Committed now: a cached copy of the user read meanwhile is dropped too.
+    await this.users.userChanged(user.id);
+    return applied;
   }
 }

@@ -18,6 +18,7 @@ import type { HistoryCursor, TradingRepository } from '../repositories/trading.r
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
 import type { RobotRuntime } from '../robot/robot-runtime';
+import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
 
 /** The equity curve keeps at most this many points (a chart needs no more). */
@@ -88,6 +89,8 @@ export class TradingService {
     private readonly robotNow: () => number,
     /** Absent when this process runs no robot (ROBOT_ENABLED=false). */
     private readonly robot: RobotRuntime | undefined,
+    /** Only where operations close, with the robot (decision 045). */
+    private readonly closedPages?: ClosedPageCache,
   ) {}
 
   /** Paid and linked (spec §6): the live account is theirs to see and steer. */
@@ -107,23 +110,31 @@ export class TradingService {
     const settings = await this.requireTrader(user);
     const before = query.before === undefined ? undefined : decodeCursor(query.before);
     const limit = Math.min(query.limit, historyPageSize.max);
-    const [account, trades, page] = await Promise.all([
+    const loadClosed = async () => {
+      const page = await this.trading.closedPage(user.id, {
+        since: this.since(query.period),
+        limit,
+        before,
+      });
+      const last = page.trades.at(-1);
+      return {
+        closed: page.trades.map((trade) => tradeRowOf(trade, this.catalogue)),
+        closedPage: {
+          period: query.period,
+          total: page.total,
+          nextCursor: last && page.more ? encodeCursor(last) : null,
+        },
+      };
+    };
+    const firstOfAll = query.period === 'all' && before === undefined;
+    const [account, trades, closed] = await Promise.all([
       this.account(user.id),
       this.openRows(user.id),
-      this.trading.closedPage(user.id, { since: this.since(query.period), limit, before }),
+      this.closedPages && firstOfAll
+        ? this.closedPages.firstPage(user.id, limit, loadClosed)
+        : loadClosed(),
     ]);
-    const last = page.trades.at(-1);
-    return {
-      account,
-      trades,
-      closed: page.trades.map((trade) => tradeRowOf(trade, this.catalogue)),
-      closedPage: {
-        period: query.period,
-        total: page.total,
-        nextCursor: last && page.more ? encodeCursor(last) : null,
-      },
-      robot: this.robotStatus(settings),
-    };
+    return { account, trades, ...closed, robot: this.robotStatus(settings) };
   }
 
   /** The account's figures, live from the platform; null without a platform account. */

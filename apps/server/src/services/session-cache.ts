@@ -1,0 +1,162 @@
+import type { SettingsRow, UserRow } from '../repositories/users.repository';
+
+/**
+ * What makes cached entries wrong: a session ended (logout), every session of a user ended
+ * (password change), or a user's row or settings changed.
+ */
+export type SessionCacheChange =
+  | { readonly kind: 'session'; readonly sessionId: string }
+  | { readonly kind: 'userSessions'; readonly userId: string }
+  | { readonly kind: 'user'; readonly userId: string };
+
+/**
+ * Carries changes to the other server processes (Redis pub/sub in scaled mode). While it
+ * cannot promise delivery (not subscribed), the cache serves nothing: another process may have
+ * revoked a session meanwhile.
+ */
+export interface SessionCacheBus {
+  /** Resolves once every other process has been sent the change. */
+  publish(change: SessionCacheChange): Promise<void>;
+  /** Whether changes published by other processes reach this one now. */
+  listening(): boolean;
+}
+
+export interface CachedSession {
+  readonly sessionId: string;
+  readonly user: UserRow;
+  /** Epoch ms: the session's own end. */
+  readonly expiresAt: number;
+}
+
+export interface SessionCacheOptions {
+  /** Most sessions (and as many users' settings) kept; the oldest go first. */
+  readonly maxEntries: number;
+  /** How long an entry is trusted before it is read again from the database. */
+  readonly ttlMs: number;
+  /** Monotonic milliseconds, for the entries' lifetime. */
+  readonly now?: () => number;
+  readonly bus?: SessionCacheBus;
+  /**
+   * A change that could not be sent to the other processes: they drop their entries when their
+   * subscription breaks, or at the latest after `ttlMs`.
+   */
+  readonly onBusError?: (error: unknown) => void;
+}
+
+interface Entry<T> {
+  readonly value: T;
+  readonly until: number;
+}
+
+/**
+ * The session and user reads every authenticated request repeats (token hash -> session and
+ * user; user -> settings), kept in this process (docs/decisions/045-session-cache-and-live-reads.md).
+ * Every path that revokes a session or writes a user's row calls `changed` once the write is
+ * stored; `changed` drops the entries here and, through the bus, in every other process before
+ * it resolves. A read that raced with a change does not store what it read.
+ */
+export class SessionCache {
+  private readonly sessions = new Map<string, Entry<CachedSession>>();
+  private readonly settings = new Map<string, Entry<SettingsRow>>();
+  /** Moves on every change: a read that started before it must not store its result. */
+  private generation = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SessionCacheOptions) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** The live session behind a token hash, read through `load` when not cached. */
+  async session(
+    tokenHash: string,
+    nowMs: number,
+    load: () => Promise<CachedSession | undefined>,
+  ): Promise<CachedSession | undefined> {
+    if (this.usable()) {
+      const cached = this.fresh(this.sessions, tokenHash);
+      if (cached && cached.expiresAt > nowMs) return cached;
+    }
+    const generation = this.generation;
+    const loaded = await load();
+    if (loaded && this.usable() && generation === this.generation) {
+      this.store(this.sessions, tokenHash, loaded);
+    }
+    return loaded;
+  }
+
+  /** A user's settings row, read through `load` when not cached. */
+  async userSettings(
+    userId: string,
+    load: () => Promise<SettingsRow | undefined>,
+  ): Promise<SettingsRow | undefined> {
+    if (this.usable()) {
+      const cached = this.fresh(this.settings, userId);
+      if (cached) return cached;
+    }
+    const generation = this.generation;
+    const loaded = await load();
+    if (loaded && this.usable() && generation === this.generation) {
+      this.store(this.settings, userId, loaded);
+    }
+    return loaded;
+  }
+
+  /** Drops what the change makes wrong, here and in every other process. */
+  async changed(change: SessionCacheChange): Promise<void> {
+    this.apply(change);
+    try {
+      await this.options.bus?.publish(change);
+    } catch (error) {
+      this.options.onBusError?.(error);
+    }
+  }
+
+  /** Drops what the change makes wrong in this process only (a change another one published). */
+  apply(change: SessionCacheChange): void {
+    this.generation++;
+    if (change.kind === 'session') {
+      for (const [key, entry] of this.sessions) {
+        if (entry.value.sessionId === change.sessionId) this.sessions.delete(key);
+      }
+      return;
+    }
+    for (const [key, entry] of this.sessions) {
+      if (entry.value.user.id === change.userId) this.sessions.delete(key);
+    }
+    this.settings.delete(change.userId);
+  }
+
+  /** Forgets everything (the bus reconnected: changes may have been missed meanwhile). */
+  clear(): void {
+    this.generation++;
+    this.sessions.clear();
+    this.settings.clear();
+  }
+
+  get size(): number {
+    return this.sessions.size + this.settings.size;
+  }
+
+  private usable(): boolean {
+    return this.options.bus?.listening() ?? true;
+  }
+
+  private fresh<T>(map: Map<string, Entry<T>>, key: string): T | undefined {
+    const entry = map.get(key);
+    if (!entry) return undefined;
+    if (entry.until > this.now()) return entry.value;
+    map.delete(key);
+    return undefined;
+  }
+
+  private store<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
+    map.delete(key);
+    map.set(key, { value, until: this.now() + this.options.ttlMs });
+    // Maps keep insertion order: the first key is the oldest entry.
+    while (map.size > this.options.maxEntries) {
+      const oldest = map.keys().next();
+      if (oldest.done) break;
+      map.delete(oldest.value);
+    }
+  }
+}
