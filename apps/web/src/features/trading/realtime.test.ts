@@ -8,7 +8,7 @@ import {
   type TestRealtimeServer,
 } from '../../test/realtime-server';
 import { startTradingRealtime } from './realtime';
-import { useTradingStore } from './store';
+import { useTradingStore } from '../../stores/trading';
 
 const token = 'k'.repeat(43);
 
@@ -27,7 +27,7 @@ describe('startTradingRealtime', () => {
   });
 
   it('connects with the stored token and feeds the trading store, ending the first load', async () => {
-    // What signing in stores (features/auth/store).
+    // What signing in stores (src/stores/auth.ts).
     localStorage.setItem('token', token);
     startTradingRealtime({ url: server.url });
     await server.connected(token);

@@ -1,6 +1,6 @@
 import { connectRealtime, type RealtimeConnection, type RealtimeOptions } from '../../lib/realtime';
 import { storage } from '../../lib/storage';
-import { useTradingStore } from './store';
+import { useTradingStore } from '../../stores/trading';
 
 export interface TradingRealtimeOptions {
   /** The dashboard's resync from get-all-data, after the channel dropped and came back. */
