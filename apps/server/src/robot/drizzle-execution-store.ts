@@ -8,7 +8,7 @@ import type {
   TradeClosure,
   TradeRecord,
 } from '@tradebot/robot';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { pgArrayLiteral } from '../db/pg-array';
 import { dayStarts, operations, orderIntents } from '../db/schema';
@@ -191,41 +191,40 @@ export class DrizzleExecutionStore implements ExecutionStore {
     return new Map(rows.map((row) => [row.accountId, row.equityCents]));
   }
 
-  async pendingIntents(): Promise<readonly OrderIntent[]> {
-    const rows = await this.db
-      .select()
-      .from(orderIntents)
-      .where(eq(orderIntents.status, 'pending'))
-      .orderBy(orderIntents.decidedAt, orderIntents.clientOrderId);
-    return rows.map(intentOf);
+  pendingIntents(): Promise<readonly OrderIntent[]> {
+    return this.intentsWhere(eq(orderIntents.status, 'pending'));
   }
 
-  async openTrades(): Promise<readonly TradeRecord[]> {
-    const rows = await this.db
-      .select()
-      .from(operations)
-      .where(eq(operations.closeReason, 'open'))
-      .orderBy(operations.openedAt, operations.positionId);
-    return rows.map(tradeOf);
+  openTrades(): Promise<readonly TradeRecord[]> {
+    return this.tradesWhere(eq(operations.closeReason, 'open'));
   }
 
-  async trades(filter: { accountId?: string } = {}): Promise<readonly TradeRecord[]> {
-    const rows = await this.db
-      .select()
-      .from(operations)
-      .where(
-        filter.accountId === undefined ? sql`true` : eq(operations.accountId, filter.accountId),
-      )
-      .orderBy(operations.openedAt, operations.positionId);
-    return rows.map(tradeOf);
+  trades(filter: { accountId?: string } = {}): Promise<readonly TradeRecord[]> {
+    return this.tradesWhere(
+      filter.accountId === undefined ? undefined : eq(operations.accountId, filter.accountId),
+    );
   }
 
   /** Every intent, in decision order (tests and the crash check). */
-  async intents(): Promise<readonly OrderIntent[]> {
+  intents(): Promise<readonly OrderIntent[]> {
+    return this.intentsWhere(undefined);
+  }
+
+  private async intentsWhere(where: SQL | undefined): Promise<readonly OrderIntent[]> {
     const rows = await this.db
       .select()
       .from(orderIntents)
+      .where(where)
       .orderBy(orderIntents.decidedAt, orderIntents.clientOrderId);
     return rows.map(intentOf);
+  }
+
+  private async tradesWhere(where: SQL | undefined): Promise<readonly TradeRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(operations)
+      .where(where)
+      .orderBy(operations.openedAt, operations.positionId);
+    return rows.map(tradeOf);
   }
 }
