@@ -2,13 +2,15 @@ import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import { apiV1Prefix } from '@tradebot/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config';
 import { openDatabase, pgliteDirectory, type Database } from './db/database';
 import { migrate, readMigrations } from './db/migrate';
 import { AppError, handleError, sendError } from './http/errors';
+import { loggerOptions } from './http/log';
+import { registerRateLimits } from './http/rate-limits';
 import { healthRoutes } from './http/health.routes';
 import { geoRoutes } from './http/v1/geo.routes';
 import { validatorCompiler } from './http/validation';
@@ -23,7 +25,6 @@ import { tradingRoutes } from './http/v1/trading.routes';
 import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
-import { Redis } from 'ioredis';
 import { accountRoutes } from './http/v1/account.routes';
 import { authRoutes } from './http/v1/auth.routes';
 import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
@@ -35,11 +36,6 @@ import { fileMailer, smtpMailer, type Mailer } from './repositories/mail.reposit
 import { argon2PasswordHasher } from './repositories/password-hasher';
 import { PasswordResetRepository } from './repositories/password-reset.repository';
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
-import {
-  memoryRateLimitStore,
-  redisRateLimitStore,
-  type RateLimitStore,
-} from './repositories/rate-limit.repository';
 import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { CachedUsersRepository } from './repositories/cached-users.repository';
@@ -52,7 +48,6 @@ import { EmailSubscriptionService } from './services/email-subscription.service'
 import { GeoService } from './services/geo.service';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
-import { RateLimiterService } from './services/rate-limiter.service';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -64,7 +59,6 @@ export interface Services {
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
   emailSubscription: EmailSubscriptionService;
-  rateLimiter: RateLimiterService;
   trading: TradingService;
 }
 
@@ -83,8 +77,10 @@ export interface AppDependencies {
   clock?: Clock;
   /** Otherwise SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
   mailer?: Mailer;
-  /** Otherwise Redis when REDIS_URL is set, else in memory. */
-  rateLimitStore?: RateLimitStore;
+  /** Prefix of the rate limits' Redis keys (with REDIS_URL), so that tests keep apart. */
+  rateLimitRedisPrefix?: string;
+  /** Where log lines go (tests read them); standard output otherwise. */
+  logStream?: FastifyLoggerOptions['stream'];
   /** Where live account updates go (the Socket.IO gateway); without one, none are sent. */
   realtime?: RealtimePublisher;
   /** The robot's strategy: the signal model unless given (tests, benchmarks). */
@@ -118,11 +114,6 @@ function createMailer(config: Config, app: FastifyInstance): Mailer {
   return fileMailer(path.join(config.dataDir, 'mail'), config.MAIL_FROM, (file, message) => {
     app.log.info({ file, to: message.to, subject: message.subject }, 'e-mail written');
   });
-}
-
-function createRateLimitStore(config: Config): RateLimitStore {
-  if (!config.REDIS_URL) return memoryRateLimitStore();
-  return redisRateLimitStore(new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }));
 }
 
 /** Sessions (and users' settings) kept in each process, and how long each is trusted. */
@@ -167,7 +158,7 @@ function createSessionCache(config: Config, app: FastifyInstance): SessionCache 
 /** A hop count trusts that many proxies nearest to us, as proxy-addr counts them. */
 function trustProxyOption(
   value: Config['TRUST_PROXY'],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
+): false | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
@@ -178,10 +169,8 @@ export async function buildApp(
   dependencies: AppDependencies = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(config.LOG_LEVEL, dependencies.logStream),
+    // A hop count or the proxies' addresses, never "any proxy" (decision 051).
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 256 * 1024,
     requestIdHeader: false,
@@ -192,6 +181,10 @@ export async function buildApp(
         : randomUUID();
     },
     return503OnClosing: true,
+    // A URL that does not decode (FST_ERR_BAD_URL) gets the same localized error as the rest.
+    frameworkErrors: (error, request, reply) => {
+      void handleError(error, request, reply);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -246,10 +239,8 @@ export async function buildApp(
 
   const clock = dependencies.clock ?? systemClock;
   const mailer = dependencies.mailer ?? createMailer(config, app);
-  const rateLimitStore = dependencies.rateLimitStore ?? createRateLimitStore(config);
   app.addHook('onClose', async () => {
     mailer.close();
-    await rateLimitStore.close();
   });
   const secrets = new Secrets(config.TOKEN_SECRET);
   const db = database.db;
@@ -328,7 +319,6 @@ export async function buildApp(
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
-    rateLimiter: new RateLimiterService(rateLimitStore, clock),
     trading,
   });
   await registerRealtime(app, config, { auth: app.services.auth });
@@ -351,6 +341,15 @@ export async function buildApp(
   }
 
   await app.register(compress, { global: true, threshold: 1024 });
+  await registerRateLimits(app, {
+    redisUrl: config.REDIS_URL,
+    ...(dependencies.rateLimitRedisPrefix
+      ? { redisPrefix: dependencies.rateLimitRedisPrefix }
+      : {}),
+    onRedisError: (error) => {
+      app.log.warn({ err: error }, 'rate limits: Redis failed; counting in this process meanwhile');
+    },
+  });
   await registerOpenApi(app);
 
   await app.register(healthRoutes, { prefix: '/core-api' });

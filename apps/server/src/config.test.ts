@@ -34,13 +34,27 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['true', true],
     ['false', false],
+    ['0', false],
     ['2', 2],
     ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    ['loopback, fd00::/8', ['loopback', 'fd00::/8']],
   ])('reads TRUST_PROXY=%s', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
+
+  it('refuses TRUST_PROXY=true, saying why and what to give instead', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true is refused: it trusts any X-Forwarded-For a client sends.*number of proxies/,
+    );
+  });
+
+  it.each(['10.0.0.0/33', '300.1.1.1', '::1/129', 'proxy.internal', '10.0.0.1/8/2'])(
+    'refuses TRUST_PROXY=%s',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false/);
+    },
+  );
 
   it('reports every bad value in one readable message', () => {
     let caught: unknown;

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -9,23 +10,53 @@ const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-/** TRUST_PROXY: unset/false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+/** The names proxy-addr knows for address ranges. */
+const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(item: string): boolean {
+  if (proxyRangeNames.includes(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset/false (clients connect directly), a hop count (how many proxies stand in
+ * front of the server: the client's address is the one that many entries from the end of
+ * X-Forwarded-For), or a comma-separated list of the proxies' addresses/CIDRs. `true` would
+ * believe whatever X-Forwarded-For a client sends, so that each request could choose its own
+ * address (and country): it stops the server at boot (decision 051).
+ */
 const trustProxySchema = z
   .string()
   .trim()
-  .transform((value, ctx): boolean | number | string[] => {
+  .transform((value, ctx): false | number | string[] => {
     const lower = value.toLowerCase();
     if (lower === '' || lower === 'false' || lower === '0') return false;
-    if (lower === 'true') return true;
+    if (lower === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true is refused: it trusts any X-Forwarded-For a client sends, so every request ' +
+          'could choose its own address (rate limits, country checks). Give the number of ' +
+          'proxies in front of the server (e.g. 1 behind one load balancer) or their ' +
+          'addresses/CIDRs (e.g. 10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
     if (/^\d+$/.test(lower)) return Number(lower);
     const list = value
       .split(',')
       .map((item) => item.trim())
       .filter(Boolean);
-    if (list.every((item) => /^[0-9a-fA-F.:/]+$/.test(item))) return list;
+    if (list.length > 0 && list.every(isAddressOrRange)) return list;
     ctx.addIssue({
       code: 'custom',
-      message: 'must be true, false, a hop count, or a comma-separated list of IPs/CIDRs',
+      message:
+        'must be false, a hop count (e.g. 1), or a comma-separated list of proxy IPs/CIDRs ' +
+        '(e.g. 10.0.0.0/8, 192.168.1.10)',
     });
     return z.NEVER;
   });

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { promoCodes, users } from '../src/db/schema';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { sessionLifetimeMs } from '../src/services/auth.service';
@@ -164,7 +164,7 @@ describe('register', () => {
 });
 
 describe('register from Uruguay', () => {
-  const context = useTestApp({ TRUST_PROXY: 'true' });
+  const context = useTestApp({ TRUST_PROXY: '1' });
 
   it('is refused with 403 and "not available in your region"', async () => {
     const response = await register(context.app, {}, { 'x-forwarded-for': '167.56.0.1' });
@@ -248,6 +248,11 @@ describe('login, sessions and logout', () => {
 
   it('limits attempts per account, with Retry-After and a localized 429', async () => {
     await registeredToken(context.app);
+    // The limits count in wall-clock time (@fastify/rate-limit): the test moves Date.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     for (let attempt = 1; attempt <= 10; attempt++) {
       const response = await login(
         context.app,
@@ -263,7 +268,7 @@ describe('login, sessions and logout', () => {
       message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
       code: 'RATE_LIMITED',
     });
-    clock.advance(15 * 60 * 1000);
+    vi.setSystemTime(Date.now() + 15 * 60 * 1000);
     expect((await login(context.app, credentials, '10.0.1.1')).statusCode).toBe(200);
   });
 

@@ -91,7 +91,7 @@ describe('POST country-code', () => {
   });
 
   describe('behind TRUST_PROXY', () => {
-    const context = useTestApp({ TRUST_PROXY: 'true' });
+    const context = useTestApp({ TRUST_PROXY: '1' });
 
     it.each([
       ['181.30.0.1', 'AR'],

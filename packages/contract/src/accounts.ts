@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { categories } from './categories';
 import { dataEnvelope } from './envelope';
 import { languageSchema } from './common-schemas';
+import { text } from './text';
 
 /**
  * Account schemas (spec §3, §5, §7). Messages are catalogue keys (messages.ts), rendered
@@ -21,23 +22,20 @@ export const limits = {
 // Latin letters, with the accents of Spanish and Portuguese, spaces, apostrophes and hyphens.
 const latinName = /^[A-Za-zÀ-ÖØ-öø-ÿ]+(?:[ '’-][A-Za-zÀ-ÖØ-öø-ÿ]+)*$/;
 
-export const emailSchema = z
-  .string({ error: 'validation.emailRequired' })
+export const emailSchema = text({ error: 'validation.emailRequired' })
   .trim()
   .min(1, { error: 'validation.emailRequired' })
   .max(limits.email.max, { error: 'validation.max' })
   .pipe(z.email({ error: 'validation.email' }));
 
-export const nameSchema = z
-  .string({ error: 'validation.required' })
+export const nameSchema = text({ error: 'validation.required' })
   .trim()
   .min(1, { error: 'validation.required' })
   .min(limits.name.min, { error: 'validation.min' })
   .max(limits.name.max, { error: 'validation.max' })
   .regex(latinName, { error: 'validation.latinLetters' });
 
-export const newPasswordSchema = z
-  .string({ error: 'validation.required' })
+export const newPasswordSchema = text({ error: 'validation.required' })
   .min(1, { error: 'validation.required' })
   .min(limits.password.min, { error: 'validation.min' })
   .max(limits.password.max, { error: 'validation.max' })
@@ -47,8 +45,7 @@ export const newPasswordSchema = z
 const digitCount = (value: string) => value.replace(/\D/g, '').length;
 
 /** Optional: an empty string means no phone. */
-export const phoneSchema = z
-  .string()
+export const phoneSchema = text()
   .trim()
   .regex(/^\+?[0-9 ()-]*$/, { error: 'validation.numbersOnly', abort: true })
   .refine((value) => value === '' || digitCount(value) >= limits.phone.min, {
@@ -60,12 +57,11 @@ export const phoneSchema = z
     params: { maximum: limits.phone.max },
   });
 
-export const promocodeSchema = z
-  .string()
+export const promocodeSchema = text()
   .trim()
   .max(limits.promocode.max, { error: 'validation.promocodeInvalid' });
 
-const optionalText = (max: number) => z.string().trim().max(max).nullish();
+const optionalText = (max: number) => text().trim().max(max).nullish();
 
 function passwordsMatch<T extends { password: string; confirm_password: string }>(
   value: T,
@@ -82,7 +78,7 @@ function passwordsMatch<T extends { password: string; confirm_password: string }
 
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
+  password: text({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
   rememberMe: z.boolean().default(false),
   language: languageSchema.optional(),
 });
@@ -97,13 +93,13 @@ export const registerRequestSchema = z
     email: emailSchema,
     phone: phoneSchema.nullish(),
     password: newPasswordSchema,
-    confirm_password: z.string({ error: 'validation.required' }),
+    confirm_password: text({ error: 'validation.required' }),
     accept_terms: z.literal(true, { error: 'validation.acceptTerms' }),
     promocode: promocodeSchema.nullish(),
     partner_id: optionalText(limits.tracking.max),
     client_source: optionalText(limits.tracking.max),
     // Stored verbatim (spec §4 tracking), so not trimmed.
-    referral: z.string().max(limits.referral.max).nullish(),
+    referral: text().max(limits.referral.max).nullish(),
     language: languageSchema.optional(),
   })
   .superRefine(passwordsMatch);
@@ -153,12 +149,11 @@ export const forgotPasswordResponseSchema = dataEnvelope(z.object({ sent: z.lite
 export const setPasswordRequestSchema = z
   .object({
     email: emailSchema,
-    otp: z
-      .string({ error: 'validation.required' })
+    otp: text({ error: 'validation.required' })
       .trim()
       .regex(/^\d{6}$/, { error: 'validation.otpFormat' }),
     password: newPasswordSchema,
-    confirm_password: z.string({ error: 'validation.required' }),
+    confirm_password: text({ error: 'validation.required' }),
     language: languageSchema.optional(),
   })
   .superRefine(passwordsMatch);
@@ -167,10 +162,7 @@ export const setPasswordResponseSchema = dataEnvelope(z.object({ changed: z.lite
 
 export const promoBenefits = ['free_month'] as const;
 export const validatePromocodeRequestSchema = z.object({
-  promocode: z
-    .string({ error: 'validation.required' })
-    .trim()
-    .min(1, { error: 'validation.required' }),
+  promocode: text({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }),
   language: languageSchema.optional(),
 });
 export const validatePromocodeResponseSchema = dataEnvelope(
@@ -191,7 +183,7 @@ export const logoutResponseSchema = dataEnvelope(z.object({ loggedOut: z.literal
 /** Free-month landing (spec §7): stored once per e-mail. 201 the first time, 200 after. */
 export const emailSubscriptionRequestSchema = z.object({
   email: emailSchema,
-  promo: z.string().trim().max(limits.promocode.max).nullish(),
+  promo: text().trim().max(limits.promocode.max).nullish(),
   language: languageSchema.optional(),
 });
 export const emailSubscriptionResponseSchema = dataEnvelope(

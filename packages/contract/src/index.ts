@@ -4,3 +4,4 @@ export * from './common-schemas';
 export * from './envelope';
 export * from './health';
 export * from './trading';
+export * from './text';

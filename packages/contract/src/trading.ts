@@ -3,6 +3,7 @@ import { categories } from './categories';
 import { categoriesEnabledSchema } from './accounts';
 import { dataEnvelope } from './envelope';
 import { languageSchema } from './common-schemas';
+import { text } from './text';
 
 /**
  * The live account (spec §3 Trading data, §7 get-all-data and settings, §4 Real-time updates).
@@ -35,8 +36,7 @@ export const getAllDataQuerySchema = z.object({
     .min(1, { error: 'validation.invalidValue' })
     .max(historyPageSize.max, { error: 'validation.invalidValue' })
     .default(historyPageSize.default),
-  before: z
-    .string()
+  before: text()
     .trim()
     .max(200, { error: 'validation.invalidValue' })
     .regex(/^[\w.:-]+$/, { error: 'validation.invalidValue' })
@@ -169,8 +169,7 @@ export const settingsRequestSchema = z.object({
     .int({ error: 'validation.invalidValue' })
     .min(riskLevelBounds.min, { error: 'validation.invalidValue' })
     .max(riskLevelBounds.max, { error: 'validation.invalidValue' }),
-  categories_enabled: z
-    .string({ error: 'validation.invalidValue' })
+  categories_enabled: text({ error: 'validation.invalidValue' })
     .max(500, { error: 'validation.invalidValue' })
     .transform((text, ctx) => {
       try {

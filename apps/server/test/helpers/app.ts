@@ -38,6 +38,8 @@ export function useTestApp(
       ...(typeof env === 'function' ? env() : env),
     });
     context.app = await buildApp(config, {
+      // Rate-limit counters in a shared Redis stay this test's own.
+      rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,
       ...dependencies(),
       database: context.testDatabase.database,
     });

@@ -9,9 +9,11 @@ import {
   setPasswordResponseSchema,
   tokenResponseSchema,
 } from '@tradebot/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../authenticate';
 import { requestLanguage } from '../language';
+import { limitAttempts } from '../rate-limits';
 
 const errors = {
   400: apiErrorSchema,
@@ -20,12 +22,19 @@ const errors = {
   429: apiErrorSchema,
 };
 
+/** The account a request speaks of: its validated e-mail. */
+function emailOf(request: FastifyRequest): string | undefined {
+  const { email } = request.body as { email?: unknown };
+  return typeof email === 'string' ? email : undefined;
+}
+
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, passwordRecovery, rateLimiter, geo } = app.services;
+  const { auth, passwordRecovery, geo } = app.services;
 
   app.post(
     '/login',
     {
+      preHandler: limitAttempts(app, 'login', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'Sign in; answers a bearer token (30 days with rememberMe, else 24 h)',
@@ -33,15 +42,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      await rateLimiter.consume('login', request.ip, request.body.email);
-      return { data: await auth.login(request.body) };
-    },
+    async (request) => ({ data: await auth.login(request.body) }),
   );
 
   app.post(
     '/register',
     {
+      preHandler: limitAttempts(app, 'register'),
       schema: {
         tags: ['accounts'],
         summary: 'Create an account and sign in',
@@ -79,6 +86,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/forgot-password',
     {
+      preHandler: limitAttempts(app, 'forgotPassword', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'E-mail a six-digit recovery code',
@@ -88,7 +96,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await rateLimiter.consume('forgotPassword', request.ip, request.body.email);
       await passwordRecovery.requestCode(request.body.email, requestLanguage(request));
       return { data: { sent: true as const } };
     },
@@ -97,6 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/set-password',
     {
+      preHandler: limitAttempts(app, 'setPassword', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'Set a new password with a recovery code; ends every session',
@@ -105,7 +113,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await rateLimiter.consume('setPassword', request.ip, request.body.email);
       await passwordRecovery.setPassword(request.body);
       return { data: { changed: true as const } };
     },

@@ -5,11 +5,13 @@ import {
 } from '@tradebot/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requestLanguage } from '../language';
+import { limitAttempts } from '../rate-limits';
 
 export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/email-subscription',
     {
+      preHandler: limitAttempts(app, 'emailSubscription'),
       schema: {
         tags: ['marketing'],
         summary: 'Subscribe an e-mail from a promotion landing page',
@@ -20,6 +22,7 @@ export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           200: emailSubscriptionResponseSchema,
           201: emailSubscriptionResponseSchema,
           422: apiErrorSchema,
+          429: apiErrorSchema,
         },
       },
     },

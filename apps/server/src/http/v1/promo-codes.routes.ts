@@ -7,13 +7,21 @@ import {
 } from '@tradebot/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerToken, requireUser, userOf } from '../authenticate';
+import { limitAttempts } from '../rate-limits';
 
 export const promoCodesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { promoCodes, rateLimiter, auth } = app.services;
+  const { promoCodes, auth } = app.services;
+  // Per account when signed in; the form at registration has only the address.
+  const limitValidation = limitAttempts(app, 'validatePromocode', async (request) => {
+    const token = bearerToken(request);
+    const session = token ? await auth.authenticate(token) : undefined;
+    return session?.user.id;
+  });
 
   app.post(
     '/validate-promocode',
     {
+      preHandler: limitValidation,
       schema: {
         tags: ['promo codes'],
         summary: 'Is this promotional code valid now?',
@@ -25,13 +33,7 @@ export const promoCodesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      // Per account when signed in; the form at registration has only the IP.
-      const token = bearerToken(request);
-      const session = token ? await auth.authenticate(token) : undefined;
-      await rateLimiter.consume('validatePromocode', request.ip, session?.user.id);
-      return { data: await promoCodes.validate(request.body.promocode) };
-    },
+    async (request) => ({ data: await promoCodes.validate(request.body.promocode) }),
   );
 
   app.put(

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { useTestApp } from './helpers/app';
+import { login, register, registeredToken, v1, validRegistration } from './helpers/accounts';
+import { hasRedisServer, startOwnRedis, type OwnRedis } from './helpers/redis-server';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+/** The load balancer in front of the server, as the server's socket sees it. */
+const balancer = '10.0.0.2';
+
+/** A login whose X-Forwarded-For starts with an address the client made up. */
+function spoofedLogin(
+  app: FastifyInstance,
+  client: string,
+  email = `nadie-${randomUUID()}@example.com`,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `${v1}/login`,
+    remoteAddress: balancer,
+    // The client sent the first entry; the balancer appended the address it saw.
+    headers: { 'x-forwarded-for': `${randomSpoof()}, ${client}` },
+    payload: { email, password: 'mala12345' },
+  });
+}
+
+let spoofs = 0;
+const randomSpoof = () => `198.51.${Math.floor(++spoofs / 250) % 250}.${spoofs % 250}`;
+
+async function statuses(count: number, send: (attempt: number) => Promise<{ statusCode: number }>) {
+  const seen: number[] = [];
+  for (let attempt = 1; attempt <= count; attempt++) seen.push((await send(attempt)).statusCode);
+  return seen;
+}
+
+describe.each([
+  ['a hop count', '1'],
+  ['the balancer addresses', '10.0.0.0/8'],
+])('behind a proxy given as %s (TRUST_PROXY=%s)', (_name, trustProxy) => {
+  const context = useTestApp({ TRUST_PROXY: trustProxy });
+
+  it('counts logins per real client address, whatever X-Forwarded-For the client adds', async () => {
+    const seen = await statuses(31, () => spoofedLogin(context.app, '203.0.113.7'));
+    expect(seen.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(seen[30]).toBe(429);
+    // Another real client is not held back.
+    expect((await spoofedLogin(context.app, '203.0.113.8')).statusCode).toBe(401);
+  });
+
+  it('counts promo code checks per real client address too', async () => {
+    const seen = await statuses(31, () =>
+      context.app.inject({
+        method: 'POST',
+        url: `${v1}/validate-promocode`,
+        remoteAddress: balancer,
+        headers: { 'x-forwarded-for': `${randomSpoof()}, 203.0.113.9` },
+        payload: { promocode: 'NOEXISTE' },
+      }),
+    );
+    expect(seen.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(seen[30]).toBe(429);
+  });
+
+  it('refuses registration from Uruguay even when the client claims another country first', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/register`,
+      remoteAddress: balancer,
+      headers: { 'x-forwarded-for': '181.30.0.1, 164.73.1.1' },
+      payload: validRegistration,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('a client reaching the server directly with X-Forwarded-For', () => {
+  // TRUST_PROXY given as addresses: a client that is not one of them is taken at its word.
+  const context = useTestApp({ TRUST_PROXY: '10.0.0.0/8' });
+
+  it('is counted by its own address', async () => {
+    const seen = await statuses(31, () =>
+      context.app.inject({
+        method: 'POST',
+        url: `${v1}/login`,
+        remoteAddress: '203.0.113.50',
+        headers: { 'x-forwarded-for': randomSpoof() },
+        payload: { email: `x-${randomUUID()}@example.com`, password: 'mala12345' },
+      }),
+    );
+    expect(seen[30]).toBe(429);
+  });
+});
+
+describe('register and email-subscription, per address', () => {
+  const context = useTestApp();
+
+  it('allows 10 registrations an hour from one address, then answers 429', async () => {
+    await registeredToken(context.app);
+    // A taken e-mail: each attempt would cost an argon2 hash and a 409.
+    const seen = await statuses(10, () =>
+      register(context.app, { email: validRegistration.email }),
+    );
+    expect(seen.slice(0, 9)).toEqual(Array(9).fill(409));
+    expect(seen[9]).toBe(429);
+    const response = await register(context.app, { email: 'otra@example.com' });
+    expect(response.statusCode).toBe(429);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(response.json()).toEqual({
+      message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+      code: 'RATE_LIMITED',
+    });
+    // Another address may still register.
+    const other = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/register`,
+      remoteAddress: '200.147.67.142',
+      payload: { ...validRegistration, email: 'otra@example.com' },
+    });
+    expect(other.statusCode).toBe(201);
+  });
+
+  it('subscribes 10 new e-mails an hour from one address, then answers 429', async () => {
+    const seen = await statuses(11, (attempt) =>
+      context.app.inject({
+        method: 'POST',
+        url: `${v1}/email-subscription`,
+        payload: { email: `lector${attempt}@example.com`, promo: 'MESGRATIS' },
+        headers: { 'accept-language': 'pt' },
+      }),
+    );
+    expect(seen.slice(0, 10)).toEqual(Array(10).fill(201));
+    expect(seen[10]).toBe(429);
+  });
+});
+
+/** Another server process: same database and Redis prefix, as a second replica would be. */
+async function replica(
+  context: ReturnType<typeof useTestApp>,
+  env: Record<string, string>,
+  logs?: string[],
+): Promise<FastifyInstance> {
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(os.tmpdir(), `tradebot-test-replica-${context.testDatabase.schema}`),
+      WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+      ROBOT_ENABLED: 'false',
+      ...env,
+    }),
+    {
+      database: context.testDatabase.database,
+      rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs?.push(chunk.toString());
+          done();
+        },
+      }),
+    },
+  );
+  await app.ready();
+  return app;
+}
+
+describe.skipIf(!redisUrl)('scaled: two processes share the counters in Redis', () => {
+  const context = useTestApp(() => ({ REDIS_URL: redisUrl ?? '' }));
+  let other: FastifyInstance | undefined;
+  afterEach(async () => {
+    await other?.close();
+    other = undefined;
+  });
+
+  it('refuses the 31st login from one address, wherever the 30 before it went', async () => {
+    const second = await replica(context, { REDIS_URL: redisUrl ?? '' });
+    other = second;
+    const seen = await statuses(31, (attempt) =>
+      login(
+        attempt % 2 === 0 ? context.app : second,
+        { email: `u${attempt}@example.com`, password: 'x1234567' },
+        '203.0.113.20',
+      ),
+    );
+    expect(seen.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(seen[30]).toBe(429);
+
+    const redis = new Redis(redisUrl ?? '');
+    try {
+      const keys = await redis.keys(`test:${context.testDatabase.schema}:rate-limit:*`);
+      expect(keys.some((key) => key.endsWith('login:ip:203.0.113.20'))).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe.skipIf(!hasRedisServer)('when Redis goes down', () => {
+  const context = useTestApp();
+  let redis: OwnRedis | undefined;
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await redis?.kill();
+    redis = undefined;
+  });
+
+  it('keeps answering and limiting, counting in the process meanwhile, and says so in the log', async () => {
+    redis = await startOwnRedis();
+    const logs: string[] = [];
+    const server = await replica(context, { REDIS_URL: redis.url }, logs);
+    app = server;
+    // Counted in Redis while it is up.
+    expect(
+      (await login(app, { email: 'a@example.com', password: 'x1234567' }, '203.0.113.30'))
+        .statusCode,
+    ).toBe(401);
+    await redis.kill();
+
+    const started = Date.now();
+    const seen = await statuses(31, (attempt) =>
+      login(server, { email: `u${attempt}@example.com`, password: 'x1234567' }, '203.0.113.30'),
+    );
+    expect(seen).toEqual([...Array<number>(30).fill(401), 429]);
+    // No request waited for Redis: 31 logins (an argon2 hash each) in well under the
+    // 500 ms command timeout apiece.
+    expect(Date.now() - started).toBeLessThan(31 * 500);
+    const warnings = logs.filter((line) => line.includes('rate limits: Redis failed'));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    // Reported once per outage period, not once per request.
+    expect(warnings.length).toBeLessThan(5);
+
+    // Redis back (empty): counting goes back to it.
+    await redis.restart();
+    const counter = new Redis(redis.url);
+    try {
+      await expect
+        .poll(
+          async () => {
+            await login(server, { email: 'b@example.com', password: 'x1234567' }, '203.0.113.31');
+            return counter.keys('*login:ip:203.0.113.31');
+          },
+          { timeout: 10_000, interval: 200 },
+        )
+        .toHaveLength(1);
+    } finally {
+      counter.disconnect();
+    }
+  });
+});
