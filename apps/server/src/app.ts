@@ -16,6 +16,7 @@ import { geoRoutes } from './http/v1/geo.routes';
 import { validatorCompiler } from './http/validation';
 import { registerOpenApi } from './plugins/openapi';
 import { closeRevokedSockets, registerRealtime } from './realtime/socket-gateway';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
 import type { RealtimePublisher } from './realtime/realtime-publisher';
 import { LiveUpdates } from './robot/live-updates';
@@ -341,6 +342,7 @@ export async function buildApp(
   }
 
   await app.register(compress, { global: true, threshold: 1024 });
+  await registerSecurityHeaders(app);
   await registerRateLimits(app, {
     redisUrl: config.REDIS_URL,
     ...(dependencies.rateLimitRedisPrefix

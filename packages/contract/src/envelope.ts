@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Every successful answer is `{ "data": ... }` (ARCHITECTURE.md, Contract). */
 export function dataEnvelope<T extends z.ZodType>(data: T) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { dataEnvelope } from './envelope';
 
 export const healthResponseSchema = dataEnvelope(

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /**
  * Control characters (NUL, ESC, DEL, the C1 range, and tab and line breaks on one-line

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { categories } from './categories';
 import { categoriesEnabledSchema } from './accounts';
 import { dataEnvelope } from './envelope';

@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app';
+import { v1 } from './helpers/accounts';
+
+/** A minimal web build: index.html and one hashed asset. */
+const webDist = path.join(os.tmpdir(), `tradebot-test-web-${process.pid}`);
+beforeAll(async () => {
+  await fs.mkdir(path.join(webDist, 'assets'), { recursive: true });
+  await fs.writeFile(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>',
+  );
+  await fs.writeFile(path.join(webDist, 'assets/index-abc.js'), 'console.log(1);');
+});
+afterAll(async () => {
+  await fs.rm(webDist, { recursive: true, force: true });
+});
+
+function directives(header: string | string[] | number | undefined): Map<string, string> {
+  return new Map(
+    String(header)
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name = '', ...values]) => [name, values.join(' ')]),
+  );
+}
+
+describe('security headers (issue 11, finding 2)', () => {
+  const context = useTestApp(() => ({ WEB_DIST_DIR: webDist, TRUST_PROXY: '10.0.0.0/8' }));
+
+  it('the web app answers with a strict CSP, no framing, nosniff and a referrer policy', async () => {
+    for (const url of ['/', '/dashboard', '/assets/index-abc.js']) {
+      const response = await context.app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      const csp = directives(response.headers['content-security-policy']);
+      expect(csp.get('script-src'), url).toBe("'self'");
+      expect(csp.get('script-src-attr')).toBe("'none'");
+      expect(csp.get('default-src')).toBe("'self'");
+      expect(csp.get('connect-src')).toBe("'self'");
+      expect(csp.get('object-src')).toBe("'none'");
+      expect(csp.get('base-uri')).toBe("'self'");
+      expect(csp.get('frame-ancestors')).toBe("'none'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('API answers, errors included, are nosniff too', async () => {
+    for (const response of [
+      await context.app.inject({ method: 'POST', url: `${v1}/country-code` }),
+      await context.app.inject({ url: `${v1}/get-settings` }),
+      await context.app.inject({ url: '/core-api/nothing-here' }),
+    ]) {
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toBeDefined();
+    }
+  });
+
+  it('sends HSTS over https as a trusted proxy reports it, and never over plain http', async () => {
+    const behindTls = await context.app.inject({
+      url: '/',
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '181.30.0.1' },
+    });
+    expect(behindTls.headers['strict-transport-security']).toBe(
+      'max-age=31536000; includeSubDomains',
+    );
+    const plain = await context.app.inject({ url: '/', remoteAddress: '10.0.0.2' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // A client (not a trusted proxy) cannot claim https for itself.
+    const claimed = await context.app.inject({
+      url: '/',
+      remoteAddress: '203.0.113.5',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+  });
+});
