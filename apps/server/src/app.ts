@@ -314,13 +314,17 @@ export async function buildApp(
       mailer,
       clock,
       (error) => {
-        app.log.error({ err: error }, 'sending e-mail failed');
+        app.log.error({ err: error }, 'password recovery: storing or mailing a code failed');
       },
       onSessionsRevoked,
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
     trading,
+  });
+  // Codes requested just before closing are stored and mailed before the database closes.
+  app.addHook('onClose', async () => {
+    await app.services.passwordRecovery.settled();
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 

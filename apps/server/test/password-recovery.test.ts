@@ -86,11 +86,11 @@ describe('password recovery by e-mailed code', () => {
     });
   });
 
-  it(`allows ${recoveryPolicy.maxWrongTries} wrong tries, then not even the right code`, async () => {
+  it(`allows ${recoveryPolicy.maxTries} wrong tries, then not even the right code`, async () => {
     await registeredToken(context.app);
     await forgot({ email, language: 'es' });
     const code = codeIn((await readMails(context.mailDir))[0] ?? '');
-    for (let attempt = 1; attempt <= recoveryPolicy.maxWrongTries; attempt++) {
+    for (let attempt = 1; attempt <= recoveryPolicy.maxTries; attempt++) {
       expect((await setPassword(wrongCodeFor(code))).statusCode).toBe(422);
     }
     expect((await setPassword(code)).statusCode).toBe(422);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordResetCodes, users } from '../db/schema';
 import { revokeAllSessions } from './sessions.repository';
@@ -19,32 +19,40 @@ export class PasswordResetRepository {
     });
   }
 
-  async findUsable(
+  /**
+   * Takes one of the tries of the user's newest usable code, atomically, before the code is
+   * compared: concurrent guesses each need a try of their own, so no more than `maxAttempts`
+   * comparisons ever happen (a concurrent update waits for the other and re-checks the count).
+   * Undefined when there is no usable code or no try left.
+   */
+  async claimTry(
     userId: string,
     now: Date,
     maxAttempts: number,
   ): Promise<ResetCodeRow | undefined> {
-    const [row] = await this.db
-      .select()
+    const usable = and(
+      eq(passwordResetCodes.userId, userId),
+      isNull(passwordResetCodes.usedAt),
+      gt(passwordResetCodes.expiresAt, now),
+    );
+    const newest = this.db
+      .select({ id: passwordResetCodes.id })
       .from(passwordResetCodes)
+      .where(usable)
+      .orderBy(desc(passwordResetCodes.createdAt))
+      .limit(1);
+    const [row] = await this.db
+      .update(passwordResetCodes)
+      .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
       .where(
         and(
-          eq(passwordResetCodes.userId, userId),
-          isNull(passwordResetCodes.usedAt),
-          gt(passwordResetCodes.expiresAt, now),
+          inArray(passwordResetCodes.id, newest),
+          usable,
           lt(passwordResetCodes.attempts, maxAttempts),
         ),
       )
-      .orderBy(desc(passwordResetCodes.createdAt))
-      .limit(1);
+      .returning();
     return row;
-  }
-
-  async recordWrongTry(codeId: string): Promise<void> {
-    await this.db
-      .update(passwordResetCodes)
-      .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
-      .where(eq(passwordResetCodes.id, codeId));
   }
 
   /**

@@ -18,8 +18,8 @@ function usableAt(now: Date) {
 export class PromoCodesRepository {
   constructor(private readonly db: Db) {}
 
-  async findUsable(code: string, now: Date): Promise<PromoCodeRow | undefined> {
-    const [row] = await this.db
+  async findUsable(code: string, now: Date, db: Db = this.db): Promise<PromoCodeRow | undefined> {
+    const [row] = await db
       .select()
       .from(promoCodes)
       .where(and(eq(promoCodes.code, normalizePromocode(code)), usableAt(now)))

@@ -85,6 +85,21 @@ export class UsersRepository {
     return row.subscribed;
   }
 
+  /**
+   * The user's promo code, read with the row locked until the transaction `db` ends: two
+   * requests of one user applying codes at once take turns (PostgreSQL; PGlite has one
+   * connection and runs them in turn anyway).
+   */
+  async lockedPromocode(userId: string, db: Db): Promise<string | null> {
+    const [row] = await db
+      .select({ promocode: users.promocode })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    if (!row) throw new Error(`user ${userId} vanished`);
+    return row.promocode;
+  }
+
   async setPromocode(
     userId: string,
     promocode: string,

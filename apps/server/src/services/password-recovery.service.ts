@@ -9,8 +9,8 @@ import type { UsersRepository } from '../repositories/users.repository';
 import type { OnSessionsRevoked } from './auth.service';
 import { recoveryCodeMail } from './mail-templates';
 
-/** Recovery codes: six digits, single use, valid 15 minutes, at most 5 wrong tries. */
-export const recoveryPolicy = { validMinutes: 15, maxWrongTries: 5 } as const;
+/** Recovery codes: six digits, single use, valid 15 minutes, at most 5 tries. */
+export const recoveryPolicy = { validMinutes: 15, maxTries: 5 } as const;
 
 const incorrectCode = () => AppError.onField('otp', 'auth.incorrectCode');
 
@@ -22,15 +22,35 @@ export class PasswordRecoveryService {
     private readonly secrets: Secrets,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
-    private readonly onMailFailure: (error: unknown) => void,
+    /** Told when a code could not be stored or mailed (after the answer). */
+    private readonly onFailure: (error: unknown) => void,
     private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
   ) {}
 
+  /** Codes being stored and mailed after their answer. */
+  private readonly pending = new Set<Promise<void>>();
+
   /**
-   * Answers the same whether or not the e-mail has an account. The mail goes out after
-   * the answer, so its latency does not tell either.
+   * Starts the work and returns before any of it is done, for an e-mail with an account and
+   * for one without alike: the answer does the same work on both paths, so its timing does
+   * not tell whether an account exists (issue 11). Looking the user up, storing the code and
+   * mailing it happen after the answer; a failure is reported to `onFailure`.
    */
-  async requestCode(email: string, language: Language): Promise<void> {
+  requestCode(email: string, language: Language): void {
+    const work = this.storeAndMailCode(email, language)
+      .catch(this.onFailure)
+      .finally(() => this.pending.delete(work));
+    this.pending.add(work);
+  }
+
+  /** Resolves once every code requested so far is stored and handed to the mailer. */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  private async storeAndMailCode(email: string, language: Language): Promise<void> {
+    // After the answer: the request has returned by the time the lookup starts.
+    await Promise.resolve();
     const user = await this.users.findByEmail(email);
     if (!user) return;
     const code = this.secrets.newRecoveryCode();
@@ -48,19 +68,16 @@ export class PasswordRecoveryService {
       code,
       recoveryPolicy.validMinutes,
     );
-    this.mailer.send(message).catch(this.onMailFailure);
+    await this.mailer.send(message);
   }
 
   async setPassword(input: { email: string; otp: string; password: string }): Promise<void> {
     const user = await this.users.findByEmail(input.email);
     if (!user) throw incorrectCode();
     const now = this.clock.now();
-    const code = await this.codes.findUsable(user.id, now, recoveryPolicy.maxWrongTries);
-    if (!code) throw incorrectCode();
-    if (!this.secrets.matches(input.otp, code.codeHash)) {
-      await this.codes.recordWrongTry(code.id);
-      throw incorrectCode();
-    }
+    // A try is taken before the comparison, so concurrent guesses cannot share one.
+    const code = await this.codes.claimTry(user.id, now, recoveryPolicy.maxTries);
+    if (!code || !this.secrets.matches(input.otp, code.codeHash)) throw incorrectCode();
     const passwordHash = await this.hasher.hash(input.password);
     if (!(await this.codes.consumeAndSetPassword(code.id, user.id, passwordHash, now))) {
       throw incorrectCode();

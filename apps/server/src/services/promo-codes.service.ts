@@ -22,16 +22,20 @@ export class PromoCodesService {
     return { valid: Boolean(row), benefit: row?.benefit ?? null };
   }
 
-  /** Applies a code to a signed-in user. Applying the code they already have is a no-op. */
+  /**
+   * Applies a code to a signed-in user. Applying the code they already have is a no-op, also
+   * when the same request arrives several times at once: the check and the redemption happen
+   * in one transaction, with the user's row locked, so a code loses at most one use per user.
+   */
   async applyToUser(user: UserRow, code: string) {
     const normalized = normalizePromocode(code);
     const now = this.clock.now();
-    if (user.promocode === normalized) {
-      const current = await this.promoCodes.findUsable(normalized, now);
-      if (!current) throw invalidPromocode();
-      return { promocode: normalized, benefit: current.benefit };
-    }
     const applied = await this.db.transaction(async (tx) => {
+      if ((await this.users.lockedPromocode(user.id, tx)) === normalized) {
+        const current = await this.promoCodes.findUsable(normalized, now, tx);
+        if (!current) throw invalidPromocode();
+        return { promocode: normalized, benefit: current.benefit };
+      }
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
       await this.users.setPromocode(user.id, normalized, now, tx);

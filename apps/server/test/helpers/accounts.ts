@@ -78,6 +78,17 @@ export async function readMails(mailDir: string, atLeast = 1): Promise<string[]>
   }
 }
 
+/** Registers the standard user, asks for a recovery code and answers it from the e-mail. */
+export async function registeredWithRecoveryCode(app: FastifyInstance, mailDir: string) {
+  await registeredToken(app);
+  await app.inject({
+    method: 'POST',
+    url: `${v1}/forgot-password`,
+    payload: { email: validRegistration.email },
+  });
+  return codeIn((await readMails(mailDir))[0] ?? '');
+}
+
 /** The six-digit code in a recovery e-mail (text part, possibly quoted-printable). */
 export function codeIn(mail: string): string {
   const match = /^\s{4}(\d{6})\s*$/m.exec(mail);

@@ -96,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await passwordRecovery.requestCode(request.body.email, requestLanguage(request));
+      passwordRecovery.requestCode(request.body.email, requestLanguage(request));
       return { data: { sent: true as const } };
     },
   );
