@@ -1,4 +1,4 @@
-// Bundles the server and our workspace packages into dist/main.js. Third-party packages
+// Bundles the server and our workspace packages into dist/main.js and dist/robot-worker.js. Third-party packages
 // stay in node_modules (PGlite's WASM, geoip data and argon2's binary load from there).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -6,9 +6,11 @@ import { readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
 
+// The robot's worker thread (decision 046) is its own entry: dist/main.js starts it from
+// dist/robot-worker.js.
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', 'robot-worker': 'src/robot/robot-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -20,7 +20,9 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerWebApp } from './plugins/web-app';
 import type { RealtimePublisher } from './realtime/realtime-publisher';
 import { LiveUpdates } from './robot/live-updates';
-import { RobotRuntime } from './robot/robot-runtime';
+import { RobotClient, type RobotThread } from './robot/robot-client';
+import type { RobotClockSpec } from './robot/robot-protocol';
+import type { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { TradingRepository } from './repositories/trading.repository';
@@ -84,8 +86,13 @@ export interface AppDependencies {
   logStream?: FastifyLoggerOptions['stream'];
   /** Where live account updates go (the Socket.IO gateway); without one, none are sent. */
   realtime?: RealtimePublisher;
-  /** The robot's strategy: the signal model unless given (tests, benchmarks). */
+  /**
+   * The robot's strategy: the signal model unless given (tests, benchmarks). An object cannot
+   * cross threads, so a robot given one runs inline, whatever ROBOT_THREAD says.
+   */
   robotStrategy?: Strategy;
+  /** The robot worker's entry, when not the server's own (tests that make it fail). */
+  robotWorkerEntry?: URL;
   /**
    * Drive the market from timers (default). Tests turn them off and move the market with
    * `app.robot.advance()` after moving their clock.
@@ -101,13 +108,27 @@ const liveEquitySweepMs = 500;
 /**
  * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). A sped-up
  * clock starts after the latest time the robot recorded, so that a restart never replays
- * decision times (client order ids are made of them).
+ * decision times (client order ids are made of them). `spec` tells the robot's thread the same
+ * rule: the wall clock from the time now, or (`driven`, tests without timers) this thread's time
+ * with each request.
  */
-async function robotClock(clock: Clock, speed: number, db: Database['db']): Promise<() => number> {
-  if (speed === 1) return () => clock.now().getTime();
-  const wallOrigin = clock.now().getTime();
-  const origin = Math.max(wallOrigin, (await latestRobotTime(db)) + 1);
-  return () => origin + (clock.now().getTime() - wallOrigin) * speed;
+async function robotClock(
+  clock: Clock,
+  speed: number,
+  db: Database['db'],
+  driven: boolean,
+): Promise<{ now: () => number; spec: () => RobotClockSpec }> {
+  let now = () => clock.now().getTime();
+  if (speed !== 1) {
+    const wallOrigin = clock.now().getTime();
+    const origin = Math.max(wallOrigin, (await latestRobotTime(db)) + 1);
+    now = () => origin + (clock.now().getTime() - wallOrigin) * speed;
+  }
+  const spec = (): RobotClockSpec =>
+    driven
+      ? { kind: 'driven', now: now() }
+      : { kind: 'wall', origin: now(), wallOrigin: Date.now(), speed };
+  return { now, spec };
 }
 
 function createMailer(config: Config, app: FastifyInstance): Mailer {
@@ -250,24 +271,32 @@ export async function buildApp(
 
   // The robot starts once the database is migrated and stops before it closes (onClose hooks
   // run last-registered first).
-  const robotNow = await robotClock(clock, config.MARKET_SPEED, db);
+  const autoAdvance = dependencies.robotTimers ?? true;
+  const robotTime = await robotClock(clock, config.MARKET_SPEED, db, !autoAdvance);
+  const robotNow = robotTime.now;
   const closedPages = config.ROBOT_ENABLED ? new ClosedPageCache(closedPageCacheUsers) : undefined;
-  const robot = config.ROBOT_ENABLED
-    ? await RobotRuntime.start({
-        db,
-        now: robotNow,
-        marketTickMs: config.MARKET_TICK_MS,
-        marketSeed: config.MARKET_SEED ?? randomInt(2 ** 31 - 1),
-        autoAdvance: dependencies.robotTimers ?? true,
-        warmUpMs: config.ROBOT_WARM_UP_MS,
-        quoteSaveMs,
-        ...(dependencies.robotStrategy ? { strategy: dependencies.robotStrategy } : {}),
-        onError: (error, what) => {
-          app.log.error({ err: error }, `robot: ${what} failed`);
+  const { robotStrategy, robotWorkerEntry } = dependencies;
+  const thread: RobotThread =
+    robotStrategy || config.ROBOT_THREAD === 'inline'
+      ? { kind: 'inline', db, ...(robotStrategy ? { strategy: robotStrategy } : {}) }
+      : {
+          kind: 'worker',
+          link: () => database.link(),
+          ...(robotWorkerEntry ? { entry: robotWorkerEntry } : {}),
+        };
+  const robot: RobotRuntime | undefined = config.ROBOT_ENABLED
+    ? await RobotClient.start({
+        thread,
+        clock: robotTime,
+        host: {
+          marketTickMs: config.MARKET_TICK_MS,
+          marketSeed: config.MARKET_SEED ?? randomInt(2 ** 31 - 1),
+          autoAdvance,
+          warmUpMs: config.ROBOT_WARM_UP_MS,
+          quoteSaveMs,
+          mirrorMs: config.ROBOT_MIRROR_MS,
         },
-        onHalted: (reason) => {
-          app.log.error({ reason }, 'robot: trading halted');
-        },
+        log: app.log,
         onClosureStored: (accountId) => {
           closedPages?.stored(accountId);
         },

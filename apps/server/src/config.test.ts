@@ -29,6 +29,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ROBOT_ENABLED: 'perhaps' })).toThrow(/ROBOT_ENABLED/);
   });
 
+  it('runs the robot in a worker thread fed by 250 ms views unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ ROBOT_THREAD: 'worker', ROBOT_MIRROR_MS: 250 });
+    expect(loadConfig({ ROBOT_THREAD: 'inline', ROBOT_MIRROR_MS: '0' })).toMatchObject({
+      ROBOT_THREAD: 'inline',
+      ROBOT_MIRROR_MS: 0,
+    });
+    expect(() => loadConfig({ ROBOT_THREAD: 'process' })).toThrow(/ROBOT_THREAD/);
+    expect(() => loadConfig({ ROBOT_MIRROR_MS: '-1' })).toThrow(/ROBOT_MIRROR_MS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: ' ' }).PORT).toBe(8080);
   });

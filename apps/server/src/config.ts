@@ -84,6 +84,17 @@ export const configSchema = z.object({
   SEED_DEMO: booleanish.default(true),
   /** Run the robot (simulated market, built-in platform, engine) in this process. */
   ROBOT_ENABLED: booleanish.default(true),
+  /**
+   * Where the robot runs (decision 046): a worker thread of this process, so that its work never
+   * delays an answer of the API, or this process's main thread (`inline`: debugging, profiling).
+   */
+  ROBOT_THREAD: z.enum(['worker', 'inline']).default('worker'),
+  /**
+   * How often the robot sends this thread the figures and open operations of the accounts read
+   * lately, when they changed: what get-all-data answers from (decision 046). 0 sends none, and
+   * every read then waits for the robot.
+   */
+  ROBOT_MIRROR_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   /** Simulated time between two quotes of an instrument, and the market timer's period. */
   MARKET_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Seed of the simulated market; unset, each start draws one. */

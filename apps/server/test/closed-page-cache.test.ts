@@ -1,6 +1,13 @@
 import { getAllDataResponseSchema, type TradingData } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
-import { getAllData, robotOf, runMarket, trader, useRobotApp } from './helpers/trading';
+import {
+  getAllData,
+  robotOf,
+  runMarket,
+  storedTrades,
+  trader,
+  useRobotApp,
+} from './helpers/trading';
 
 function dataOf(response: { json: () => unknown }): TradingData {
   return getAllDataResponseSchema.parse(response.json()).data;
@@ -13,7 +20,7 @@ describe('the cached newest page of the closed history', () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);
     const closedInStore = async () =>
-      (await robot.store.trades({ accountId: userId })).filter((t) => t.closedAt !== null);
+      (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null);
 
     // Read (and cached) while nothing has closed yet.
     const before = dataOf(await getAllData(context.app, headers));

@@ -16,7 +16,16 @@ import {
 import { UsersRepository } from '../src/repositories/users.repository';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
-import { marketTickMs, robotOf, runMarket, trader, useRobotApp } from './helpers/trading';
+import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import {
+  marketTickMs,
+  openCount,
+  robotOf,
+  runMarket,
+  storedTrades,
+  trader,
+  useRobotApp,
+} from './helpers/trading';
 
 function sortedState(state: PaperBrokerState) {
   return {
@@ -39,11 +48,11 @@ describe('the robot in the server', () => {
     });
     const robot = robotOf(context.app);
     const closed = async () =>
-      (await robot.store.trades()).filter((trade) => trade.closedAt !== null).length;
+      (await storedTrades(context.app)).filter((trade) => trade.closedAt !== null).length;
     expect(await runMarket(context, async () => (await closed()) >= 5, 2000)).toBe(true);
     await robot.settled();
 
-    const live = robot.broker.snapshot();
+    const live = await robot.snapshot();
     const stored = await loadPlatformState(context.app.database.db, { settledSince: 0 });
     expect(sortedState(stored)).toEqual(sortedState(live));
     expect(live.accounts.map((a) => a.accountId).sort()).toEqual(
@@ -76,15 +85,15 @@ describe('the robot in the server', () => {
   it('stops cleanly and a new start continues where it stopped', async () => {
     const { userId } = await trader(context.app);
     const robot = robotOf(context.app);
-    expect(await runMarket(context, () => robot.broker.openPositions(userId).length >= 3)).toBe(
+    expect(await runMarket(context, async () => (await openCount(context.app, userId)) >= 3)).toBe(
       true,
     );
+    await robot.settled();
+    const before = await robot.snapshot();
+    const openPositionIds = async (runtime: typeof robot) =>
+      ((await runtime.openPositions(userId)) ?? []).map((open) => open.trade.positionId).sort();
+    const openBefore = await openPositionIds(robot);
     await context.app.close();
-    const before = robot.broker.snapshot();
-    const openBefore = robot.engine
-      .openTrades(userId)
-      .map((trade) => trade.positionId)
-      .sort();
 
     context.clock.advance(marketTickMs);
     const again = await buildApp(
@@ -104,40 +113,33 @@ describe('the robot in the server', () => {
     );
     context.app = again;
     const restarted = robotOf(again);
-    expect(sortedState(restarted.broker.snapshot())).toEqual(sortedState(before));
-    expect(
-      restarted.engine
-        .openTrades(userId)
-        .map((trade) => trade.positionId)
-        .sort(),
-    ).toEqual(openBefore);
+    const after = await restarted.snapshot();
+    expect(sortedState(after)).toEqual(sortedState(before));
+    expect(await openPositionIds(restarted)).toEqual(openBefore);
     // The market continues from the quotes it saved on stop.
     const btc = before.lastTicks.find((tick) => tick.symbol === 'BTCUSD');
-    const btcNow = restarted.market.lastTick('BTCUSD');
+    const btcNow = after.lastTicks.find((tick) => tick.symbol === 'BTCUSD');
     expect(btc).toBeDefined();
     expect(Math.abs((btcNow?.bid ?? 0) / (btc?.bid ?? 1) - 1)).toBeLessThan(0.01);
     // And it trades on.
     expect(
       await runMarket(
         { ...context, app: again },
-        async () =>
-          (await restarted.store.trades({ accountId: userId })).length > before.orders.length,
+        async () => (await storedTrades(again, userId)).length > before.orders.length,
       ),
     ).toBe(true);
   });
 
   it('starts a sped-up clock after the latest time the robot recorded', async () => {
     const { userId } = await trader(context.app);
-    const robot = robotOf(context.app);
     expect(
-      await runMarket(
-        context,
-        async () => (await robot.store.trades({ accountId: userId })).length > 0,
-      ),
+      await runMarket(context, async () => (await storedTrades(context.app, userId)).length > 0),
     ).toBe(true);
     await context.app.close();
-    const latest = await latestRobotTime(context.testDatabase.database.db);
-    const decided = Math.max(...(await robot.store.intents()).map((intent) => intent.decidedAt));
+    const db = context.testDatabase.database.db;
+    const latest = await latestRobotTime(db);
+    const intents = await new DrizzleExecutionStore(db).intents();
+    const decided = Math.max(...intents.map((intent) => intent.decidedAt));
     expect(latest).toBeGreaterThanOrEqual(decided);
 
     // The same wall time as before: a sped-up clock would otherwise replay decision times.
@@ -167,17 +169,14 @@ describe('the robot in the server', () => {
     expect(await seedDemoTrading(users, robot, context.clock.now())).toBe(false);
     const demo = await users.findByEmail(demoUser.email);
     if (!demo) throw new Error('no demo user');
-    expect(robot.account(demo.id)).toMatchObject({ depositsCents: demoDepositCents });
+    expect(await robot.account(demo.id)).toMatchObject({ depositsCents: demoDepositCents });
     expect(await users.findSettings(demo.id)).toMatchObject({
       botOn: true,
       authorized: true,
       linked: true,
     });
     expect(
-      await runMarket(
-        context,
-        async () => (await robot.store.trades({ accountId: demo.id })).length > 0,
-      ),
+      await runMarket(context, async () => (await storedTrades(context.app, demo.id)).length > 0),
     ).toBe(true);
   });
 });

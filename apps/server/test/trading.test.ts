@@ -7,7 +7,16 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bearer, login, registeredToken, v1, validRegistration } from './helpers/accounts';
 import { useTestApp } from './helpers/app';
-import { getAllData, robotOf, runMarket, trader, useRobotApp } from './helpers/trading';
+import {
+  getAllData,
+  openCount,
+  postSettings,
+  robotOf,
+  runMarket,
+  storedTrades,
+  trader,
+  useRobotApp,
+} from './helpers/trading';
 
 const routes = [
   { method: 'GET', url: `${v1}/get-all-data` },
@@ -154,7 +163,7 @@ describe('get-all-data', () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);
     const traded = await runMarket(context, async () =>
-      (await robot.store.trades({ accountId: userId })).some((t) => t.closedAt !== null),
+      (await storedTrades(context.app, userId)).some((t) => t.closedAt !== null),
     );
     expect(traded).toBe(true);
 
@@ -168,7 +177,7 @@ describe('get-all-data', () => {
       expect(row).toMatchObject({ status: 'open', CloseTime: null, closeReason: null, Cmd: 0 });
       expect(row.category).toBe('cripto');
     }
-    const marks = robot.broker.openPositions(userId);
+    const marks = (await robot.openPositions(userId)) ?? [];
     expect(data.trades.map((row) => row.Profit).sort()).toEqual(
       marks.map((mark) => mark.unrealisedProfitCents / 100).sort(),
     );
@@ -177,7 +186,7 @@ describe('get-all-data', () => {
       expect(row.status).toBe('closed');
       expect(['tp', 'sl']).toContain(row.closeReason);
     }
-    const figures = robot.account(userId);
+    const figures = await robot.account(userId);
     expect(data.account).toMatchObject({
       balance: (figures?.balanceCents ?? 0) / 100,
       equity: (figures?.equityCents ?? 0) / 100,
@@ -189,9 +198,8 @@ describe('get-all-data', () => {
 
   it('pages the history with a cursor and filters it by period', async () => {
     const { headers, userId } = await trader(context.app);
-    const robot = robotOf(context.app);
     const closedCount = async () =>
-      (await robot.store.trades({ accountId: userId })).filter((t) => t.closedAt !== null).length;
+      (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null).length;
     expect(await runMarket(context, async () => (await closedCount()) >= 7, 2000)).toBe(true);
     const total = await closedCount();
 
@@ -234,16 +242,10 @@ describe('settings and the kill switch', () => {
 
   it('stores the settings, applies them to the running engine at once, and answers them', async () => {
     const { headers, userId } = await trader(context.app, { botOn: false });
-    const robot = robotOf(context.app);
     expect(await runMarket(context, () => false, 5)).toBe(false);
-    expect(await robot.store.trades({ accountId: userId })).toHaveLength(0);
+    expect(await storedTrades(context.app, userId)).toHaveLength(0);
 
-    const response = await context.app.inject({
-      method: 'POST',
-      url: `${v1}/settings`,
-      headers,
-      payload: validSettings,
-    });
+    const response = await postSettings(context.app, headers, validSettings);
     expect(response.statusCode).toBe(200);
     const answer = {
       bot_on: true,
@@ -263,7 +265,7 @@ describe('settings and the kill switch', () => {
 
     // The very next tick trades.
     await runMarket(context, () => false, 1);
-    const trades = await robot.store.trades({ accountId: userId });
+    const trades = await storedTrades(context.app, userId);
     expect(trades.length).toBeGreaterThan(0);
 
     // Off: no new order from the next tick on; open operations run to their TP or SL.
@@ -274,11 +276,11 @@ describe('settings and the kill switch', () => {
       payload: { ...validSettings, bot_on: false },
     });
     expect(off.statusCode).toBe(200);
-    const before = (await robot.store.trades({ accountId: userId })).length;
-    const openBefore = robot.broker.openPositions(userId).length;
+    const before = (await storedTrades(context.app, userId)).length;
+    const openBefore = await openCount(context.app, userId);
     expect(openBefore).toBeGreaterThan(0);
-    await runMarket(context, () => robot.broker.openPositions(userId).length === 0, 3000);
-    expect(await robot.store.trades({ accountId: userId })).toHaveLength(before);
+    await runMarket(context, async () => (await openCount(context.app, userId)) === 0, 3000);
+    expect(await storedTrades(context.app, userId)).toHaveLength(before);
     const data = dataOf(await getAllData(context.app, headers));
     expect(data.robot).toEqual({ bot_on: false, trading: false, idleReason: 'ROBOT_OFF' });
     expect(data.trades).toEqual([]);
@@ -327,11 +329,10 @@ describe('settings and the kill switch', () => {
 
   it('kill switch: the robot goes off and every open operation closes at once', async () => {
     const { headers, userId } = await trader(context.app);
-    const robot = robotOf(context.app);
-    expect(await runMarket(context, () => robot.broker.openPositions(userId).length >= 2)).toBe(
+    expect(await runMarket(context, async () => (await openCount(context.app, userId)) >= 2)).toBe(
       true,
     );
-    const open = robot.broker.openPositions(userId).length;
+    const open = await openCount(context.app, userId);
 
     const response = await context.app.inject({
       method: 'POST',
@@ -348,13 +349,12 @@ describe('settings and the kill switch', () => {
     expect(data.closed.filter((row) => row.closeReason === 'kill')).toHaveLength(open);
 
     await runMarket(context, () => false, 5);
-    expect(robot.broker.openPositions(userId)).toHaveLength(0);
+    expect(await openCount(context.app, userId)).toBe(0);
   });
 
   it('sends the user opened and closed operations at once', async () => {
     const { userId } = await trader(context.app);
     context.publisher.listening.add(userId);
-    const robot = robotOf(context.app);
     expect(
       await runMarket(context, async () =>
         context.publisher.to(userId).some((info) => (info.closed?.length ?? 0) > 0),
@@ -369,7 +369,7 @@ describe('settings and the kill switch', () => {
     const withClosed = updates.find((info) => info.closed !== undefined);
     expect(withClosed?.closed?.length).toBeLessThanOrEqual(realtimeClosedCount);
     expect(withClosed?.closed?.[0]?.status).toBe('closed');
-    const closedInStore = (await robot.store.trades({ accountId: userId })).filter(
+    const closedInStore = (await storedTrades(context.app, userId)).filter(
       (t) => t.closedAt !== null,
     );
     expect(closedInStore.map((t) => t.positionId)).toContain(withClosed?.closed?.[0]?.id);
@@ -382,7 +382,7 @@ describe('equity moving with prices', () => {
   it('reaches a watching user by a sweep, a few times a second at most, never per tick', async () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);
-    expect(await runMarket(context, () => robot.broker.openPositions(userId).length >= 2)).toBe(
+    expect(await runMarket(context, async () => (await openCount(context.app, userId)) >= 2)).toBe(
       true,
     );
     // The robot off: no more openings, so updates without `closed` come from the sweep.
@@ -404,10 +404,12 @@ describe('equity moving with prices', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const elapsed = Date.now() - watched;
     const sweeps = context.publisher.to(userId).filter((info) => info.closed === undefined);
-    if (robot.broker.openPositions(userId).length > 0) {
+    if ((await openCount(context.app, userId)) > 0) {
       expect(sweeps.length).toBeGreaterThan(0);
-      expect(sweeps.at(-1)?.account?.equity).toBe((robot.account(userId)?.equityCents ?? 0) / 100);
-      expect(sweeps.at(-1)?.trades?.length).toBe(robot.broker.openPositions(userId).length);
+      expect(sweeps.at(-1)?.account?.equity).toBe(
+        ((await robot.account(userId))?.equityCents ?? 0) / 100,
+      );
+      expect(sweeps.at(-1)?.trades?.length).toBe(await openCount(context.app, userId));
     }
     // Ten ticks, but at most one sweep per 500 ms.
     expect(sweeps.length).toBeLessThanOrEqual(Math.floor(elapsed / 500) + 1);
@@ -419,9 +421,8 @@ describe('CSV export', () => {
 
   it('exports the closed operations of a period, one row each, as an attachment', async () => {
     const { headers, userId } = await trader(context.app);
-    const robot = robotOf(context.app);
     const closedCount = async () =>
-      (await robot.store.trades({ accountId: userId })).filter((t) => t.closedAt !== null).length;
+      (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null).length;
     expect(await runMarket(context, async () => (await closedCount()) >= 3)).toBe(true);
 
     const csv = await context.app.inject({ url: `${v1}/history-csv?period=week`, headers });
@@ -432,9 +433,7 @@ describe('CSV export', () => {
     expect(lines[0]).toBe(
       'open_time,close_time,asset,symbol,direction,amount_lots,units,open_price,close_price,take_profit,stop_loss,close_reason,profit_usd',
     );
-    const closed = (await robot.store.trades({ accountId: userId })).filter(
-      (t) => t.closedAt !== null,
-    );
+    const closed = (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null);
     expect(lines).toHaveLength(closed.length + 1);
     const profits = lines.slice(1).map((line) => Number(line.split(',').at(-1)));
     const realised = closed.reduce((sum, t) => sum + (t.profitCents ?? 0), 0);
@@ -449,7 +448,7 @@ describe('equity curve', () => {
     const { headers, userId } = await trader(context.app);
     const robot = robotOf(context.app);
     const closedCount = async () =>
-      (await robot.store.trades({ accountId: userId })).filter((t) => t.closedAt !== null).length;
+      (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null).length;
     expect(await runMarket(context, async () => (await closedCount()) >= 3)).toBe(true);
 
     const response = await context.app.inject({ url: `${v1}/equity-curve`, headers });
@@ -460,7 +459,7 @@ describe('equity curve', () => {
     const times = points.map((point) => point.time);
     expect([...new Set(times)].sort((a, b) => a - b)).toEqual(times);
     expect(points[0]?.value).toBe(10_000);
-    const figures = robot.account(userId);
+    const figures = await robot.account(userId);
     expect(points.at(-1)).toEqual({
       time: Math.floor(context.clock.now().getTime() / 1000),
       value: (figures?.equityCents ?? 0) / 100,

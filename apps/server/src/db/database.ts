@@ -1,11 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { PgliteLink, servePglite } from './pglite-link';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -17,7 +19,17 @@ export interface Database {
   ping(): Promise<void>;
   /** Idempotent. */
   close(): Promise<void>;
+  /**
+   * A way in for another thread of this process (the robot's worker, decision 046): PostgreSQL
+   * by its URL (the thread opens its own pool), PGlite through a MessagePort this database
+   * answers on. A port must go in the transfer list.
+   */
+  link(): DatabaseLink;
 }
+
+export type DatabaseLink =
+  | { readonly kind: 'postgres'; readonly url: string; readonly searchPath: string | undefined }
+  | { readonly kind: 'pglite'; readonly port: MessagePort };
 
 export interface DatabaseOptions {
   /** A postgres:// URL: node-postgres against a real PostgreSQL (scaled mode). */
@@ -26,6 +38,8 @@ export interface DatabaseOptions {
   pgliteDir?: string | undefined;
   /** A schema to put first on the search_path (used to isolate tests). */
   searchPath?: string | undefined;
+  /** Connections of a PostgreSQL pool; 10 unless told. */
+  poolSize?: number | undefined;
 }
 
 function assertIdentifier(name: string): string {
@@ -43,18 +57,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: options.poolSize ?? 10,
       ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
     });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => undefined);
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
     let closed: Promise<void> | undefined;
+    const url = options.databaseUrl;
     return {
       db,
       kind: 'postgres',
       ping: () => pingMigrated(db),
       close: () => (closed ??= pool.end()),
+      link: () => ({ kind: 'postgres', url, searchPath }),
     };
   }
 
@@ -81,7 +97,40 @@ export async function databaseOnPglite(
     kind: 'pglite',
     ping: () => pingMigrated(db),
     close: () => (closed ??= options.ownsClient ? client.close() : Promise.resolve()),
+    link: () => {
+      const { port1, port2 } = new MessageChannel();
+      servePglite(client, port1);
+      return { kind: 'pglite', port: port2 };
+    },
   };
+}
+
+/** The database another thread linked to (see `Database.link`). */
+export function openLinkedDatabase(
+  link: DatabaseLink,
+  options: { poolSize: number },
+): Promise<Database> {
+  if (link.kind === 'postgres') {
+    return openDatabase({
+      databaseUrl: link.url,
+      searchPath: link.searchPath,
+      poolSize: options.poolSize,
+    });
+  }
+  const client = new PgliteLink(link.port);
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
+  return Promise.resolve({
+    db,
+    kind: 'pglite',
+    ping: () => pingMigrated(db),
+    close: () => {
+      client.close();
+      return Promise.resolve();
+    },
+    link: () => {
+      throw new Error('a linked PGlite database is not linked on');
+    },
+  });
 }
 
 export function pgliteDirectory(dataDir: string): string {

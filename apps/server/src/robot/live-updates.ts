@@ -126,13 +126,10 @@ export class LiveUpdates {
   /** Equity moving with prices, for users watching who have open operations. */
   private sweep(): void {
     if (this.sweeping) return;
-    const accounts = new Set(this.runtime.engine.openTrades().map((trade) => trade.accountId));
+    const accounts = new Set(this.runtime.accountsWithOpenPositions());
     const due: string[] = [];
     for (const accountId of accounts) {
       if (this.pending.has(accountId) || !this.publisher.hasListeners(accountId)) continue;
-      const figures = this.runtime.account(accountId);
-      if (!figures) continue;
-      if (this.lastEquitySent.get(accountId) === figures.equityCents / 100) continue;
       due.push(accountId);
     }
     for (const accountId of this.lastEquitySent.keys()) {
@@ -145,7 +142,7 @@ export class LiveUpdates {
         for (const accountId of due) {
           if (this.stopped) break;
           const account = await this.trading.account(accountId);
-          if (!account) continue;
+          if (!account || this.lastEquitySent.get(accountId) === account.equity) continue;
           this.lastEquitySent.set(accountId, account.equity);
           this.publisher.toUser(accountId, {
             account,

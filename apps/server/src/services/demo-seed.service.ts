@@ -62,6 +62,6 @@ export async function seedDemoTrading(
     { botOn: true, risk: 1, categoriesEnabled: allCategoriesEnabled },
     now,
   );
-  robot.applySettings(user.id, effectiveRobotSettings(settings));
+  await robot.applySettings(user.id, effectiveRobotSettings(settings));
   return true;
 }

@@ -127,24 +127,25 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
-    const [account, trades, closed] = await Promise.all([
+    const [account, trades, closed, robot] = await Promise.all([
       this.account(user.id),
       this.openRows(user.id),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
+      this.robotStatus(settings),
     ]);
-    return { account, trades, ...closed, robot: this.robotStatus(settings) };
+    return { account, trades, ...closed, robot };
   }
 
   /** The account's figures, live from the platform; null without a platform account. */
   async account(userId: string): Promise<TradingAccount | null> {
-    const live = this.robot?.account(userId);
+    const live = await this.robot?.account(userId);
     if (live) return tradingAccountOf(live);
     const stored = await this.trading.platformAccount(userId);
     if (!stored) return null;
-    // No robot runs in this process: the ledger as last booked, with the margin its open
-    // operations hold and no unrealised profit (none is measured here).
+    // No robot runs in this process, or it is restarting: the ledger as last booked, with the
+    // margin its open operations hold and no unrealised profit (none is measured here).
     const open = await this.trading.openOperations(userId);
     const usedMarginCents = open.reduce((sum, trade) => sum + trade.marginCents, 0);
     return tradingAccountOf({
@@ -161,19 +162,14 @@ export class TradingService {
 
   /** Open operations, newest first, each with its live profit. */
   async openRows(userId: string): Promise<TradeRow[]> {
-    if (!this.robot) {
-      const open = await this.trading.openOperations(userId);
-      return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
+    const live = await this.robot?.openPositions(userId);
+    if (live) {
+      return live.map((position) =>
+        tradeRowOf(position.trade, this.catalogue, position.unrealisedProfitCents),
+      );
     }
-    const marks = new Map(
-      this.robot.broker
-        .openPositions(userId)
-        .map((position) => [position.positionId, position.unrealisedProfitCents]),
-    );
-    return this.robot.engine
-      .openTrades(userId)
-      .sort((a, b) => b.openedAt - a.openedAt || (a.positionId < b.positionId ? 1 : -1))
-      .map((trade) => tradeRowOf(trade, this.catalogue, marks.get(trade.positionId) ?? 0));
+    const open = await this.trading.openOperations(userId);
+    return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
   }
 
   /** The newest closed operations (what a real-time update carries). */
@@ -187,12 +183,12 @@ export class TradingService {
   }
 
   /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
-  robotStatus(settings: SettingsRow): RobotStatus {
-    const idleReason = this.idleReason(settings);
+  async robotStatus(settings: SettingsRow): Promise<RobotStatus> {
+    const idleReason = await this.idleReason(settings);
     return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
   }
 
-  private idleReason(settings: SettingsRow): RobotIdleReason | null {
+  private async idleReason(settings: SettingsRow): Promise<RobotIdleReason | null> {
     if (!settings.botOn) return 'ROBOT_OFF';
     if (!settings.authorized) return 'NOT_AUTHORIZED';
     if (!settings.linked) return 'NOT_LINKED';
@@ -201,11 +197,11 @@ export class TradingService {
       (category) => effective.categories_enabled.all || effective.categories_enabled[category],
     );
     if (!anyCategory) return 'NO_CATEGORY_ENABLED';
-    // No robot runs in this process: nothing trades for the user from here.
-    if (!this.robot) return 'TRADING_HALTED';
+    // No robot runs in this process, or its worker is restarting: nothing trades now.
+    if (!this.robot?.running()) return 'TRADING_HALTED';
     // Linked in the user's settings, but no account at the built-in platform to trade on.
     if (!this.robot.hasAccount(settings.userId)) return 'NOT_LINKED';
-    return this.robot.accountStatus(settings.userId).idleReason;
+    return (await this.robot.accountStatus(settings.userId)).idleReason;
   }
 
   /** spec §7 POST settings: stored, then applied to the running engine at once. */
@@ -226,13 +222,13 @@ export class TradingService {
       },
       this.clock.now(),
     );
-    this.applyToEngine(row);
+    await this.applyToEngine(row);
     return robotSettingsView(row);
   }
 
-  private applyToEngine(row: SettingsRow): void {
+  private async applyToEngine(row: SettingsRow): Promise<void> {
     if (this.robot?.hasAccount(row.userId)) {
-      this.robot.applySettings(row.userId, effectiveRobotSettings(row));
+      await this.robot.applySettings(row.userId, effectiveRobotSettings(row));
     }
   }
 
@@ -244,19 +240,22 @@ export class TradingService {
   async kill(user: UserRow): Promise<{ settings: RobotSettingsView; closed: number }> {
     const current = await this.requireTrader(user);
     const robot = this.robot;
-    if (!robot) throw new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
+    // No robot here, or its worker is restarting: nothing changes, so that a retry does it all.
+    if (!robot?.running()) {
+      throw new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
+    }
     const row = await this.users.updateRobotSettings(
       user.id,
       { botOn: false, risk: current.risk, categoriesEnabled: current.categoriesEnabled },
       this.clock.now(),
     );
-    this.applyToEngine(row);
+    await this.applyToEngine(row);
     let closed = 0;
     for (let round = 0; round < 3; round++) {
-      const now = robot.closeAllPositions(user.id);
+      const now = await robot.closeAllPositions(user.id);
       await robot.settled();
       closed += now;
-      if (now === 0 && robot.broker.openPositions(user.id).length === 0) break;
+      if (now === 0 && ((await robot.openPositions(user.id))?.length ?? 0) === 0) break;
     }
     return { settings: robotSettingsView(row), closed };
   }

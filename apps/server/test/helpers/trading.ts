@@ -2,10 +2,12 @@ import type { RealtimeInfo } from '@tradebot/contract';
 import { FixedSignalStrategy } from '@tradebot/robot';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { AppDependencies } from '../../src/app';
 import { userSettings } from '../../src/db/schema';
 import type { RealtimePublisher } from '../../src/realtime/realtime-publisher';
 import { UsersRepository, allCategoriesEnabled } from '../../src/repositories/users.repository';
 import { effectiveRobotSettings } from '../../src/robot/drizzle-account-settings-source';
+import { DrizzleExecutionStore } from '../../src/robot/drizzle-execution-store';
 import type { RobotRuntime } from '../../src/robot/robot-runtime';
 import { bearer, manualClock, registeredToken, v1 } from './accounts';
 import { useTestApp, type TestContext } from './app';
@@ -64,6 +66,32 @@ export function useRobotApp(env: Record<string, string> = {}): RobotTestContext 
   return context;
 }
 
+/**
+ * The real app with the robot in its worker thread (ROBOT_THREAD=worker), as in production: the
+ * signal model, warmed up on ten minutes of history, decides. The test moves the clock and the
+ * market as with `useRobotApp`.
+ */
+export function useWorkerRobotApp(
+  env: Record<string, string> = {},
+  dependencies: () => Omit<AppDependencies, 'database'> = () => ({}),
+): RobotTestContext {
+  const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
+  const publisher = new RecordingPublisher();
+  const context = useTestApp(
+    {
+      ROBOT_ENABLED: 'true',
+      ROBOT_THREAD: 'worker',
+      MARKET_TICK_MS: String(marketTickMs),
+      MARKET_SEED: '11',
+      ...env,
+    },
+    () => ({ clock, realtime: publisher, robotTimers: false, ...dependencies() }),
+  ) as RobotTestContext;
+  context.clock = clock;
+  context.publisher = publisher;
+  return context;
+}
+
 export function robotOf(app: FastifyInstance): RobotRuntime {
   if (!app.robot) throw new Error('the robot is not running');
   return app.robot;
@@ -102,7 +130,7 @@ export async function trader(
   if (!settings) throw new Error('no settings row');
   const robot = robotOf(app);
   await robot.openAccount(user.id, options.depositCents ?? 1_000_000);
-  robot.applySettings(user.id, effectiveRobotSettings(settings));
+  await robot.applySettings(user.id, effectiveRobotSettings(settings));
   return { token, userId: user.id, headers: bearer(token) };
 }
 
@@ -116,12 +144,33 @@ export async function runMarket(
   for (let tick = 0; tick < maxTicks; tick++) {
     if (await done()) return true;
     context.clock.advance(marketTickMs);
-    robot.advance();
+    await robot.advance();
     await robot.settled();
     // A turn of the event loop: live updates are gathered per turn (setImmediate).
     await new Promise((resolve) => setImmediate(resolve));
   }
   return done();
+}
+
+/** The robot's operations as the database holds them (all, or one account's). */
+export function storedTrades(app: FastifyInstance, accountId?: string) {
+  return new DrizzleExecutionStore(app.database.db).trades(
+    accountId === undefined ? {} : { accountId },
+  );
+}
+
+/** How many operations the account has open at the platform now. */
+export async function openCount(app: FastifyInstance, accountId: string): Promise<number> {
+  return (await robotOf(app).openPositions(accountId))?.length ?? 0;
+}
+
+/** spec §7 POST settings, as the user. */
+export async function postSettings(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  payload: Record<string, unknown>,
+) {
+  return app.inject({ method: 'POST', url: `${v1}/settings`, headers, payload });
 }
 
 export async function getAllData(

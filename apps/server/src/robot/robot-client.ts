@@ -1,0 +1,428 @@
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import {
+  EventBus,
+  InstrumentCatalogue,
+  type AccountState,
+  type AccountStatus,
+  type PaperBrokerState,
+  type RobotSettings,
+  type Strategy,
+} from '@tradebot/robot';
+import type { Db, DatabaseLink } from '../db/database';
+import { AppError } from '../http/errors';
+import { RobotHost } from './robot-host';
+import type {
+  ClientMessage,
+  HostMessage,
+  RobotHostOptions,
+  RobotOperation,
+  RobotOperations,
+  RobotWorkerData,
+} from './robot-protocol';
+import type { AccountView, OpenPosition, RobotRuntime } from './robot-runtime';
+
+/** Where the robot runs: a worker thread (the default), or this thread (tests with a strategy). */
+export type RobotThread =
+  | {
+      readonly kind: 'worker';
+      /** A new way into the database for each worker started. */
+      readonly link: () => DatabaseLink;
+      /** The worker's entry; the built `robot-worker.js` or its source by default. */
+      readonly entry?: URL;
+    }
+  | { readonly kind: 'inline'; readonly db: Db; readonly strategy?: Strategy };
+
+export interface RobotLog {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface RobotClientOptions {
+  readonly thread: RobotThread;
+  /** Everything but the clock's start, which is read at each (re)start. */
+  readonly host: Omit<RobotHostOptions, 'clock'>;
+  /** The robot's time in this thread; the robot's own clock follows the same rule. */
+  readonly clock: { readonly now: () => number; readonly spec: () => RobotHostOptions['clock'] };
+  readonly log: RobotLog;
+  /** Told once an operation's closure is in the database (the closed-page cache). */
+  readonly onClosureStored: (accountId: string) => void;
+}
+
+/** An account not read for this long is no longer watched: its view stops coming. */
+const watchTtlMs = 60_000;
+/** Restarts after a crash wait this long, doubling up to `restartMaxDelayMs`. */
+const restartFirstDelayMs = 500;
+const restartMaxDelayMs = 30_000;
+/** A worker that ran this long before dying restarts at once again. */
+const restartResetMs = 60_000;
+
+interface Waiter {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The built `dist/robot-worker.js` next to `dist/main.js`, or from source (tests, `npm run dev`)
+ * `robot-worker.ts`, which tsx compiles in the worker.
+ */
+function workerEntry(entry: URL | undefined): { url: URL; source?: string } {
+  const url =
+    entry ??
+    new URL(
+      import.meta.url.endsWith('.ts') ? './robot-worker.ts' : './robot-worker.js',
+      import.meta.url,
+    );
+  if (!url.pathname.endsWith('.ts')) return { url };
+  return { url: new URL('../../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
+}
+
+function unavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
+}
+
+/**
+ * The robot's facade in the main thread (decision 046): every call is a message to the thread
+ * that runs the robot (RobotHost), and reads come from the views it pushes. A worker that dies
+ * is logged and restarted (after 0.5 s, doubling up to 30 s while it keeps dying); meanwhile the
+ * robot status says TRADING_HALTED and changes answer 503. The new worker restores the platform
+ * and the robot's books from the database, as a restart after kill -9 does.
+ */
+export class RobotClient implements RobotRuntime {
+  readonly catalogue = new InstrumentCatalogue();
+  readonly events = new EventBus();
+  private port: MessagePort | Worker | undefined;
+  private worker: Worker | undefined;
+  private up = false;
+  private stopping = false;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiter>();
+  private readonly accountIds = new Set<string>();
+  private readonly openCounts = new Map<string, number>();
+  private readonly views = new Map<string, AccountView>();
+  private readonly viewsAsked = new Map<string, Promise<AccountView | undefined>>();
+  private readonly lastRead = new Map<string, number>();
+  /** Settings applied while the robot was down, for the worker that replaces it. */
+  private readonly settingsWhileDown = new Map<string, RobotSettings>();
+  private readonly watchTimer: NodeJS.Timeout;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restartAttempt = 0;
+  private startedAt = 0;
+
+  private constructor(private readonly options: RobotClientOptions) {
+    this.watchTimer = setInterval(() => {
+      this.forgetUnread();
+    }, watchTtlMs / 2);
+    this.watchTimer.unref();
+  }
+
+  /** Resolves once the robot is ready; rejects if it failed to start. */
+  static async start(options: RobotClientOptions): Promise<RobotClient> {
+    const client = new RobotClient(options);
+    try {
+      await client.connect();
+    } catch (error) {
+      clearInterval(client.watchTimer);
+      throw error;
+    }
+    return client;
+  }
+
+  private hostOptions(): RobotHostOptions {
+    return { ...this.options.host, clock: this.options.clock.spec() };
+  }
+
+  /** Starts the robot's thread and waits for it to be ready. */
+  private async connect(): Promise<void> {
+    const { thread } = this.options;
+    const ready = new Promise<void>((resolve, reject) => {
+      this.onReady = resolve;
+      this.onLost = reject;
+    });
+    this.startedAt = Date.now();
+    if (thread.kind === 'inline') {
+      const { port1, port2 } = new MessageChannel();
+      this.listen(port2);
+      await RobotHost.start(
+        port1,
+        this.hostOptions(),
+        thread.db,
+        thread.strategy ? { strategy: thread.strategy } : {},
+      );
+    } else {
+      const link = thread.link();
+      const entry = workerEntry(thread.entry);
+      const data: RobotWorkerData & { entry?: string } = {
+        options: this.hostOptions(),
+        link,
+        ...(entry.source ? { entry: entry.source } : {}),
+      };
+      const worker = new Worker(entry.url, {
+        workerData: data,
+        transferList: link.kind === 'pglite' ? [link.port] : [],
+      });
+      this.worker = worker;
+      this.listen(worker);
+      worker.on('error', (error) => {
+        this.options.log.error({ err: error }, 'robot: the worker failed');
+      });
+      worker.on('exit', (code) => {
+        if (this.worker !== worker) return;
+        this.worker = undefined;
+        this.lost(new Error(`the robot's worker exited with code ${String(code)}`));
+      });
+    }
+    await ready;
+  }
+
+  private onReady: () => void = () => undefined;
+  private onLost: (error: Error) => void = () => undefined;
+
+  private listen(port: MessagePort | Worker): void {
+    this.port = port;
+    port.on('message', (message: HostMessage) => {
+      if (this.port === port) this.receive(message);
+    });
+  }
+
+  private receive(message: HostMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.accountIds.clear();
+        for (const accountId of message.accountIds) this.accountIds.add(accountId);
+        this.openCounts.clear();
+        for (const [accountId, count] of message.openCounts) this.openCounts.set(accountId, count);
+        this.up = true;
+        this.onReady();
+        return;
+      case 'answer':
+      case 'refusal': {
+        const waiter = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        if (message.type === 'answer') waiter?.resolve(message.value);
+        else waiter?.reject(new Error(message.message));
+        return;
+      }
+      case 'changes':
+        for (const event of message.events) {
+          if (event.type === 'PositionOpened' || event.type === 'PositionClosed') {
+            const { accountId } = event.trade;
+            const count =
+              (this.openCounts.get(accountId) ?? 0) + (event.type === 'PositionOpened' ? 1 : -1);
+            if (count > 0) this.openCounts.set(accountId, count);
+            else this.openCounts.delete(accountId);
+            this.views.delete(accountId);
+          } else if (event.type === 'TradingHalted') {
+            this.options.log.error({ reason: event.reason }, 'robot: trading halted');
+          }
+          this.events.publish(event);
+        }
+        for (const accountId of message.closuresStored) this.options.onClosureStored(accountId);
+        return;
+      case 'views':
+        for (const [accountId, view] of message.views) {
+          if (this.lastRead.has(accountId)) this.views.set(accountId, view);
+        }
+        return;
+      case 'failure':
+        this.options.log.error(
+          { err: new Error(message.message) },
+          `robot: ${message.what} failed`,
+        );
+        return;
+    }
+  }
+
+  /** The worker died: refuse what waits, show the robot as halted, and start a new one. */
+  private lost(error: Error): void {
+    const wasUp = this.up;
+    this.up = false;
+    this.port = undefined;
+    for (const waiter of this.waiting.values()) waiter.reject(unavailable());
+    this.waiting.clear();
+    this.views.clear();
+    this.viewsAsked.clear();
+    this.openCounts.clear();
+    this.onLost(error);
+    if (this.stopping || !wasUp) return;
+    this.options.log.error(
+      { err: error },
+      'robot: the worker died; trading is halted until it restarts',
+    );
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    if (Date.now() - this.startedAt > restartResetMs) this.restartAttempt = 0;
+    const delay = Math.min(restartMaxDelayMs, restartFirstDelayMs * 2 ** this.restartAttempt);
+    this.restartAttempt++;
+    this.restartTimer = setTimeout(() => {
+      this.connect().then(
+        () => {
+          this.options.log.info({ attempt: this.restartAttempt }, 'robot: the worker restarted');
+          const settings = [...this.settingsWhileDown];
+          this.settingsWhileDown.clear();
+          for (const [accountId, applied] of settings) {
+            this.applySettings(accountId, applied).catch((error: unknown) => {
+              this.options.log.error({ err: error }, 'robot: applying settings failed');
+            });
+          }
+        },
+        (error: unknown) => {
+          this.options.log.error({ err: error }, 'robot: the worker did not restart');
+          if (!this.stopping) this.scheduleRestart();
+        },
+      );
+    }, delay);
+  }
+
+  private request<K extends RobotOperation>(
+    op: K,
+    args: RobotOperations[K]['args'],
+  ): Promise<RobotOperations[K]['answer']> {
+    const port = this.port;
+    if (!this.up || !port) return Promise.reject(unavailable());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      port.postMessage({ ...args, op, id, now: this.options.clock.now() });
+    });
+  }
+
+  /** The account's view: the latest pushed, or asked for (and watched from then on). */
+  private view(accountId: string): Promise<AccountView | undefined> {
+    if (!this.up) return Promise.resolve(undefined);
+    this.lastRead.set(accountId, Date.now());
+    const known = this.views.get(accountId);
+    if (known) return Promise.resolve(known);
+    let asked = this.viewsAsked.get(accountId);
+    if (!asked) {
+      asked = this.request('view', { accountId, watch: this.options.host.mirrorMs > 0 }).then(
+        (view) => {
+          this.viewsAsked.delete(accountId);
+          if (!view) return undefined;
+          if (this.options.host.mirrorMs > 0) this.views.set(accountId, view);
+          return view;
+        },
+        (error: unknown) => {
+          this.viewsAsked.delete(accountId);
+          if (error instanceof AppError) return undefined;
+          throw error;
+        },
+      );
+      this.viewsAsked.set(accountId, asked);
+    }
+    return asked;
+  }
+
+  /** Accounts not read lately: their views stop coming. */
+  private forgetUnread(): void {
+    const before = Date.now() - watchTtlMs;
+    const forgotten: string[] = [];
+    for (const [accountId, at] of this.lastRead) {
+      if (at >= before) continue;
+      this.lastRead.delete(accountId);
+      this.views.delete(accountId);
+      forgotten.push(accountId);
+    }
+    if (forgotten.length > 0 && this.up) {
+      this.port?.postMessage({ op: 'unwatch', accountIds: forgotten } satisfies ClientMessage);
+    }
+  }
+
+  /** A change made through this facade: the next read asks the robot. */
+  private changed(accountId: string): void {
+    this.views.delete(accountId);
+  }
+
+  now(): number {
+    return this.options.clock.now();
+  }
+
+  running(): boolean {
+    return this.up;
+  }
+
+  hasAccount(accountId: string): boolean {
+    return this.accountIds.has(accountId);
+  }
+
+  async openAccount(accountId: string, depositCents: number): Promise<void> {
+    if (this.hasAccount(accountId)) return;
+    await this.request('openAccount', { accountId, depositCents });
+    this.accountIds.add(accountId);
+    this.changed(accountId);
+  }
+
+  async deposit(accountId: string, cents: number): Promise<void> {
+    await this.request('deposit', { accountId, cents });
+    this.changed(accountId);
+  }
+
+  async applySettings(accountId: string, settings: RobotSettings): Promise<void> {
+    if (!this.up && !this.stopping) {
+      // The new worker may have read the settings before they were stored: it gets them again.
+      this.settingsWhileDown.set(accountId, settings);
+      return;
+    }
+    await this.request('applySettings', { accountId, settings });
+    this.changed(accountId);
+  }
+
+  async closeAllPositions(accountId: string): Promise<number> {
+    const closing = await this.request('closeAllPositions', { accountId });
+    this.changed(accountId);
+    return closing;
+  }
+
+  async accountStatus(accountId: string): Promise<AccountStatus> {
+    if (!this.up) return { idleReason: 'TRADING_HALTED' };
+    return (await this.view(accountId))?.status ?? { idleReason: 'ROBOT_OFF' };
+  }
+
+  async account(accountId: string): Promise<AccountState | undefined> {
+    return (await this.view(accountId))?.figures;
+  }
+
+  async openPositions(accountId: string): Promise<readonly OpenPosition[] | undefined> {
+    return (await this.view(accountId))?.open;
+  }
+
+  accountsWithOpenPositions(): Iterable<string> {
+    return this.openCounts.keys();
+  }
+
+  settled(): Promise<void> {
+    return this.request('settled', {});
+  }
+
+  async advance(): Promise<void> {
+    await this.request('advance', {});
+    // Prices moved: every view is out of date.
+    this.views.clear();
+  }
+
+  snapshot(): Promise<PaperBrokerState> {
+    return this.request('snapshot', {});
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearInterval(this.watchTimer);
+    clearTimeout(this.restartTimer);
+    try {
+      if (this.up) await this.request('stop', {});
+    } catch (error) {
+      // A worker that died meanwhile left nothing to stop: its writes ended with it.
+      if (!(error instanceof AppError)) throw error;
+    } finally {
+      this.up = false;
+      const { worker, port } = this;
+      this.worker = undefined;
+      this.port = undefined;
+      // The robot has stopped and closed its pool: nothing is left to end in the thread.
+      if (worker) await worker.terminate();
+      else if (port && 'close' in port) port.close();
+    }
+  }
+}

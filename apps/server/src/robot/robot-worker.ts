@@ -1,0 +1,20 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openLinkedDatabase } from '../db/database';
+import { RobotHost } from './robot-host';
+import type { RobotWorkerData } from './robot-protocol';
+
+/**
+ * The robot's worker thread (decision 046): opens its way into the server's database (its own
+ * small pool on PostgreSQL, a link to the main thread's PGlite) and runs the robot behind a
+ * RobotHost on `parentPort`. An uncaught error ends the thread; the main thread restarts it.
+ */
+
+/** The robot writes one group-commit wave at a time per port, and reads little. */
+const robotPoolSize = 4;
+
+if (!parentPort) throw new Error('robot-worker runs as a worker thread');
+const { options, link } = workerData as RobotWorkerData;
+const database = await openLinkedDatabase(link, { poolSize: robotPoolSize });
+await RobotHost.start(parentPort, options, database.db, {
+  onStopped: () => database.close(),
+});
