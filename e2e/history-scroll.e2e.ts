@@ -84,6 +84,22 @@ describe(`a history of ${String(historySize)} closed operations`, () => {
         // A window of rows, not ten thousand of them.
         expect(mostRendered).toBeGreaterThan(5);
         expect(mostRendered).toBeLessThan(100);
+
+        // The jumps above passed over most rows unmeasured; the list's length is still right
+        // (within the odd wrapped line), so measuring rows as they scroll in moves nothing.
+        const lengths = await list.evaluate((element) => ({
+          list: element.scrollHeight,
+          // The shortest row in view: a row whose line did not wrap.
+          row: Math.min(
+            ...Array.from(
+              element.querySelectorAll('[data-index]'),
+              (row) => row.getBoundingClientRect().height,
+            ),
+          ),
+        }));
+        expect(lengths.row).toBeGreaterThan(0);
+        expect(lengths.list / historySize / lengths.row).toBeGreaterThan(0.98);
+        expect(lengths.list / historySize / lengths.row).toBeLessThan(1.05);
       } finally {
         await browser.close();
         await server.stop();

@@ -1,55 +1,29 @@
 // npm run bench: our real API route against a bare Fastify route, in one run, so the
 // ratio holds on a noisy shared machine. Writes its section of docs/benchmarks.md.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import * as prettier from 'prettier';
+import {
+  autocannonRun,
+  serverDir,
+  serverEnv,
+  startServer,
+  stopServer,
+  writeBenchSection,
+} from './bench-support.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-function start(script, env = {}) {
-  const child = spawn(process.execPath, [script], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
-  });
-}
-
-async function stop(server) {
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
-
 function measure(url, title) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        connections,
-        duration,
-        title,
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
+  return autocannonRun({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    connections,
+    duration,
+    title,
   });
 }
 
@@ -63,14 +37,8 @@ function summary(result) {
 }
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-bench-'));
-const api = await start('apps/server/dist/main.js', {
-  HOST: '127.0.0.1',
-  PORT: '0',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  DATABASE_URL: '',
-});
-const bare = await start('apps/server/scripts/bench-bare-server.mjs');
+const api = await startServer(path.join(serverDir, 'dist/main.js'), serverEnv(dataDir));
+const bare = await startServer(path.join(serverDir, 'scripts/bench-bare-server.mjs'));
 try {
   const route = '/core-api/public/api/v1/country-code';
   // Warm both up so that JIT and first-request costs do not count.
@@ -81,8 +49,7 @@ try {
   const ratio = ours.requestsPerSecond / baseline.requestsPerSecond;
 
   const date = new Date().toISOString().slice(0, 10);
-  const section = [
-    '<!-- bench:api:start -->',
+  const body = [
     '## API (`npm run bench`)',
     '',
     `Measured ${date} on this 2-core shared machine: autocannon, ${connections} connections, ` +
@@ -95,20 +62,11 @@ try {
     `| bare Fastify \`POST /bare\` (baseline) | ${baseline.requestsPerSecond} | ${baseline.p50} | ${baseline.p99} | ${baseline.errors} |`,
     '',
     `**Ratio (ours / baseline throughput): ${ratio.toFixed(2)}**`,
-    '<!-- bench:api:end -->',
   ].join('\n');
-
-  const file = path.join(root, 'docs/benchmarks.md');
-  let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-  const pattern = /<!-- bench:api:start -->[\s\S]*<!-- bench:api:end -->/;
-  text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-  // Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
-  const prettierOptions = await prettier.resolveConfig(file);
-  await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
-  console.log(section);
+  console.log(await writeBenchSection('api', body));
   if (ours.errors > 0 || baseline.errors > 0) process.exitCode = 1;
 } finally {
-  await stop(api);
-  await stop(bare);
+  await stopServer(api);
+  await stopServer(bare);
   await fs.rm(dataDir, { recursive: true, force: true });
 }

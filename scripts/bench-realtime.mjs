@@ -9,37 +9,17 @@
 // Both processes read the same monotonic clock (process.hrtime), so latencies cross them.
 // Writes its section of docs/benchmarks.md.
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
-import * as prettier from 'prettier';
 import { Worker } from 'node:worker_threads';
+import { bundleServerScript, percentile, serverDir, writeBenchSection } from './bench-support.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const serverDir = path.join(root, 'apps/server');
 const latencyClients = Number(process.env.BENCH_LATENCY_CLIENTS ?? 1000);
 const memorySockets = Number(process.env.BENCH_MEMORY_SOCKETS ?? 10_000);
 const singleFills = Number(process.env.BENCH_SINGLE_FILLS ?? 2000);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 20);
 const clientThreads = Number(process.env.BENCH_CLIENT_THREADS ?? 2);
-
-async function bundleServer() {
-  const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
-  const outfile = path.join(serverDir, 'dist/bench-realtime-server.js');
-  await build({
-    entryPoints: [path.join(serverDir, 'scripts/bench-realtime-server.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    external: Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }),
-    logLevel: 'warning',
-  });
-  return outfile;
-}
 
 /** The server process, driven over IPC: request() sends a command and awaits its answer. */
 async function startServer(script, dataDir) {
@@ -132,10 +112,6 @@ async function clientPool(threads, onArrival) {
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function stats(latenciesMs) {
@@ -274,7 +250,7 @@ async function memoryBenchmark(script) {
   }
 }
 
-const script = await bundleServer();
+const script = await bundleServerScript('bench-realtime-server.ts', 'bench-realtime-server.js');
 const latency = await latencyBenchmark(script);
 console.log('latency', latency);
 const memory = await memoryBenchmark(script);
@@ -288,8 +264,7 @@ console.log('memory', {
 const f = (value) => value.toFixed(2);
 const perSocketKb = (memory.loaded.rss - memory.idle.rss) / 1024 / memory.connected;
 const date = new Date().toISOString().slice(0, 10);
-const section = [
-  '<!-- bench:realtime:start -->',
+const body = [
   '## Real-time channel (`npm run bench:realtime`)',
   '',
   `Measured ${date} on this 2-core shared machine, on 127.0.0.1. The server is its own ` +
@@ -325,15 +300,6 @@ const section = [
     `connected in ${f(memory.connectSeconds)} s (100 handshakes at a time per client thread, each checked ` +
     `against the sessions table); one event to every user reached ${memory.received.toLocaleString('en-US')} ` +
     'of them. RSS is read after three forced garbage collections.',
-  '<!-- bench:realtime:end -->',
 ].join('\n');
-
-const file = path.join(root, 'docs/benchmarks.md');
-let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-const pattern = /<!-- bench:realtime:start -->[\s\S]*<!-- bench:realtime:end -->/;
-text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-// Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
-const prettierOptions = await prettier.resolveConfig(file);
-await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
-console.log(section);
+console.log(await writeBenchSection('realtime', body));
 if (memory.received < memory.connected) process.exitCode = 1;

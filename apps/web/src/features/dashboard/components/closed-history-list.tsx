@@ -1,10 +1,16 @@
 import type { TradeRow } from '@tradebot/contract';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { measureElement, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { shouldLoadMore } from '../history-pages';
 import { OperationRow, OperationsHeader } from './operation-row';
 import styles from './operations.module.css';
+
+/** A row re-renders when its operation changes, not each time the list scrolls. */
+const HistoryRow = memo(OperationRow);
+
+/** The first guess at a row's height per layout, until a row has been measured. */
+const guessedRowHeight = { wide: 49, narrow: 150 };
 
 interface ClosedHistoryListProps {
   rows: readonly TradeRow[];
@@ -29,16 +35,35 @@ export function ClosedHistoryList({
 }: ClosedHistoryListProps) {
   const { t } = useTranslation('dashboard');
   const scroller = useRef<HTMLDivElement>(null);
-  // The row's height differs between the phone card and the desktop line; each row is
-  // measured once rendered, this is only the first guess.
+  const [wideLayout] = useState(() => window.matchMedia('(min-width: 900px)'));
+  // The rows of a layout (the phone card, the desktop line) share a height but for the odd
+  // wrapped line, the shortest measured so far. Rows not yet measured are estimated at it,
+  // so that the list's length is right from the start and measuring a row as it scrolls in
+  // changes nothing: no re-render, no scroll correction (decision 055).
+  const rowHeights = useRef<{ wide?: number; narrow?: number }>({});
+  // A new key function makes the virtualizer recompute every row's position; one per list.
+  const getItemKey = useCallback((index: number) => rows[index]?.id ?? index, [rows]);
   // The virtualizer's functions change as it measures; nothing here is memoised on them.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => (window.matchMedia('(min-width: 900px)').matches ? 49 : 150),
+    // Called for every row not yet measured, each time positions are computed: cheap.
+    estimateSize: () => {
+      const layout = wideLayout.matches ? 'wide' : 'narrow';
+      return rowHeights.current[layout] ?? guessedRowHeight[layout];
+    },
+    measureElement: (element, entry, instance) => {
+      const height = measureElement(element, entry, instance);
+      const layout = wideLayout.matches ? 'wide' : 'narrow';
+      const shortest = rowHeights.current[layout];
+      if (height > 0 && (shortest === undefined || height < shortest)) {
+        rowHeights.current[layout] = height;
+      }
+      return height;
+    },
     overscan: 8,
-    getItemKey: (index) => rows[index]?.id ?? index,
+    getItemKey,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
@@ -76,7 +101,7 @@ export function ClosedHistoryList({
                 aria-setsize={rows.length}
                 aria-posinset={item.index + 1}
               >
-                <OperationRow row={row} onSelect={onSelect} />
+                <HistoryRow row={row} onSelect={onSelect} />
               </li>
             );
           })}

@@ -1,0 +1,128 @@
+// What the bench scripts share: starting and stopping a server process, bundling a server
+// script, running autocannon, percentiles, and writing a section of docs/benchmarks.md.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import * as prettier from 'prettier';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const serverDir = path.join(root, 'apps/server');
+
+/**
+ * The environment of the built server in a bench: production, on a free port of 127.0.0.1,
+ * quiet, embedded database (PGlite) in `dataDir`, no Redis; `extra` on top.
+ */
+export function serverEnv(dataDir, extra = {}) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ...extra,
+  };
+}
+
+/**
+ * Starts `node [execArgv] script` from the repository's root and resolves once it prints
+ * "listening on <url>"; rejects with its output if it exits first.
+ */
+export function startServer(script, env = process.env, execArgv = []) {
+  const child = spawn(process.execPath, [...execArgv, script], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ url: match[1], child, output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+  });
+}
+
+/** Sends SIGTERM; resolves with the exit code (0 when the server stopped cleanly). */
+export async function stopServer(server) {
+  if (server.child.exitCode !== null) return server.child.exitCode;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  return exited;
+}
+
+/** Runs `node script args` to its end; resolves with its output, rejects on a failure. */
+export function runNode(script, args, env = process.env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, env });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${script} ${args.join(' ')}:\n${output}`)),
+    );
+  });
+}
+
+/**
+ * Bundles apps/server/scripts/<entry> into apps/server/dist/<name> (the server's packages
+ * stay external), so a bench runs it with plain node. Resolves with the bundle's path.
+ */
+export async function bundleServerScript(entry, name) {
+  const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
+  const outfile = path.join(serverDir, 'dist', name);
+  await build({
+    entryPoints: [path.join(serverDir, 'scripts', entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    external: Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }),
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** One autocannon run; resolves with its result. */
+export function autocannonRun(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** The p-th percentile (nearest rank) of ascending numbers. */
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Puts `body` between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->` in
+ * docs/benchmarks.md (replacing what was there, or appended), and resolves with the section.
+ */
+export async function writeBenchSection(name, body) {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const section = `${start}\n${body}\n${end}`;
+  const file = path.join(root, 'docs/benchmarks.md');
+  let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  text =
+    from >= 0 && to > from
+      ? `${text.slice(0, from)}${section}${text.slice(to + end.length)}`
+      : `${text.trimEnd()}\n\n${section}\n`;
+  // Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
+  const prettierOptions = await prettier.resolveConfig(file);
+  await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
+  return section;
+}
