@@ -53,6 +53,22 @@ import { GeoService } from './services/geo.service';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
 import { RateLimiterService } from './services/rate-limiter.service';
+import { LinkingService } from './services/linking.service';
+import { BrokerSearchService } from './services/broker-search.service';
+import { BrokersRepository } from './repositories/brokers.repository';
+import { PlatformUsersRepository } from './repositories/platform-users.repository';
+import { TradingPlatformLinksRepository } from './repositories/trading-platform-links.repository';
+import {
+  CredentialsCipher,
+  credentialsKeyFile,
+  loadOrCreateKeyFile,
+  parseCredentialsKeys,
+} from './repositories/credentials-cipher';
+import { BuiltInTradingPlatform } from './platforms/built-in-platform';
+import { openPendingPlatformAccounts } from './robot/platform-openings';
+import { effectiveRobotSettings } from './robot/drizzle-account-settings-source';
+import { brokerSearchRoutes } from './http/v1/broker-search.routes';
+import { linkingRoutes } from './http/v1/linking.routes';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -66,6 +82,8 @@ export interface Services {
   emailSubscription: EmailSubscriptionService;
   rateLimiter: RateLimiterService;
   trading: TradingService;
+  linking: LinkingService;
+  brokerSearch: BrokerSearchService;
 }
 
 declare module 'fastify' {
@@ -94,12 +112,16 @@ export interface AppDependencies {
    * `app.robot.advance()` after moving their clock.
    */
   robotTimers?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
 const quoteSaveMs = 5_000;
 /** Equity moving with prices reaches a watching user at most this often. */
 const liveEquitySweepMs = 500;
+/** How often the process running the robot opens accounts registered elsewhere (decision 049). */
+const platformOpeningsMs = 5_000;
 
 /**
  * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). A sped-up
@@ -118,6 +140,29 @@ function createMailer(config: Config, app: FastifyInstance): Mailer {
   return fileMailer(path.join(config.dataDir, 'mail'), config.MAIL_FROM, (file, message) => {
     app.log.info({ file, to: message.to, subject: message.subject }, 'e-mail written');
   });
+}
+
+/**
+ * The keys sealing trading-platform credentials: PLATFORM_CREDENTIALS_KEYS, else the embedded
+ * default kept in DATA_DIR/secrets (docs/decisions/049).
+ */
+async function createCredentialsCipher(
+  config: Config,
+  app: FastifyInstance,
+  now: Date,
+): Promise<CredentialsCipher> {
+  if (config.PLATFORM_CREDENTIALS_KEYS) {
+    return new CredentialsCipher(parseCredentialsKeys(config.PLATFORM_CREDENTIALS_KEYS));
+  }
+  const file = credentialsKeyFile(config.dataDir);
+  if (config.DATABASE_URL) {
+    app.log.warn(
+      { file },
+      'PLATFORM_CREDENTIALS_KEYS is unset: platform credentials are sealed with a key kept in ' +
+        'DATA_DIR; every process sharing this database needs the same key',
+    );
+  }
+  return new CredentialsCipher(await loadOrCreateKeyFile(file, now));
 }
 
 function createRateLimitStore(config: Config): RateLimitStore {
@@ -181,6 +226,7 @@ export async function buildApp(
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(dependencies.logStream ? { stream: dependencies.logStream } : {}),
     },
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 256 * 1024,
@@ -248,7 +294,7 @@ export async function buildApp(
   const mailer = dependencies.mailer ?? createMailer(config, app);
   const rateLimitStore = dependencies.rateLimitStore ?? createRateLimitStore(config);
   app.addHook('onClose', async () => {
-    mailer.close();
+    await mailer.close();
     await rateLimitStore.close();
   });
   const secrets = new Secrets(config.TOKEN_SECRET);
@@ -292,6 +338,7 @@ export async function buildApp(
     closedPages,
   );
   const promoCodes = new PromoCodesRepository(db);
+  const platformLogins = new PlatformUsersRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
     await sessionCache.changed(
@@ -327,9 +374,37 @@ export async function buildApp(
       onSessionsRevoked,
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
-    emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
+    emailSubscription: new EmailSubscriptionService(
+      new EmailSubscriptionsRepository(db),
+      promoCodes,
+      mailer,
+      clock,
+      (error) => {
+        app.log.error({ err: error }, 'sending e-mail failed');
+      },
+    ),
     rateLimiter: new RateLimiterService(rateLimitStore, clock),
     trading,
+    linking: new LinkingService(
+      users,
+      new TradingPlatformLinksRepository(db),
+      new BuiltInTradingPlatform(
+        platformLogins,
+        argon2PasswordHasher,
+        robot ? (accountId, cents) => robot.openAccount(accountId, cents) : undefined,
+      ),
+      await createCredentialsCipher(config, app, clock.now()),
+      clock,
+      (row) => {
+        if (robot?.hasAccount(row.userId)) {
+          robot.applySettings(row.userId, effectiveRobotSettings(row));
+        }
+      },
+      (error, what) => {
+        app.log.error({ err: error }, `trading platform: ${what} failed`);
+      },
+    ),
+    brokerSearch: new BrokerSearchService(new BrokersRepository(db), clock),
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 
@@ -337,6 +412,21 @@ export async function buildApp(
   // passes its own.
   const publisher = dependencies.realtime ?? app.realtime;
   if (robot) {
+    // Accounts registered while no robot ran here (or cut short by a crash) open now, and
+    // then every few seconds (another process may register them: ROBOT_ENABLED=false).
+    const openPending = () =>
+      openPendingPlatformAccounts(robot, platformLogins, users).catch((error: unknown) => {
+        app.log.error({ err: error }, 'robot: opening platform accounts failed');
+        return 0;
+      });
+    await openPending();
+    let openings: Promise<number> = Promise.resolve(0);
+    const openingsTimer =
+      (dependencies.robotTimers ?? true)
+        ? setInterval(() => {
+            openings = openings.then(openPending);
+          }, platformOpeningsMs)
+        : undefined;
     const liveUpdates = new LiveUpdates(robot, trading, publisher, {
       sweepMs: liveEquitySweepMs,
       onError: (error, what) => {
@@ -345,6 +435,8 @@ export async function buildApp(
     });
     liveUpdates.start();
     app.addHook('onClose', async () => {
+      clearInterval(openingsTimer);
+      await openings;
       await liveUpdates.stop();
       await robot.stop();
     });
@@ -362,6 +454,8 @@ export async function buildApp(
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);
+      await v1.register(linkingRoutes);
+      await v1.register(brokerSearchRoutes);
     },
     { prefix: apiV1Prefix },
   );

@@ -67,7 +67,7 @@ export const promocodeSchema = z
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
-function passwordsMatch<T extends { password: string; confirm_password: string }>(
+export function passwordsMatch<T extends { password: string; confirm_password: string }>(
   value: T,
   ctx: z.core.$RefinementCtx<T>,
 ) {

@@ -27,6 +27,24 @@ export const rateLimitRules = {
     perIp: { limit: 30, windowMs: minute },
     perAccount: { limit: 30, windowMs: minute },
   },
+  // Each mails a code: per e-mail, a repeat within a day mails nothing anyway.
+  emailSubscription: {
+    perIp: { limit: 10, windowMs: 15 * minute },
+    perAccount: { limit: 5, windowMs: 15 * minute },
+  },
+  brokerSearch: {
+    perIp: { limit: 60, windowMs: minute },
+    perAccount: { limit: 60, windowMs: minute },
+  },
+  // Per user id: each try hashes a password (argon2) at the platform.
+  linkAccount: {
+    perIp: { limit: 20, windowMs: 15 * minute },
+    perAccount: { limit: 5, windowMs: 15 * minute },
+  },
+  tradingPlatformLogin: {
+    perIp: { limit: 30, windowMs: 15 * minute },
+    perAccount: { limit: 10, windowMs: 15 * minute },
+  },
 } satisfies Record<string, { perIp: RateLimitRule; perAccount: RateLimitRule }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;

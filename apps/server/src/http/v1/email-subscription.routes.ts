@@ -14,16 +14,20 @@ export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['marketing'],
         summary: 'Subscribe an e-mail from a promotion landing page',
         description:
-          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after.',
+          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after. ' +
+          "The promotion's free-month code is e-mailed the first time, and again on a repeat a " +
+          'day after the last mail. 422 on `promo` when the promotion has no usable code.',
         body: emailSubscriptionRequestSchema,
         response: {
           200: emailSubscriptionResponseSchema,
           201: emailSubscriptionResponseSchema,
           422: apiErrorSchema,
+          429: apiErrorSchema,
         },
       },
     },
     async (request, reply) => {
+      await app.services.rateLimiter.consume('emailSubscription', request.ip, request.body.email);
       const status = await app.services.emailSubscription.subscribe(
         request.body.email,
         request.body.promo,
