@@ -111,7 +111,9 @@ describe('public pages at 360 px, in Spanish and in Portuguese', () => {
   it('the broker steps go forward and back', async () => {
     const { page } = state;
     await page.goto('/how-it-works');
-    await page.getByRole('link', { name: 'Paso siguiente' }).click();
+    // Each step asks a question: the next step opens once it is answered.
+    await page.getByLabel('País donde vives').selectOption('AR');
+    await page.getByRole('button', { name: 'Paso siguiente' }).click();
     await page.waitForURL('**/how-it-works/2');
     await page
       .getByRole('heading', { level: 1, name: catalogueText('es', 'broker', 'steps.1.title') })

@@ -51,6 +51,22 @@ import { EmailSubscriptionService } from './services/email-subscription.service'
 import { GeoService } from './services/geo.service';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
+import { LinkingService } from './services/linking.service';
+import { BrokerSearchService } from './services/broker-search.service';
+import { BrokersRepository } from './repositories/brokers.repository';
+import { PlatformUsersRepository } from './repositories/platform-users.repository';
+import { TradingPlatformLinksRepository } from './repositories/trading-platform-links.repository';
+import {
+  CredentialsCipher,
+  credentialsKeyFile,
+  loadOrCreateKeyFile,
+  parseCredentialsKeys,
+} from './repositories/credentials-cipher';
+import { BuiltInTradingPlatform } from './platforms/built-in-platform';
+import { openPendingPlatformAccounts } from './robot/platform-openings';
+import { effectiveRobotSettings } from './robot/drizzle-account-settings-source';
+import { brokerSearchRoutes } from './http/v1/broker-search.routes';
+import { linkingRoutes } from './http/v1/linking.routes';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -63,6 +79,8 @@ export interface Services {
   promoCodes: PromoCodesService;
   emailSubscription: EmailSubscriptionService;
   trading: TradingService;
+  linking: LinkingService;
+  brokerSearch: BrokerSearchService;
 }
 
 declare module 'fastify' {
@@ -98,12 +116,16 @@ export interface AppDependencies {
    * `app.robot.advance()` after moving their clock.
    */
   robotTimers?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
 const quoteSaveMs = 5_000;
 /** Equity moving with prices reaches a watching user at most this often. */
 const liveEquitySweepMs = 500;
+/** How often the process running the robot opens accounts registered elsewhere (decision 049). */
+const platformOpeningsMs = 5_000;
 
 /**
  * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). A sped-up
@@ -136,6 +158,29 @@ function createMailer(config: Config, app: FastifyInstance): Mailer {
   return fileMailer(path.join(config.dataDir, 'mail'), config.MAIL_FROM, (file, message) => {
     app.log.info({ file, to: message.to, subject: message.subject }, 'e-mail written');
   });
+}
+
+/**
+ * The keys sealing trading-platform credentials: PLATFORM_CREDENTIALS_KEYS, else the embedded
+ * default kept in DATA_DIR/secrets (docs/decisions/049).
+ */
+async function createCredentialsCipher(
+  config: Config,
+  app: FastifyInstance,
+  now: Date,
+): Promise<CredentialsCipher> {
+  if (config.PLATFORM_CREDENTIALS_KEYS) {
+    return new CredentialsCipher(parseCredentialsKeys(config.PLATFORM_CREDENTIALS_KEYS));
+  }
+  const file = credentialsKeyFile(config.dataDir);
+  if (config.DATABASE_URL) {
+    app.log.warn(
+      { file },
+      'PLATFORM_CREDENTIALS_KEYS is unset: platform credentials are sealed with a key kept in ' +
+        'DATA_DIR; every process sharing this database needs the same key',
+    );
+  }
+  return new CredentialsCipher(await loadOrCreateKeyFile(file, now));
 }
 
 /** Sessions (and users' settings) kept in each process, and how long each is trusted. */
@@ -262,7 +307,7 @@ export async function buildApp(
   const clock = dependencies.clock ?? systemClock;
   const mailer = dependencies.mailer ?? createMailer(config, app);
   app.addHook('onClose', async () => {
-    mailer.close();
+    await mailer.close();
   });
   const secrets = new Secrets(config.TOKEN_SECRET);
   const db = database.db;
@@ -313,6 +358,7 @@ export async function buildApp(
     closedPages,
   );
   const promoCodes = new PromoCodesRepository(db);
+  const platformLogins = new PlatformUsersRepository(db);
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
     await sessionCache.changed(
@@ -348,8 +394,36 @@ export async function buildApp(
       onSessionsRevoked,
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
-    emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
+    emailSubscription: new EmailSubscriptionService(
+      new EmailSubscriptionsRepository(db),
+      promoCodes,
+      mailer,
+      clock,
+      (error) => {
+        app.log.error({ err: error }, 'sending e-mail failed');
+      },
+    ),
     trading,
+    linking: new LinkingService(
+      users,
+      new TradingPlatformLinksRepository(db),
+      new BuiltInTradingPlatform(
+        platformLogins,
+        argon2PasswordHasher,
+        robot ? (accountId, cents) => robot.openAccount(accountId, cents) : undefined,
+      ),
+      await createCredentialsCipher(config, app, clock.now()),
+      clock,
+      (row) => {
+        if (robot?.hasAccount(row.userId)) {
+          robot.applySettings(row.userId, effectiveRobotSettings(row));
+        }
+      },
+      (error, what) => {
+        app.log.error({ err: error }, `trading platform: ${what} failed`);
+      },
+    ),
+    brokerSearch: new BrokerSearchService(new BrokersRepository(db), clock),
   });
   // Codes requested just before closing are stored and mailed before the database closes.
   app.addHook('onClose', async () => {
@@ -361,6 +435,21 @@ export async function buildApp(
   // passes its own.
   const publisher = dependencies.realtime ?? app.realtime;
   if (robot) {
+    // Accounts registered while no robot ran here (or cut short by a crash) open now, and
+    // then every few seconds (another process may register them: ROBOT_ENABLED=false).
+    const openPending = () =>
+      openPendingPlatformAccounts(robot, platformLogins, users).catch((error: unknown) => {
+        app.log.error({ err: error }, 'robot: opening platform accounts failed');
+        return 0;
+      });
+    await openPending();
+    let openings: Promise<number> = Promise.resolve(0);
+    const openingsTimer =
+      (dependencies.robotTimers ?? true)
+        ? setInterval(() => {
+            openings = openings.then(openPending);
+          }, platformOpeningsMs)
+        : undefined;
     const liveUpdates = new LiveUpdates(robot, trading, publisher, {
       sweepMs: liveEquitySweepMs,
       onError: (error, what) => {
@@ -369,6 +458,8 @@ export async function buildApp(
     });
     liveUpdates.start();
     app.addHook('onClose', async () => {
+      clearInterval(openingsTimer);
+      await openings;
       await liveUpdates.stop();
       await robot.stop();
     });
@@ -396,6 +487,8 @@ export async function buildApp(
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);
+      await v1.register(linkingRoutes);
+      await v1.register(brokerSearchRoutes);
     },
     { prefix: apiV1Prefix },
   );

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**
  * Configuration is read once, from the environment, and validated at boot
@@ -79,6 +80,21 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('Tradebot <no-reply@tradebot.local>'),
   /** Pepper mixed into token hashes; rotate to revoke every session at once. */
   TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Keys encrypting trading-platform credentials at rest: `id:base64(32 bytes)`, comma-separated,
+   * oldest first (the last encrypts, all decrypt). Unset: DATA_DIR/secrets holds a generated one.
+   */
+  PLATFORM_CREDENTIALS_KEYS: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      try {
+        parseCredentialsKeys(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   SEED_DEMO: booleanish.default(true),

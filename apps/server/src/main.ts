@@ -4,6 +4,7 @@ import { argon2PasswordHasher } from './repositories/password-hasher';
 import { UsersRepository } from './repositories/users.repository';
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
 import { demoPromoCode, demoUser, seedDemo, seedDemoTrading } from './services/demo-seed.service';
+import exampleBrokers from '../brokers/example-directory.json';
 
 const shutdownGraceMs = 10_000;
 
@@ -32,8 +33,10 @@ async function main() {
     const trading = app.robot
       ? await seedDemoTrading(new UsersRepository(app.database.db), app.robot, new Date())
       : false;
+    // Made-up brokers, labelled as examples, until the operator loads a real directory.
+    const exampleDirectory = await app.services.brokerSearch.loadExamplesIfEmpty(exampleBrokers);
     app.log.info(
-      { email: demoUser.email, created, promocode: demoPromoCode.code, trading },
+      { email: demoUser.email, created, promocode: demoPromoCode.code, trading, exampleDirectory },
       'demo ready',
     );
   }

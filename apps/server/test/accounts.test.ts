@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { promoCodes, users } from '../src/db/schema';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { sessionLifetimeMs } from '../src/services/auth.service';
@@ -402,6 +402,14 @@ describe('promo codes', () => {
 
 describe('email-subscription', () => {
   const context = useTestApp();
+  // The landing's promotion must have a usable code to mail (docs/decisions/049).
+  beforeEach(async () => {
+    await new PromoCodesRepository(context.app.database.db).upsert({
+      code: 'MESGRATIS',
+      benefit: 'free_month',
+      validFrom: new Date('2026-01-01T00:00:00Z'),
+    });
+  });
   const subscribe = (payload: unknown) =>
     context.app.inject({
       method: 'POST',

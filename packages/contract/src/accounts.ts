@@ -63,7 +63,7 @@ export const promocodeSchema = text()
 
 const optionalText = (max: number) => text().trim().max(max).nullish();
 
-function passwordsMatch<T extends { password: string; confirm_password: string }>(
+export function passwordsMatch<T extends { password: string; confirm_password: string }>(
   value: T,
   ctx: z.core.$RefinementCtx<T>,
 ) {

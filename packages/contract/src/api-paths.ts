@@ -1,3 +1,13 @@
 /** spec §7: every call goes to {host}/core-api/public, under /api/v1. */
 export const apiBasePath = '/core-api/public';
 export const apiV1Prefix = `${apiBasePath}/api/v1`;
+
+/**
+ * Paths under `apiV1Prefix` shared by the server's routes and the web's calls. The calls of
+ * spec §7 keep their literal paths where they are used.
+ */
+export const v1Paths = {
+  linkAccount: '/link-account',
+  tradingPlatformLogin: '/trading-platform-login',
+  brokerSearch: '/broker-search',
+} as const;

@@ -10,6 +10,7 @@ export const errorCodes = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'PLATFORM_EMAIL_TAKEN',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',

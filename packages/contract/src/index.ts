@@ -5,3 +5,5 @@ export * from './envelope';
 export * from './health';
 export * from './trading';
 export * from './text';
+export * from './linking';
+export * from './broker-search';

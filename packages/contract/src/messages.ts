@@ -14,6 +14,8 @@ const es = {
   'errors.FORBIDDEN': 'No tienes permiso para realizar esta acción.',
   'errors.NOT_FOUND': 'El recurso solicitado no existe.',
   'errors.CONFLICT': 'La operación entra en conflicto con los datos existentes.',
+  'errors.PLATFORM_EMAIL_TAKEN':
+    'Este correo electrónico ya tiene una cuenta en la plataforma de trading',
   'errors.RATE_LIMITED': 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
   'errors.PAYLOAD_TOO_LARGE': 'La solicitud es demasiado grande.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitud no admitido. Envía JSON.',
@@ -45,6 +47,16 @@ const es = {
   'trading.notLinked': 'Debes vincular tu cuenta de broker para acceder a tu cartera y al robot.',
   'trading.robotUnavailable':
     'El robot no está disponible en este momento. Inténtalo de nuevo en unos minutos.',
+  'promo.unavailable': 'Esta promoción no está disponible en este momento.',
+  'linking.paymentRequired': 'Debes pagar tu suscripción para vincular tu cuenta de bróker.',
+  'linking.alreadyLinked': 'Tu cuenta de bróker ya está vinculada',
+  'linking.registerFailed': 'Error al registrarte en la plataforma de trading',
+  'linking.loginFailed':
+    'No pudimos conectar con la plataforma de trading. Inténtalo de nuevo en unos minutos.',
+  'linking.notRegistered':
+    'Este correo electrónico no tiene una cuenta en la plataforma de trading. Vincula tu cuenta primero.',
+  'linking.invalidPlatformPassword': 'La contraseña de la plataforma de trading es incorrecta',
+  'linking.alreadyLoggedIn': 'Ya iniciaste sesión en la plataforma de trading',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -57,6 +69,7 @@ const pt: Record<MessageKey, string> = {
   'errors.FORBIDDEN': 'Você não tem permissão para realizar esta ação.',
   'errors.NOT_FOUND': 'O recurso solicitado não existe.',
   'errors.CONFLICT': 'A operação entra em conflito com os dados existentes.',
+  'errors.PLATFORM_EMAIL_TAKEN': 'Este e-mail já tem uma conta na plataforma de trading',
   'errors.RATE_LIMITED': 'Muitas tentativas. Aguarde um momento e tente novamente.',
   'errors.PAYLOAD_TOO_LARGE': 'A solicitação é grande demais.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitação não suportado. Envie JSON.',
@@ -88,6 +101,17 @@ const pt: Record<MessageKey, string> = {
     'Você precisa vincular sua conta da corretora para acessar sua carteira e o robô.',
   'trading.robotUnavailable':
     'O robô não está disponível no momento. Tente novamente em alguns minutos.',
+  'promo.unavailable': 'Esta promoção não está disponível no momento.',
+  'linking.paymentRequired':
+    'Você precisa pagar sua assinatura para vincular sua conta da corretora.',
+  'linking.alreadyLinked': 'Sua conta da corretora já está vinculada',
+  'linking.registerFailed': 'Erro ao se cadastrar na plataforma de trading',
+  'linking.loginFailed':
+    'Não conseguimos conectar com a plataforma de trading. Tente novamente em alguns minutos.',
+  'linking.notRegistered':
+    'Este e-mail não tem uma conta na plataforma de trading. Vincule sua conta primeiro.',
+  'linking.invalidPlatformPassword': 'A senha da plataforma de trading está incorreta',
+  'linking.alreadyLoggedIn': 'Você já entrou na plataforma de trading',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

@@ -68,6 +68,8 @@ export const emailSubscriptions = pgTable(
     promo: text('promo'),
     language: text('language').notNull().default('es'),
     createdAt: createdAt(),
+    /** When the free-month code was last e-mailed: a repeat within a day mails nothing. */
+    codeMailedAt: timestamp('code_mailed_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('email_subscriptions_email_lower_key').on(sql`lower(${table.email})`),
@@ -288,4 +290,67 @@ export const marketQuotes = pgTable('market_quotes', {
   quotedAt: instant('quoted_at').notNull(),
   bid: doublePrecision('bid').notNull(),
   ask: doublePrecision('ask').notNull(),
+});
+
+// Linking (docs/decisions/049-linking-and-the-platform-port.md).
+
+/**
+ * The built-in trading platform's own logins: the platform keeps its password as a platform
+ * would (an argon2 hash). The platform account id is the Tradebot user's id (decision 042).
+ * A login whose account is not in `platform_accounts` yet is an opening still to do: the
+ * process running the robot opens it with `starting_balance_cents`.
+ */
+export const platformUsers = pgTable(
+  'platform_users',
+  {
+    accountId: uuid('account_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    startingBalanceCents: cents('starting_balance_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('platform_users_email_lower_key').on(sql`lower(${table.email})`)],
+);
+
+/**
+ * Our side of a user's link to a trading platform. The platform credentials are kept only
+ * encrypted (AES-256-GCM), with the id of the key that encrypted them, so that a rotation
+ * finds what still uses an older key.
+ */
+export const tradingPlatformLinks = pgTable(
+  'trading_platform_links',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    platformAccountId: text('platform_account_id').notNull(),
+    credentialsCiphertext: text('credentials_ciphertext'),
+    credentialsKeyId: text('credentials_key_id'),
+    linkedAt: instant('linked_at').notNull(),
+    loggedInAt: instant('logged_in_at'),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('trading_platform_links_key_id_idx').on(table.credentialsKeyId)],
+);
+
+/**
+ * The broker directory the search reads (docs/decisions/050-broker-directory-and-search.md).
+ * Lists are Postgres arrays, so the search filters with array containment.
+ */
+export const brokers = pgTable('brokers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  regulators: text('regulators').array().notNull(),
+  countries: text('countries').array().notNull(),
+  platforms: text('platforms').array().notNull(),
+  minDepositCents: cents('min_deposit_cents').notNull(),
+  markets: text('markets').array().notNull(),
+  robotSupported: boolean('robot_supported').notNull(),
+  website: text('website'),
+  /** A made-up entry of the embedded demo, labelled as an example on screen. */
+  example: boolean('example').notNull().default(false),
+  updatedAt: updatedAt(),
 });

@@ -40,7 +40,21 @@ export const rateLimitRules = {
     perIp: { max: 30, timeWindow: minute },
     perAccount: { max: 30, timeWindow: minute },
   },
-  emailSubscription: { perIp: { max: 10, timeWindow: hour } },
+  // Each mails a code: per e-mail, a repeat within a day mails nothing anyway.
+  emailSubscription: {
+    perIp: { max: 10, timeWindow: hour },
+    perAccount: { max: 5, timeWindow: 15 * minute },
+  },
+  brokerSearch: { perIp: { max: 60, timeWindow: minute } },
+  // Per user id: each try hashes a password (argon2) at the platform.
+  linkAccount: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perAccount: { max: 5, timeWindow: 15 * minute },
+  },
+  tradingPlatformLogin: {
+    perIp: { max: 30, timeWindow: 15 * minute },
+    perAccount: { max: 10, timeWindow: 15 * minute },
+  },
 } satisfies Record<string, { perIp: Limit; perAccount?: Limit }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;

@@ -1,3 +1,4 @@
+import { and, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { emailSubscriptions } from '../db/schema';
 
@@ -12,5 +13,32 @@ export class EmailSubscriptionsRepository {
       .onConflictDoNothing()
       .returning({ id: emailSubscriptions.id });
     return inserted.length > 0;
+  }
+
+  /**
+   * Takes the right to mail the code now, atomically: true when it was never mailed or last
+   * mailed before `mailedBefore` (two requests at once cannot both take it). Keeps the
+   * visitor's latest language.
+   */
+  async claimCodeMail(
+    email: string,
+    language: string,
+    now: Date,
+    mailedBefore: Date,
+  ): Promise<boolean> {
+    const claimed = await this.db
+      .update(emailSubscriptions)
+      .set({ codeMailedAt: now, language })
+      .where(
+        and(
+          sql`lower(${emailSubscriptions.email}) = lower(${email})`,
+          or(
+            isNull(emailSubscriptions.codeMailedAt),
+            lt(emailSubscriptions.codeMailedAt, mailedBefore),
+          ),
+        ),
+      )
+      .returning({ id: emailSubscriptions.id });
+    return claimed.length > 0;
   }
 }

@@ -13,7 +13,35 @@ export interface MailMessage {
 /** Sends e-mail. Embedded mode writes .eml files; scaled mode speaks SMTP. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
-  close(): void;
+  /** Resolves once the messages being sent are out (or failed), then closes the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * Mail goes out after the answer (the services do not await it): closing waits for what is
+ * in flight, so that a shutdown does not cut a message half-written.
+ */
+function trackingSends(
+  send: (message: MailMessage) => Promise<void>,
+  closeTransport: () => void,
+): Mailer {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    send(message) {
+      const sending = send(message);
+      const settled = sending.then(
+        () => undefined,
+        () => undefined,
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+      return sending;
+    },
+    async close() {
+      await Promise.all(inFlight);
+      closeTransport();
+    },
+  };
 }
 
 /**
@@ -30,8 +58,8 @@ export function fileMailer(
     buffer: true,
     newline: 'unix',
   });
-  return {
-    async send(message) {
+  return trackingSends(
+    async (message) => {
       const info = await transport.sendMail({ from, ...message });
       await fs.mkdir(directory, { recursive: true });
       const file = path.join(
@@ -41,20 +69,20 @@ export function fileMailer(
       await fs.writeFile(file, info.message as Buffer);
       onWritten(file, message);
     },
-    close: () => {
+    () => {
       transport.close();
     },
-  };
+  );
 }
 
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
-  return {
-    async send(message) {
+  return trackingSends(
+    async (message) => {
       await transport.sendMail({ from, ...message });
     },
-    close: () => {
+    () => {
       transport.close();
     },
-  };
+  );
 }

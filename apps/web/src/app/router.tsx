@@ -35,7 +35,7 @@ const brokerSteps = () => import('../features/broker/routes/broker-step');
 const stepPages = (base: string) =>
   [1, 2, 3, 4, 5].map((step) =>
     page(step === 1 ? base : `${base}/${String(step)}`, brokerSteps, {
-      namespaces: ['broker'],
+      namespaces: ['broker', 'forms'],
       handle: { step, stepBase: `/${base}` },
     }),
   );
@@ -73,8 +73,8 @@ export const routes: RouteObject[] = [
             namespaces: ['deferred'],
             flags: { ...authOnly, name: 'Payment' },
           }),
-          page('link-account', () => import('../features/deferred/routes/link-account'), {
-            namespaces: ['deferred'],
+          page('link-account', () => import('../features/linking/routes/link-account'), {
+            namespaces: ['linking', 'forms'],
             flags: {
               name: 'LinkAccount',
               requiresAuth: true,
@@ -101,8 +101,8 @@ export const routes: RouteObject[] = [
           },
           page(
             'trading-platform-login',
-            () => import('../features/deferred/routes/trading-platform-login'),
-            { namespaces: ['deferred'], flags: { ...authOnly, name: 'TradearLogin' } },
+            () => import('../features/linking/routes/trading-platform-login'),
+            { namespaces: ['linking', 'forms'], flags: { ...authOnly, name: 'TradearLogin' } },
           ),
           page('register', () => import('../features/auth/routes/register'), {
             flags: { requiresUnauth: true, name: 'Register' },

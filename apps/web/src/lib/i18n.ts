@@ -20,6 +20,7 @@ export type Namespace =
   | 'auth'
   | 'forms'
   | 'deferred'
+  | 'linking'
   | 'dashboard'
   | 'robot-settings';
 

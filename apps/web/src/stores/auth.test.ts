@@ -141,4 +141,16 @@ describe('auth store (spec §3 Auth state, §4 Session)', () => {
     });
     expect(localStorage.getItem('token')).toBeNull();
   });
+
+  it('refreshSettings() loads again after a step changed the account, so the guards follow it', async () => {
+    let linked = false;
+    const store = createAuthStore(() => Promise.resolve({ ...rawConfig, linked }));
+    store.getState().signIn('abc');
+    await store.getState().ensureSettings();
+    expect(store.getState().userConfig?.linked).toBe(false);
+    linked = true;
+    await store.getState().refreshSettings();
+    expect(store.getState().userConfig?.linked).toBe(true);
+    expect(store.getState().isSettingsLoaded).toBe(true);
+  });
 });

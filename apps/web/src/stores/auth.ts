@@ -22,6 +22,11 @@ export interface AuthState {
    */
   retryFailedSettings: () => void;
   setUserConfig: (config: UserConfig) => void;
+  /**
+   * Loads the settings again after a step changed them on the server (linking, the platform
+   * login), so that the guards follow the step at once. Throws when the load fails.
+   */
+  refreshSettings: () => Promise<void>;
   /** Forgets the token, the user config and the settings flags. */
   clear: () => void;
 }
@@ -80,6 +85,17 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
     },
     setUserConfig(config) {
       set({ userConfig: config });
+    },
+    async refreshSettings() {
+      const token = get().token;
+      const raw = await load();
+      if (get().token !== token) return;
+      set({
+        userConfig: normalizeUserConfig(raw),
+        isSettingsLoaded: true,
+        isLoadingSettings: false,
+        settingsFailed: false,
+      });
     },
     clear() {
       storage.remove('token');

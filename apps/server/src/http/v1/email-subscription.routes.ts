@@ -11,12 +11,17 @@ export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/email-subscription',
     {
-      preHandler: limitAttempts(app, 'emailSubscription'),
+      preHandler: limitAttempts(app, 'emailSubscription', (request) => {
+        const { email } = request.body as { email?: unknown };
+        return typeof email === 'string' ? email : undefined;
+      }),
       schema: {
         tags: ['marketing'],
         summary: 'Subscribe an e-mail from a promotion landing page',
         description:
-          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after.',
+          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after. ' +
+          "The promotion's free-month code is e-mailed the first time, and again on a repeat a " +
+          'day after the last mail. 422 on `promo` when the promotion has no usable code.',
         body: emailSubscriptionRequestSchema,
         response: {
           200: emailSubscriptionResponseSchema,

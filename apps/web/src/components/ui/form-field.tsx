@@ -62,3 +62,68 @@ export function EmailField(
 ) {
   return <TextField name="email" type="email" autoComplete="email" inputMode="email" {...props} />;
 }
+
+export interface SelectFieldProps<Value extends string> {
+  name: string;
+  label: string;
+  hint?: string;
+  value: Value | '';
+  onChange: (value: Value) => void;
+  options: readonly { value: Value; label: string }[];
+  /** Shown while nothing is chosen; not selectable. */
+  placeholder?: string;
+  error?: ShownError | undefined;
+}
+
+/** A labelled native select: the phone's own picker, the keyboard's own behaviour. */
+export function SelectField<Value extends string>({
+  name,
+  label,
+  hint,
+  value,
+  onChange,
+  options,
+  placeholder,
+  error,
+}: SelectFieldProps<Value>) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint && hintId, error && errorId].filter(Boolean);
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="field__input"
+        value={value}
+        onChange={(event) => {
+          const chosen = options.find((option) => option.value === event.target.value);
+          if (chosen) onChange(chosen.value);
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
+      >
+        {placeholder !== undefined && (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        )}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {error && <ErrorText id={errorId} error={error} />}
+    </div>
+  );
+}

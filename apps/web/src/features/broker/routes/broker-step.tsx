@@ -1,12 +1,25 @@
+import type { BrokerSearchRequest } from '@tradebot/contract';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { useMatches, useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
-import { useMatches } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import type { ShownError } from '../../../components/ui/form-field';
 import { Icon } from '../../../components/ui/icon';
+import { Notice } from '../../../components/ui/notice';
 import { translateObject, useTranslation } from '../../../lib/i18n';
+import {
+  depositBands,
+  firstUnansweredStep,
+  useBrokerSearchStore,
+  type BrokerSearchAnswers,
+} from '../../../stores/broker-search';
+import { useGeoStore } from '../../../stores/geo';
+import { BrokerResults } from '../components/broker-results';
+import { StepQuestion } from '../components/step-question';
 
 interface Step {
   title: string;
-  paragraphs: string[];
-  tips: string[];
+  help: string;
 }
 
 interface StepHandle {
@@ -16,15 +29,56 @@ interface StepHandle {
 
 const stepPath = (base: string, step: number) => (step === 1 ? base : `${base}/${String(step)}`);
 
-/** Broker search / how it works: five guided step pages with previous and next (spec §2). */
+/** The answers as the API takes them, once every question is answered. */
+function searchRequest(answers: BrokerSearchAnswers): BrokerSearchRequest | null {
+  if (firstUnansweredStep(answers) < 5 || !answers.deposit || !answers.experience) return null;
+  return {
+    country: answers.country,
+    markets: answers.markets,
+    deposit: depositBands[answers.deposit],
+    experience: answers.experience,
+    platform: answers.platform,
+    regulated_only: answers.regulatedOnly,
+    robot_only: answers.robotOnly,
+  };
+}
+
+/**
+ * The broker search (spec §2 searching-broker, and how-it-works): five step pages, one question
+ * each, the fifth with the brokers of the directory that fit (docs/decisions/050).
+ */
 export default function BrokerStepRoute() {
   const { t } = useTranslation('broker');
+  const navigate = useNavigate();
   const handle = (useMatches().at(-1)?.handle ?? {}) as StepHandle;
   const step = handle.step ?? 1;
   const base = handle.stepBase ?? '/how-it-works';
   const steps = translateObject<Step[]>(t, 'steps');
+  const answers = useBrokerSearchStore();
+  const lookedUpCountry = useGeoStore((state) => state.countryCode);
+  // The step whose Next was pressed unanswered: its error shows until it is answered.
+  const [refusedAt, setRefusedAt] = useState<number | null>(null);
   const current = steps[step - 1];
+  const pending = firstUnansweredStep(answers);
+
+  // The country the guards looked up answers the first question until the visitor changes it.
+  useEffect(() => {
+    if (!answers.country && lookedUpCountry) answers.answer({ country: lookedUpCountry });
+  }, [answers, lookedUpCountry]);
+  const error: ShownError | undefined =
+    refusedAt === step && pending <= step ? { key: 'broker:required' } : undefined;
+
   if (!current) return null;
+  const request = step === 5 ? searchRequest(answers) : null;
+
+  const onNext = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending <= step) {
+      setRefusedAt(step);
+      return;
+    }
+    void navigate(stepPath(base, step + 1));
+  };
 
   return (
     <article className="prose" aria-labelledby="step-title">
@@ -48,38 +102,37 @@ export default function BrokerStepRoute() {
       </nav>
       <p className="muted">{t('progress', { step })}</p>
       <h1 id="step-title">{current.title}</h1>
-      {current.paragraphs.map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
-      ))}
-      <section className="callout" aria-labelledby="tips-title">
-        <h2 id="tips-title">{t('tipsTitle')}</h2>
-        <ul className="rule-list">
-          {current.tips.map((tip) => (
-            <li key={tip}>{tip}</li>
-          ))}
-        </ul>
-      </section>
-      <div className="step-nav">
-        {step > 1 ? (
-          <AppLink className="button button--secondary button--md" to={stepPath(base, step - 1)}>
-            <Icon name="arrow-left" />
-            {t('previous')}
-          </AppLink>
+      <p>{current.help}</p>
+      <form noValidate onSubmit={onNext}>
+        <StepQuestion step={step} error={error} />
+        <div className="step-nav">
+          {step > 1 ? (
+            <AppLink className="button button--secondary button--md" to={stepPath(base, step - 1)}>
+              <Icon name="arrow-left" />
+              {t('previous')}
+            </AppLink>
+          ) : (
+            <span />
+          )}
+          {step < steps.length && (
+            <Button type="submit" label={t('next')} rightIcon={{ name: 'arrow-right' }} />
+          )}
+        </div>
+      </form>
+      {step === 5 &&
+        (request ? (
+          <BrokerResults request={request} />
         ) : (
-          <span />
-        )}
-        {step < steps.length ? (
-          <AppLink className="button button--primary button--md" to={stepPath(base, step + 1)}>
-            {t('next')}
-            <Icon name="arrow-right" />
-          </AppLink>
-        ) : (
-          <AppLink className="button button--primary button--md" to="/register">
-            {t('start')}
-            <Icon name="arrow-right" />
-          </AppLink>
-        )}
-      </div>
+          <Notice
+            tone="warning"
+            title={t('unanswered', { step: pending })}
+            action={
+              <AppLink className="button button--secondary button--sm" to={stepPath(base, pending)}>
+                {t('goToStep', { step: pending })}
+              </AppLink>
+            }
+          />
+        ))}
     </article>
   );
 }

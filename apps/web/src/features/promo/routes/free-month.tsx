@@ -41,8 +41,10 @@ export default function FreeMonthRoute() {
       setOutcome(await subscribeEmail({ email: checked.data.email, promo: freeMonthPromo }));
     } catch (error) {
       setOutcome('idle');
-      const fields = fieldErrorsFromServer(error);
+      const { promo, ...fields } = fieldErrorsFromServer(error);
       if (Object.keys(fields).length) setErrors(fields);
+      // The promotion itself is not available now: nothing the visitor typed is wrong.
+      else if (promo && 'text' in promo) setFailure(promo);
       else setFailure(failureMessage(error, 'forms:errors.generic'));
     }
   };

@@ -1,0 +1,29 @@
+import type { PlatformUsersRepository } from '../repositories/platform-users.repository';
+import type { UsersRepository } from '../repositories/users.repository';
+import { effectiveRobotSettings } from './drizzle-account-settings-source';
+import type { RobotRuntime } from './robot-runtime';
+
+/** At most this many openings per pass. */
+const openingsPerPass = 100;
+
+/**
+ * Opens, at the built-in platform, the accounts registered but not opened yet: those a process
+ * without the robot registered (ROBOT_ENABLED=false), or whose opening a crash interrupted.
+ * Each gets its recorded starting balance and the user's settings, so that a robot switched on
+ * trades. Runs in the process that runs the robot (docs/decisions/049). Returns how many it opened.
+ */
+export async function openPendingPlatformAccounts(
+  robot: RobotRuntime,
+  logins: PlatformUsersRepository,
+  users: UsersRepository,
+): Promise<number> {
+  let opened = 0;
+  for (const login of await logins.unopened(openingsPerPass)) {
+    if (robot.hasAccount(login.accountId)) continue;
+    await robot.openAccount(login.accountId, login.startingBalanceCents);
+    const settings = await users.findSettings(login.accountId);
+    if (settings) robot.applySettings(login.accountId, effectiveRobotSettings(settings));
+    opened++;
+  }
+  return opened;
+}

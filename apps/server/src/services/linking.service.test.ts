@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../http/errors';
+import type { TradingPlatform } from '../platforms/trading-platform';
+import { CredentialsCipher } from '../repositories/credentials-cipher';
+import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
+import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import { LinkingService } from './linking.service';
+
+const user = { id: 'u1', email: 'ana@example.com', name: 'Ana', lastName: 'Paz' } as UserRow;
+const settingsOf = (flags: Partial<SettingsRow>) =>
+  ({ userId: 'u1', authorized: true, linked: false, loginTradear: false, ...flags }) as SettingsRow;
+
+/** The service with plain stubs: what it wrote, told and applied, in order. */
+function rig(
+  flags: Partial<SettingsRow>,
+  platform: Partial<Pick<TradingPlatform, 'register' | 'login'>> = {},
+) {
+  const events: string[] = [];
+  const failures: string[] = [];
+  const users = {
+    findSettings: () => Promise.resolve(settingsOf(flags)),
+    userChanged: (id: string) => {
+      events.push(`userChanged ${id}`);
+      return Promise.resolve();
+    },
+  } as unknown as UsersRepository;
+  const links = {
+    markLinked: () => {
+      events.push('markLinked');
+      return Promise.resolve(settingsOf({ ...flags, linked: true }));
+    },
+  } as unknown as TradingPlatformLinksRepository;
+  const stub: TradingPlatform & { id: 'tradebot-demo' } = {
+    id: 'tradebot-demo',
+    register: () =>
+      Promise.resolve({ outcome: 'registered', accountId: 'u1', startingBalanceCents: 1_000_000 }),
+    login: () => Promise.resolve({ outcome: 'invalidCredentials' }),
+    ...platform,
+  };
+  const service = new LinkingService(
+    users,
+    links,
+    stub,
+    new CredentialsCipher([{ id: 'k', key: Buffer.alloc(32, 1) }]),
+    { now: () => new Date('2026-11-21T12:00:00Z') },
+    (row) => events.push(`applied linked=${String(row.linked)}`),
+    (_error, what) => failures.push(what),
+  );
+  return { service, events, failures };
+}
+
+const codeOf = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof AppError ? error.code : 'other'),
+  );
+
+describe('LinkingService.link', () => {
+  it('links, then tells the session cache, then the robot', async () => {
+    const { service, events } = rig({});
+    expect(await service.link(user, { password: 'Clave1234' })).toEqual({
+      linked: true,
+      platform: 'tradebot-demo',
+      email: 'ana@example.com',
+      startingBalance: 10_000,
+    });
+    expect(events).toEqual(['markLinked', 'userChanged u1', 'applied linked=true']);
+  });
+
+  it('refuses before payment (403) and once linked (409), asking the platform nothing', async () => {
+    let asked = false;
+    const register = () => {
+      asked = true;
+      return Promise.resolve({ outcome: 'emailTaken' as const });
+    };
+    expect(
+      await codeOf(rig({ authorized: false }, { register }).service.link(user, { password: 'x' })),
+    ).toBe('FORBIDDEN');
+    expect(
+      await codeOf(rig({ linked: true }, { register }).service.link(user, { password: 'x' })),
+    ).toBe('CONFLICT');
+    expect(asked).toBe(false);
+  });
+
+  it('an e-mail the platform knows is PLATFORM_EMAIL_TAKEN; a platform failure a 503; neither links', async () => {
+    const taken = rig({}, { register: () => Promise.resolve({ outcome: 'emailTaken' }) });
+    expect(await codeOf(taken.service.link(user, { password: 'x' }))).toBe('PLATFORM_EMAIL_TAKEN');
+    expect(taken.events).toEqual([]);
+    const down = rig({}, { register: () => Promise.reject(new Error('connection refused')) });
+    expect(await codeOf(down.service.link(user, { password: 'x' }))).toBe('SERVICE_UNAVAILABLE');
+    expect(down.failures).toEqual(['registering']);
+    expect(down.events).toEqual([]);
+  });
+});

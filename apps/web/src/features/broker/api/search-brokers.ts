@@ -1,0 +1,16 @@
+import type { BrokerSearchRequest, BrokerSearchResponse } from '@tradebot/contract';
+import { v1Paths } from '@tradebot/contract/constants';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST broker-search: the built-in platform first, then the directory's entries that fit. */
+export async function searchBrokers(
+  answers: BrokerSearchRequest,
+  signal?: AbortSignal,
+): Promise<BrokerSearchResponse['data']> {
+  const body = await apiRequest<BrokerSearchResponse>(`/api/v1${v1Paths.brokerSearch}`, {
+    method: 'POST',
+    body: answers,
+    ...(signal ? { signal } : {}),
+  });
+  return body.data;
+}

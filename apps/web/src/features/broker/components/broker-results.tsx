@@ -1,0 +1,157 @@
+import type { Broker, BrokerSearchRequest } from '@tradebot/contract';
+import { builtInPlatform } from '@tradebot/contract/constants';
+import { useEffect, useState } from 'react';
+import { AppLink } from '../../../components/ui/app-link';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { FactList } from '../../../components/ui/fact-list';
+import { Notice } from '../../../components/ui/notice';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { formatMoney } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { routePath } from '../../../lib/route-paths';
+import { useAuthStore } from '../../../stores/auth';
+import { searchBrokers } from '../api/search-brokers';
+import styles from './broker-search.module.css';
+
+type Search =
+  | { state: 'loading' }
+  | { state: 'failed' }
+  | { state: 'done'; brokers: Broker[]; matched: number };
+
+/** An outcome, and the request (and attempt) it answers. */
+type Answered = Exclude<Search, { state: 'loading' }> & { for: string };
+
+/**
+ * The step 5 results: searched again whenever an answer changes; loading, error (spec §8
+ * "Sorry, there was an error in the search") and found ("broker found") states.
+ */
+export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
+  const { t } = useTranslation('broker');
+  const { t: tForms } = useTranslation('forms');
+  const [answered, setAnswered] = useState<Answered | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const key = `${String(attempt)}:${JSON.stringify(request)}`;
+  // Until the answer to these very answers arrives, the search is loading.
+  const search: Search = answered?.for === key ? answered : { state: 'loading' };
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const sent = JSON.parse(key.slice(key.indexOf(':') + 1)) as BrokerSearchRequest;
+    searchBrokers(sent, controller.signal).then(
+      (found) => {
+        setAnswered({ state: 'done', ...found, for: key });
+      },
+      () => {
+        if (!controller.signal.aborted) setAnswered({ state: 'failed', for: key });
+      },
+    );
+    return () => {
+      controller.abort();
+    };
+  }, [key]);
+
+  return (
+    <section aria-labelledby="results-title" aria-busy={search.state === 'loading'}>
+      <h2 id="results-title">{t('results.title')}</h2>
+      {search.state === 'done' && (
+        <Notice tone="success" title={tForms('success.brokerFound')}>
+          {search.matched === 0
+            ? t('results.noneMatched')
+            : t('results.matched', { count: search.matched })}
+        </Notice>
+      )}
+      {search.state === 'loading' && <Skeleton height="12rem" />}
+      {search.state === 'failed' && (
+        <Notice
+          tone="error"
+          title={tForms('errors.search')}
+          action={
+            <Button
+              size="sm"
+              color="secondary"
+              label={t('results.retry')}
+              onClick={() => {
+                setAttempt(attempt + 1);
+              }}
+            />
+          }
+        />
+      )}
+      {search.state === 'done' && (
+        <ul className={styles.results}>
+          {search.brokers.map((broker) => (
+            <li key={broker.id}>
+              <BrokerCard broker={broker} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted">{t('results.disclaimer')}</p>
+    </section>
+  );
+}
+
+function BrokerCard({ broker }: { broker: Broker }) {
+  const { t, language } = useTranslation('broker');
+  const signedIn = useAuthStore((state) => state.token !== null);
+  const titleId = `broker-${broker.id}`;
+  const list = (items: string[], empty: string) => (items.length > 0 ? items.join(', ') : empty);
+  return (
+    <Card title={broker.builtIn ? t('results.builtInName') : broker.name} titleId={titleId}>
+      <div className={styles.badges}>
+        {broker.builtIn && <Badge tone="info">{t('results.badges.simulated')}</Badge>}
+        {broker.example && <Badge tone="warning">{t('results.badges.example')}</Badge>}
+        {broker.robotSupported ? (
+          <Badge tone="positive">{t('results.badges.robot')}</Badge>
+        ) : (
+          <Badge>{t('results.badges.noRobot')}</Badge>
+        )}
+      </div>
+      {broker.builtIn && (
+        <p>
+          {t('results.builtInText', {
+            balance: formatMoney(language, builtInPlatform.startingBalanceCents / 100),
+          })}
+        </p>
+      )}
+      <FactList
+        facts={[
+          {
+            term: t('results.regulators'),
+            value: broker.builtIn
+              ? t('results.builtInRegulators')
+              : list(broker.regulators, t('results.noRegulator')),
+          },
+          { term: t('results.minDeposit'), value: formatMoney(language, broker.minDeposit) },
+          {
+            term: t('results.markets'),
+            value: broker.markets.map((market) => t(`markets.names.${market}`)).join(', '),
+          },
+          {
+            term: t('results.platforms'),
+            value: broker.platforms.map((platform) => t(`platform.names.${platform}`)).join(', '),
+          },
+          {
+            term: t('results.countries'),
+            value: broker.builtIn ? t('results.allCountries') : broker.countries.join(', '),
+          },
+        ]}
+      />
+      {broker.builtIn && (
+        <AppLink
+          className="button button--primary button--md"
+          to={signedIn ? routePath('LinkAccount') : routePath('Register')}
+        >
+          {signedIn ? t('results.link') : t('results.register')}
+        </AppLink>
+      )}
+      {!broker.builtIn && broker.website && (
+        <a href={broker.website} target="_blank" rel="noopener noreferrer">
+          {t('results.website')}
+        </a>
+      )}
+    </Card>
+  );
+}

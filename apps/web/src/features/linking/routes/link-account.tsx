@@ -1,0 +1,130 @@
+import { builtInPlatform, linkAccountRequestSchema } from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { AppLink } from '../../../components/ui/app-link';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { FactList } from '../../../components/ui/fact-list';
+import { TextField } from '../../../components/ui/form-field';
+import { Page } from '../../../components/ui/page';
+import { ApiRequestError } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { routePath } from '../../../lib/route-paths';
+import { useFormSubmission } from '../../../lib/use-form-submission';
+import { useAppStore } from '../../../stores/app';
+import { useAuthStore } from '../../../stores/auth';
+import { linkAccount, platformEmailTaken } from '../api/link-account';
+import { TradingAccountDialog, type OpenedAccount } from '../components/trading-account-dialog';
+import styles from '../components/linking.module.css';
+import { followStep } from '../follow-step';
+
+const startingBalance = builtInPlatform.startingBalanceCents / 100;
+
+/**
+ * spec §2 LinkAccount (login, payment, not linked yet): registers the user at the trading
+ * platform, whose demo account starts with a balance shown before and after. Next step: the
+ * platform login (guard 6), after the trading-account dialog says what was opened.
+ */
+export default function LinkAccountRoute() {
+  const { t, language } = useTranslation('linking');
+  const navigate = useNavigate();
+  const email = useAuthStore((state) => state.userConfig?.user.email ?? '');
+  const showMessage = useAppStore((state) => state.showMessage);
+  const openDialog = useAppStore((state) => state.setTradingAccountModalOpen);
+  const [values, setValues] = useState({ password: '', confirm_password: '' });
+  const [opened, setOpened] = useState<OpenedAccount | null>(null);
+  const { errors, sending, submit } = useFormSubmission(
+    linkAccountRequestSchema,
+    'forms:errors.tradingRegister',
+  );
+  const toPlatformLogin = () => void navigate(routePath('TradearLogin'));
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    await submit(values, async (data) => {
+      try {
+        const account = await linkAccount(data);
+        setOpened({ email: account.email, startingBalance: account.startingBalance });
+        openDialog(true);
+        await followStep({ linked: true });
+      } catch (error) {
+        if (!(error instanceof ApiRequestError) || error.code !== platformEmailTaken) throw error;
+        // spec §8: the e-mail already has a platform account: log in there instead.
+        showMessage({ text: error.message });
+        toPlatformLogin();
+      }
+    });
+  };
+
+  return (
+    <Page title={t('link.title')} intro={t('link.intro')} width="narrow">
+      <Card title={t('platform.title')} titleId="platform-title">
+        <p>{t('platform.description')}</p>
+        <FactList
+          facts={[
+            {
+              term: t('platform.startingBalance'),
+              value: formatMoney(language, startingBalance),
+              emphasis: true,
+            },
+            { term: t('platform.markets'), value: t('platform.marketsValue') },
+          ]}
+        />
+        <p className="muted">{t('platform.simulated')}</p>
+      </Card>
+      <Card title={t('link.formTitle')} titleId="link-form-title">
+        <form
+          noValidate
+          className={styles.form}
+          aria-labelledby="link-form-title"
+          onSubmit={(event) => void onSubmit(event)}
+        >
+          <TextField
+            name="email"
+            type="email"
+            label={t('fields.platformEmail')}
+            hint={t('link.emailHint')}
+            value={email}
+            readOnly
+          />
+          <TextField
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            label={t('fields.platformPassword')}
+            hint={t('link.passwordHint')}
+            value={values.password}
+            onChange={(event) => {
+              setValues({ ...values, password: event.target.value });
+            }}
+            error={errors.password}
+          />
+          <TextField
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            label={t('fields.confirmPlatformPassword')}
+            value={values.confirm_password}
+            onChange={(event) => {
+              setValues({ ...values, confirm_password: event.target.value });
+            }}
+            error={errors.confirm_password}
+          />
+          <Button
+            type="submit"
+            label={t('link.submit')}
+            loading={sending}
+            disabled={opened !== null}
+            className="button--block"
+          />
+        </form>
+        <p>
+          {t('link.haveAccount')}{' '}
+          <AppLink to={routePath('TradearLogin')}>{t('link.toLogin')}</AppLink>
+        </p>
+      </Card>
+      <TradingAccountDialog account={opened} onContinue={toPlatformLogin} />
+    </Page>
+  );
+}
