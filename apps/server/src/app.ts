@@ -116,8 +116,6 @@ export interface AppDependencies {
    * `app.robot.advance()` after moving their clock.
    */
   robotTimers?: boolean;
-  /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void };
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */

@@ -8,6 +8,7 @@ import { CredentialsCipher, parseCredentialsKeys } from '../src/repositories/cre
 import { TradingPlatformLinksRepository } from '../src/repositories/trading-platform-links.repository';
 import { resealCredentials } from '../src/services/credentials-rotation.service';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
+import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
 import { getSettings, manualClock, v1 } from './helpers/accounts';
 import { useTestApp } from './helpers/app';
 import { linkAccount, paidUser, platformLogin, platformPassword } from './helpers/linking';
@@ -48,7 +49,7 @@ describe('link-account and trading-platform-login, with the robot in this proces
       },
     });
     expect(await configOf(app, token)).toMatchObject({ linked: true, login_tradear: false });
-    expect(robotOf(app).account(userId)?.balanceCents).toBe(1_000_000);
+    expect((await robotOf(app).account(userId))?.balanceCents).toBe(1_000_000);
     const [stored] = await app.database.db
       .select()
       .from(platformAccounts)
@@ -147,9 +148,9 @@ describe('link-account and trading-platform-login, with the robot in this proces
     const { userId, headers } = await paidUser(app, 'eva@example.com');
     expect((await linkAccount(app, headers)).statusCode).toBe(201);
     expect((await platformLogin(app, headers)).statusCode).toBe(200);
-    const robot = robotOf(app);
+    const store = new DrizzleExecutionStore(app.database.db);
     expect(await runMarket(context, () => false, 3)).toBe(false);
-    expect(await robot.store.trades({ accountId: userId })).toHaveLength(0);
+    expect(await store.trades({ accountId: userId })).toHaveLength(0);
 
     const on = await app.inject({
       method: 'POST',
@@ -171,7 +172,7 @@ describe('link-account and trading-platform-login, with the robot in this proces
     expect(
       await runMarket(
         context,
-        async () => (await robot.store.trades({ accountId: userId })).length > 0,
+        async () => (await store.trades({ accountId: userId })).length > 0,
         20,
       ),
     ).toBe(true);
@@ -222,7 +223,7 @@ describe('linking in a process without the robot (ROBOT_ENABLED=false)', () => {
       { database: app.database, clock, robotTimers: false },
     );
     try {
-      expect(robotOf(robotProcess).account(userId)?.balanceCents).toBe(1_000_000);
+      expect((await robotOf(robotProcess).account(userId))?.balanceCents).toBe(1_000_000);
       expect((await opened())[0]?.balanceCents).toBe(1_000_000);
     } finally {
       await robotProcess.close();

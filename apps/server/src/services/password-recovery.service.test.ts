@@ -28,7 +28,7 @@ function recordingService() {
       work.push('send');
       return Promise.resolve();
     },
-    close: () => undefined,
+    close: () => Promise.resolve(),
   };
   const service = new PasswordRecoveryService(
     users,
