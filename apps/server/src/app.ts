@@ -412,9 +412,9 @@ export async function buildApp(
       ),
       await createCredentialsCipher(config, app, clock.now()),
       clock,
-      (row) => {
+      async (row) => {
         if (robot?.hasAccount(row.userId)) {
-          robot.applySettings(row.userId, effectiveRobotSettings(row));
+          await robot.applySettings(row.userId, effectiveRobotSettings(row));
         }
       },
       (error, what) => {

@@ -22,7 +22,7 @@ export async function openPendingPlatformAccounts(
     if (robot.hasAccount(login.accountId)) continue;
     await robot.openAccount(login.accountId, login.startingBalanceCents);
     const settings = await users.findSettings(login.accountId);
-    if (settings) robot.applySettings(login.accountId, effectiveRobotSettings(settings));
+    if (settings) await robot.applySettings(login.accountId, effectiveRobotSettings(settings));
     opened++;
   }
   return opened;

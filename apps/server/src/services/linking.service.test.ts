@@ -43,7 +43,10 @@ function rig(
     stub,
     new CredentialsCipher([{ id: 'k', key: Buffer.alloc(32, 1) }]),
     { now: () => new Date('2026-11-21T12:00:00Z') },
-    (row) => events.push(`applied linked=${String(row.linked)}`),
+    (row) => {
+      events.push(`applied linked=${String(row.linked)}`);
+      return Promise.resolve();
+    },
     (_error, what) => failures.push(what),
   );
   return { service, events, failures };

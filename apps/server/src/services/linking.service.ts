@@ -8,7 +8,7 @@ import type { SettingsRow, UserRow, UsersRepository } from '../repositories/user
 import { TradingPlatformUnavailable, type TradingPlatform } from '../platforms/trading-platform';
 
 /** Applies a user's stored settings to the robot running in this process, if any. */
-export type ApplyRobotSettings = (row: SettingsRow) => void;
+export type ApplyRobotSettings = (row: SettingsRow) => Promise<void>;
 
 export interface LinkResult {
   linked: true;
@@ -109,6 +109,6 @@ export class LinkingService {
   /** Committed: the session cache drops the user (decision 045), and the robot sees the change. */
   private async afterChange(row: SettingsRow): Promise<void> {
     await this.users.userChanged(row.userId);
-    this.applyRobotSettings(row);
+    await this.applyRobotSettings(row);
   }
 }
