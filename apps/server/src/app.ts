@@ -1,7 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import { apiV1Prefix } from '@tradebot/contract';
+import { apiV1Prefix, billingPaths, simulatedPaymentsPath } from '@tradebot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import secureJson from 'secure-json-parse';
@@ -20,6 +20,12 @@ import { LiveUpdates } from './robot/live-updates';
 import { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
+import { billingRoutes } from './http/v1/billing.routes';
+import { simulatedCheckoutRoutes } from './payments/simulated/checkout.routes';
+import { SimulatedPaymentProvider } from './payments/simulated/simulated-provider';
+import { StripePaymentProvider } from './payments/stripe/stripe-provider';
+import { BillingRepository } from './repositories/billing.repository';
+import { BillingService, type ClockedPaymentProvider } from './services/billing.service';
 import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
@@ -66,6 +72,7 @@ export interface Services {
   emailSubscription: EmailSubscriptionService;
   rateLimiter: RateLimiterService;
   trading: TradingService;
+  billing: BillingService;
 }
 
 declare module 'fastify' {
@@ -74,6 +81,8 @@ declare module 'fastify' {
     services: Services;
     /** The robot running in this process; undefined with ROBOT_ENABLED=false. */
     robot: RobotRuntime | undefined;
+    /** Who takes the money: the simulated provider, or Stripe (decision 047). */
+    payments: ClockedPaymentProvider;
   }
 }
 
@@ -94,6 +103,13 @@ export interface AppDependencies {
    * `app.robot.advance()` after moving their clock.
    */
   robotTimers?: boolean;
+  /**
+   * Run billing's clock (renewals, lapsed access) and the simulated provider's deliveries on
+   * timers (default). Tests turn them off and call `services.billing.runDue()`.
+   */
+  billingTimers?: boolean;
+  /** The payment provider; otherwise Stripe when its keys are set, else the simulated one. */
+  paymentProvider?: ClockedPaymentProvider;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
@@ -172,6 +188,54 @@ function trustProxyOption(
 }
 
 const requestIdPattern = /^[\w.:-]{1,64}$/;
+
+/** How often billing looks at the clock: renewals, free months and access that ended. */
+const billingTickMs = 60_000;
+
+/** This server's own address once it listens (the simulated provider posts its events there). */
+function listeningUrl(app: FastifyInstance): string | undefined {
+  if (!app.server.listening) return undefined;
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return undefined;
+  const host =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
+  return `http://${host}:${String(address.port)}`;
+}
+
+function createPaymentProvider(
+  config: Config,
+  app: FastifyInstance,
+  db: Database['db'],
+  clock: Clock,
+  timers: boolean,
+): ClockedPaymentProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    return new StripePaymentProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+    });
+  }
+  return new SimulatedPaymentProvider({
+    db,
+    clock,
+    // Both ends are in this process: a secret drawn at start serves unless several processes
+    // share the simulated provider (then SIM_PAY_WEBHOOK_SECRET).
+    secret: config.SIM_PAY_WEBHOOK_SECRET ?? randomBytes(32).toString('hex'),
+    webhookUrl: () => {
+      if (config.SIM_PAY_WEBHOOK_URL) return config.SIM_PAY_WEBHOOK_URL;
+      const base = listeningUrl(app);
+      return base && `${base}${apiV1Prefix}${billingPaths.webhooks}/simulated`;
+    },
+    autoDeliver: timers,
+    onError: (error, what) => {
+      app.log.error({ err: error }, `payments: ${what} failed`);
+    },
+  });
+}
 
 export async function buildApp(
   config: Config,
@@ -292,6 +356,23 @@ export async function buildApp(
     closedPages,
   );
   const promoCodes = new PromoCodesRepository(db);
+  const billingTimers = dependencies.billingTimers ?? true;
+  const payments =
+    dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
+  app.decorate('payments', payments);
+  const billing = new BillingService({
+    repository: new BillingRepository(db),
+    provider: payments,
+    users,
+    mailer,
+    clock,
+    platform: robot,
+    publicUrl: config.PUBLIC_URL,
+    onAccessChanged: (userId) => trading.applyStoredSettings(userId),
+    onError: (error, what) => {
+      app.log.error({ err: error }, `billing: ${what} failed`);
+    },
+  });
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
     await sessionCache.changed(
@@ -312,6 +393,7 @@ export async function buildApp(
       clock,
       onSessionsRevoked,
       sessionCache,
+      billing,
     ),
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
@@ -326,10 +408,11 @@ export async function buildApp(
       },
       onSessionsRevoked,
     ),
-    promoCodes: new PromoCodesService(promoCodes, users, db, clock),
+    promoCodes: new PromoCodesService(promoCodes, users, db, clock, billing),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
     rateLimiter: new RateLimiterService(rateLimitStore, clock),
     trading,
+    billing,
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 
@@ -350,6 +433,26 @@ export async function buildApp(
     });
   }
 
+  // Billing's clock. Registered after the robot's onClose hook, so it stops first.
+  if (payments instanceof SimulatedPaymentProvider) payments.start();
+  let billingTimer: NodeJS.Timeout | undefined;
+  const runBilling = () =>
+    billing.runDue().catch((error: unknown) => {
+      app.log.error({ err: error }, 'billing: the clock run failed');
+    });
+  app.addHook('onReady', async () => {
+    // Gifts that a stop interrupted are granted before anything else happens.
+    await billing.grantPendingGifts();
+    if (billingTimers) {
+      billingTimer = setInterval(() => void runBilling(), billingTickMs);
+      billingTimer.unref();
+    }
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(billingTimer);
+    if (payments instanceof SimulatedPaymentProvider) await payments.stop();
+  });
+
   await app.register(compress, { global: true, threshold: 1024 });
   await registerOpenApi(app);
 
@@ -362,9 +465,14 @@ export async function buildApp(
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);
+      await v1.register(billingRoutes);
     },
     { prefix: apiV1Prefix },
   );
+
+  if (payments instanceof SimulatedPaymentProvider) {
+    await app.register(simulatedCheckoutRoutes(payments), { prefix: simulatedPaymentsPath });
+  }
 
   const servesWeb = await registerWebApp(app, config.WEB_DIST_DIR ?? defaultWebDist);
 

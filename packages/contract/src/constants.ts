@@ -10,3 +10,4 @@ export * from './error-codes';
 export * from './geo';
 export * from './language';
 export * from './messages';
+export * from './plans';

@@ -178,6 +178,11 @@ export class RobotRuntime {
     await this.broker.openAccount(accountId, depositCents);
   }
 
+  /** Adds cash to the user's platform account; resolves once the deposit is durable. */
+  deposit(accountId: string, cents: number): Promise<void> {
+    return this.broker.deposit(accountId, cents);
+  }
+
   /** Takes effect at once: the next tick already routes by these settings. */
   applySettings(accountId: string, settings: RobotSettings): void {
     this.engine.applySettings(accountId, settings);

@@ -6,6 +6,9 @@ import {
   type PromoCodesRepository,
 } from '../repositories/promo-codes.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { PromoBenefits } from './promo-benefits';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 const invalidPromocode = () => AppError.onField('promocode', 'validation.promocodeInvalid');
 
@@ -15,6 +18,8 @@ export class PromoCodesService {
     private readonly users: UsersRepository,
     private readonly db: Db,
     private readonly clock: Clock,
+    /** What a code gives (the free month); without one, codes are only recorded. */
+    private readonly benefits?: PromoBenefits,
   ) {}
 
   async validate(code: string) {
@@ -22,23 +27,33 @@ export class PromoCodesService {
     return { valid: Boolean(row), benefit: row?.benefit ?? null };
   }
 
-  /** Applies a code to a signed-in user. Applying the code they already have is a no-op. */
+  /**
+   * Applies a code to a signed-in user, with its benefit (a free month starts at once).
+   * Applying the code they already have is a no-op.
+   */
   async applyToUser(user: UserRow, code: string) {
     const normalized = normalizePromocode(code);
     const now = this.clock.now();
     if (user.promocode === normalized) {
       const current = await this.promoCodes.findUsable(normalized, now);
       if (!current) throw invalidPromocode();
-      return { promocode: normalized, benefit: current.benefit };
+      const trialEndsAt = (await this.benefits?.trialEnd(user.id)) ?? null;
+      return { promocode: normalized, benefit: current.benefit, trialEndsAt: iso(trialEndsAt) };
     }
     const applied = await this.db.transaction(async (tx) => {
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
       await this.users.setPromocode(user.id, normalized, now, tx);
-      return { promocode: normalized, benefit: redeemed.benefit };
+      const granted = await this.benefits?.grant(tx, user.id, redeemed.benefit);
+      return {
+        promocode: normalized,
+        benefit: redeemed.benefit,
+        trialEndsAt: iso(granted?.trialEndsAt ?? null),
+      };
     });
     // Committed now: a cached copy of the user read meanwhile is dropped too.
     await this.users.userChanged(user.id);
+    await this.benefits?.granted(user.id);
     return applied;
   }
 }

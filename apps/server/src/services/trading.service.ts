@@ -230,6 +230,15 @@ export class TradingService {
     return robotSettingsView(row);
   }
 
+  /**
+   * Applies the stored settings to the running engine: after a write elsewhere changed what
+   * is in force (billing's `authorized`), once the session cache has dropped the old row.
+   */
+  async applyStoredSettings(userId: string): Promise<void> {
+    const row = await this.users.findSettings(userId);
+    if (row) this.applyToEngine(row);
+  }
+
   private applyToEngine(row: SettingsRow): void {
     if (this.robot?.hasAccount(row.userId)) {
       this.robot.applySettings(row.userId, effectiveRobotSettings(row));
