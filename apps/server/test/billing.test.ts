@@ -9,13 +9,7 @@ import { SimulatedPaymentProvider } from '../src/payments/simulated/simulated-pr
 import { signWebhook } from '../src/payments/simulated/webhook-signature';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { useTestApp, type TestContext } from './helpers/app';
-import {
-  bearer,
-  getSettings,
-  manualClock,
-  readMails,
-  v1,
-} from './helpers/accounts';
+import { bearer, getSettings, manualClock, readMails, v1 } from './helpers/accounts';
 import {
   billingAction,
   checkoutStatus,

@@ -246,7 +246,8 @@ export class StripePaymentProvider implements PaymentProvider {
         this.options.webhookSecret,
         this.options.toleranceSeconds ?? 300,
         undefined,
-        Math.floor(now / 1000),
+        // Epoch ms: the SDK measures the event's age from it.
+        now,
       );
     } catch (error) {
       throw new WebhookRejected(error instanceof Error ? error.message : 'invalid signature');
