@@ -217,7 +217,7 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem}
 .error p{margin:.25rem 0}
 form{background:#fff;border:1px solid #d5dde3;border-radius:.75rem;padding:1rem}
 .field{margin:0 0 .75rem}
-.row{display:flex;gap:.75rem;flex-wrap:wrap}
+.row{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end}
 .row .field{flex:1 1 8rem}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 input{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a99a6;border-radius:.5rem;min-height:2.75rem}
