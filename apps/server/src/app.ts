@@ -81,8 +81,6 @@ declare module 'fastify' {
     services: Services;
     /** The robot running in this process; undefined with ROBOT_ENABLED=false. */
     robot: RobotRuntime | undefined;
-    /** Who takes the money: the simulated provider, or Stripe (decision 047). */
-    payments: ClockedPaymentProvider;
   }
 }
 
@@ -359,7 +357,6 @@ export async function buildApp(
   const billingTimers = dependencies.billingTimers ?? true;
   const payments =
     dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
-  app.decorate('payments', payments);
   const billing = new BillingService({
     repository: new BillingRepository(db),
     provider: payments,

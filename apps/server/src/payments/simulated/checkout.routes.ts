@@ -13,6 +13,9 @@ import {
 } from './checkout-page';
 import type { SimulatedCheckout, SimulatedPaymentProvider } from './simulated-provider';
 
+/** Another company's pages in the simulation: not part of our API's document. */
+const hidden = { schema: { hide: true } };
+
 const sessionIdPattern = /^cs_sim_[\w-]{1,64}$/;
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
@@ -55,14 +58,14 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
       },
     );
 
-    app.get('/checkout.css', async (_request, reply) =>
+    app.get('/checkout.css', hidden, async (_request, reply) =>
       reply
         .header('cache-control', 'public, max-age=3600')
         .type('text/css; charset=utf-8')
         .send(checkoutCss),
     );
 
-    app.get<{ Params: { id: string } }>('/checkout/:id', async (request, reply) => {
+    app.get<{ Params: { id: string } }>('/checkout/:id', hidden, async (request, reply) => {
       const fallback =
         languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
       const checkout = sessionIdPattern.test(request.params.id)
@@ -77,6 +80,7 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
 
     app.post<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>(
       '/checkout/:id',
+      hidden,
       async (request, reply) => {
         const fallback =
           languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
