@@ -103,17 +103,20 @@ describe('accounts in the browser (issue 4)', () => {
       accept_terms: true,
     });
 
-    // A new user has not paid: the guards go Dashboard -> LinkAccount -> Payment.
-    await page.waitForURL('**/payment');
-    await page
-      .getByRole('alertdialog')
-      .getByText('Debes pagar tu suscripción para acceder a esta página')
-      .waitFor();
+    // MESGRATIS starts the free month (issue 10): access at once, and the user is told until
+    // when; the next step is linking the broker account.
+    await page.waitForURL('**/link-account');
+    await page.getByRole('alertdialog').getByText('Tu mes gratis ya está activo').waitFor();
     await page.getByRole('button', { name: 'Aceptar' }).click();
     await logOut(page);
 
+    // Signed in again: paid (the free month), not linked: the guards go to LinkAccount.
     await logIn(page, email, 'segura123');
-    await page.waitForURL('**/payment');
+    await page.waitForURL('**/link-account');
+    await page
+      .getByRole('alertdialog')
+      .getByText('Debes vincular tu cuenta de bróker para acceder a esta página')
+      .waitFor();
     await page.getByRole('button', { name: 'Aceptar' }).click();
     await logOut(page);
 
@@ -149,6 +152,6 @@ describe('accounts in the browser (issue 4)', () => {
       .waitFor();
     await page.getByRole('button', { name: 'Aceptar' }).click();
     await logIn(page, email, 'nueva4567');
-    await page.waitForURL('**/payment');
+    await page.waitForURL('**/link-account');
   });
 });

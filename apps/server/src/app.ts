@@ -1,7 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import { apiV1Prefix } from '@tradebot/contract';
+import { apiV1Prefix, billingPaths, simulatedPaymentsPath } from '@tradebot/contract';
 import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import secureJson from 'secure-json-parse';
@@ -25,6 +25,12 @@ import type { RobotClockSpec } from './robot/robot-protocol';
 import type { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
+import { billingRoutes } from './http/v1/billing.routes';
+import { simulatedCheckoutRoutes } from './payments/simulated/checkout.routes';
+import { SimulatedPaymentProvider } from './payments/simulated/simulated-provider';
+import { StripePaymentProvider } from './payments/stripe/stripe-provider';
+import { BillingRepository } from './repositories/billing.repository';
+import { BillingService, type ClockedPaymentProvider } from './services/billing.service';
 import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
@@ -81,6 +87,7 @@ export interface Services {
   trading: TradingService;
   linking: LinkingService;
   brokerSearch: BrokerSearchService;
+  billing: BillingService;
 }
 
 declare module 'fastify' {
@@ -116,6 +123,13 @@ export interface AppDependencies {
    * `app.robot.advance()` after moving their clock.
    */
   robotTimers?: boolean;
+  /**
+   * Run billing's clock (renewals, lapsed access) and the simulated provider's deliveries on
+   * timers (default). Tests turn them off and call `services.billing.runDue()`.
+   */
+  billingTimers?: boolean;
+  /** The payment provider; otherwise Stripe when its keys are set, else the simulated one. */
+  paymentProvider?: ClockedPaymentProvider;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
@@ -228,6 +242,54 @@ function trustProxyOption(
 }
 
 const requestIdPattern = /^[\w.:-]{1,64}$/;
+
+/** How often billing looks at the clock: renewals, free months and access that ended. */
+const billingTickMs = 60_000;
+
+/** This server's own address once it listens (the simulated provider posts its events there). */
+function listeningUrl(app: FastifyInstance): string | undefined {
+  if (!app.server.listening) return undefined;
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return undefined;
+  const host =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
+  return `http://${host}:${String(address.port)}`;
+}
+
+function createPaymentProvider(
+  config: Config,
+  app: FastifyInstance,
+  db: Database['db'],
+  clock: Clock,
+  timers: boolean,
+): ClockedPaymentProvider {
+  if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
+    return new StripePaymentProvider({
+      secretKey: config.STRIPE_SECRET_KEY,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+    });
+  }
+  return new SimulatedPaymentProvider({
+    db,
+    clock,
+    // Both ends are in this process: a secret drawn at start serves unless several processes
+    // share the simulated provider (then SIM_PAY_WEBHOOK_SECRET).
+    secret: config.SIM_PAY_WEBHOOK_SECRET ?? randomBytes(32).toString('hex'),
+    webhookUrl: () => {
+      if (config.SIM_PAY_WEBHOOK_URL) return config.SIM_PAY_WEBHOOK_URL;
+      const base = listeningUrl(app);
+      return base && `${base}${apiV1Prefix}${billingPaths.webhooks}/simulated`;
+    },
+    autoDeliver: timers,
+    onError: (error, what) => {
+      app.log.error({ err: error }, `payments: ${what} failed`);
+    },
+  });
+}
 
 export async function buildApp(
   config: Config,
@@ -357,6 +419,22 @@ export async function buildApp(
   );
   const promoCodes = new PromoCodesRepository(db);
   const platformLogins = new PlatformUsersRepository(db);
+  const billingTimers = dependencies.billingTimers ?? true;
+  const payments =
+    dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
+  const billing = new BillingService({
+    repository: new BillingRepository(db),
+    provider: payments,
+    users,
+    mailer,
+    clock,
+    platform: robot,
+    publicUrl: config.PUBLIC_URL,
+    onAccessChanged: (userId) => trading.applyStoredSettings(userId),
+    onError: (error, what) => {
+      app.log.error({ err: error }, `billing: ${what} failed`);
+    },
+  });
   // Read when a session ends, by then `app.realtime` (registered below) exists.
   const onSessionsRevoked: OnSessionsRevoked = async (revoked) => {
     await sessionCache.changed(
@@ -377,6 +455,7 @@ export async function buildApp(
       clock,
       onSessionsRevoked,
       sessionCache,
+      billing,
     ),
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
@@ -391,7 +470,7 @@ export async function buildApp(
       },
       onSessionsRevoked,
     ),
-    promoCodes: new PromoCodesService(promoCodes, users, db, clock),
+    promoCodes: new PromoCodesService(promoCodes, users, db, clock, billing),
     emailSubscription: new EmailSubscriptionService(
       new EmailSubscriptionsRepository(db),
       promoCodes,
@@ -402,13 +481,22 @@ export async function buildApp(
       },
     ),
     trading,
+    billing,
     linking: new LinkingService(
       users,
       new TradingPlatformLinksRepository(db),
       new BuiltInTradingPlatform(
         platformLogins,
         argon2PasswordHasher,
-        robot ? (accountId, cents) => robot.openAccount(accountId, cents) : undefined,
+        robot
+          ? async (accountId, cents) => {
+              await robot.openAccount(accountId, cents);
+              // The yearly plan's gift, owed since the payment, lands on the new account.
+              await billing.grantPendingGift(accountId).catch((error: unknown) => {
+                app.log.error({ err: error }, 'billing: granting the broker gift failed');
+              });
+            }
+          : undefined,
       ),
       await createCredentialsCipher(config, app, clock.now()),
       clock,
@@ -463,6 +551,26 @@ export async function buildApp(
     });
   }
 
+  // Billing's clock. Registered after the robot's onClose hook, so it stops first.
+  if (payments instanceof SimulatedPaymentProvider) payments.start();
+  let billingTimer: NodeJS.Timeout | undefined;
+  const runBilling = () =>
+    billing.runDue().catch((error: unknown) => {
+      app.log.error({ err: error }, 'billing: the clock run failed');
+    });
+  app.addHook('onReady', async () => {
+    // Gifts that a stop interrupted are granted before anything else happens.
+    await billing.grantPendingGifts();
+    if (billingTimers) {
+      billingTimer = setInterval(() => void runBilling(), billingTickMs);
+      billingTimer.unref();
+    }
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(billingTimer);
+    if (payments instanceof SimulatedPaymentProvider) await payments.stop();
+  });
+
   await app.register(compress, { global: true, threshold: 1024 });
   await registerSecurityHeaders(app);
   await registerRateLimits(app, {
@@ -487,9 +595,14 @@ export async function buildApp(
       await v1.register(tradingRoutes);
       await v1.register(linkingRoutes);
       await v1.register(brokerSearchRoutes);
+      await v1.register(billingRoutes);
     },
     { prefix: apiV1Prefix },
   );
+
+  if (payments instanceof SimulatedPaymentProvider) {
+    await app.register(simulatedCheckoutRoutes(payments), { prefix: simulatedPaymentsPath });
+  }
 
   const servesWeb = await registerWebApp(app, config.WEB_DIST_DIR ?? defaultWebDist);
 

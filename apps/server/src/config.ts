@@ -130,6 +130,29 @@ export const configSchema = z.object({
    * trades within a minute; 0 skips it (the model then needs hours of live quotes).
    */
   ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  /**
+   * Payments through Stripe (decision 047) when both are set; otherwise the built-in simulated
+   * provider. The secret key is sk_test_... or sk_live_...; the webhook secret whsec_...
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^(sk|rk)_(test|live)_\w{8,}$/,
+      'must be a Stripe secret key (sk_test_... or sk_live_...)',
+    )
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .regex(/^whsec_\w{8,}$/, 'must be a Stripe webhook signing secret (whsec_...)')
+    .optional(),
+  /**
+   * Where the simulated provider delivers its webhooks; default this server's own listening
+   * address. Its signing secret: SIM_PAY_WEBHOOK_SECRET, else one drawn at each start.
+   */
+  SIM_PAY_WEBHOOK_URL: urlWithProtocols(['http', 'https']).optional(),
+  SIM_PAY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -151,7 +174,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((key) => [key, env[key]] as const)
       .filter(([, value]) => value !== undefined && value.trim() !== ''),
   );
-  const parsed = configSchema.safeParse(cleaned);
+  const parsed = configSchema
+    .refine((config) => !config.STRIPE_SECRET_KEY === !config.STRIPE_WEBHOOK_SECRET, {
+      message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither',
+      path: ['STRIPE_WEBHOOK_SECRET'],
+    })
+    .safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`),

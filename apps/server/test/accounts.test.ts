@@ -377,8 +377,13 @@ describe('promo codes', () => {
         headers: bearer(token),
         payload: { promocode, language: 'es' },
       });
+    // A free-month code starts the month at once (issue 10): it says until when.
     expect((await update('mesgratis')).json()).toEqual({
-      data: { promocode: 'MESGRATIS', benefit: 'free_month' },
+      data: {
+        promocode: 'MESGRATIS',
+        benefit: 'free_month',
+        trialEndsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+      },
     });
     expect((await update('MESGRATIS')).statusCode).toBe(200);
     const [promo] = await context.app.database.db

@@ -174,8 +174,13 @@ export const updatePromocodeRequestSchema = z.object({
   promocode: promocodeSchema.min(1, { error: 'validation.required' }),
   language: languageSchema.optional(),
 });
+/** A free-month code starts the trial at once: `trialEndsAt` says until when (issue 10). */
 export const updatePromocodeResponseSchema = dataEnvelope(
-  z.object({ promocode: z.string(), benefit: z.enum(promoBenefits) }),
+  z.object({
+    promocode: z.string(),
+    benefit: z.enum(promoBenefits),
+    trialEndsAt: z.string().nullable(),
+  }),
 );
 
 export const logoutResponseSchema = dataEnvelope(z.object({ loggedOut: z.literal(true) }));

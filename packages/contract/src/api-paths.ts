@@ -11,3 +11,20 @@ export const v1Paths = {
   tradingPlatformLogin: '/trading-platform-login',
   brokerSearch: '/broker-search',
 } as const;
+
+/** Billing (issue 10; decision 047), under apiV1Prefix. */
+export const billingPaths = {
+  overview: '/billing',
+  checkout: '/billing/checkout',
+  /** GET `${checkoutStatus}/:sessionId`: what the return page polls. */
+  checkoutStatus: '/billing/checkout',
+  cancel: '/billing/cancel',
+  resume: '/billing/resume',
+  refund: '/billing/refund',
+  portal: '/billing/portal',
+  /** POST `${webhooks}/:provider`: the providers' signed events. */
+  webhooks: '/billing/webhooks',
+} as const;
+
+/** The simulated provider's hosted pages, on our port (not under the API). */
+export const simulatedPaymentsPath = '/sim-pay';

@@ -11,3 +11,4 @@ export * from './geo';
 export * from './language';
 export * from './messages';
 export * from './platforms';
+export * from './plans';

@@ -43,6 +43,20 @@ const es = {
   'auth.regionBlocked': 'No disponible en tu región',
   'auth.incorrectCode': 'Código incorrecto o vencido',
   'auth.passwordChanged': 'Contraseña cambiada con éxito',
+  'billing.alreadySubscribed':
+    'Ya tienes una suscripción vigente. Puedes verla en tu perfil, en la sección de facturación.',
+  'billing.noSubscription': 'No tienes una suscripción de pago vigente.',
+  'billing.refundNotEligible':
+    'El reembolso está disponible solo durante los 7 días siguientes a tu primer pago.',
+  'billing.guaranteeNotEligible':
+    'La garantía de 30 días no se aplica a esta cuenta (consulta las condiciones).',
+  'billing.freeMonthUsed':
+    'El mes gratis es para cuentas que todavía no tuvieron una suscripción ni un mes gratis.',
+  'billing.portalUnavailable': 'El portal de pagos no está disponible para tu suscripción.',
+  'billing.checkoutNotFound': 'No encontramos ese pago. Vuelve a elegir un plan.',
+  'billing.providerUnavailable':
+    'No pudimos comunicarnos con el procesador de pagos. Inténtalo de nuevo en unos minutos.',
+  'billing.webhookRejected': 'Firma del evento inválida o vencida.',
   'trading.notAuthorized': 'Debes completar el pago para acceder a tu cartera y al robot.',
   'trading.notLinked': 'Debes vincular tu cuenta de broker para acceder a tu cartera y al robot.',
   'trading.robotUnavailable':
@@ -96,6 +110,20 @@ const pt: Record<MessageKey, string> = {
   'auth.regionBlocked': 'Não disponível na sua região',
   'auth.incorrectCode': 'Código incorreto ou expirado',
   'auth.passwordChanged': 'Senha alterada com sucesso',
+  'billing.alreadySubscribed':
+    'Você já tem uma assinatura ativa. Veja-a no seu perfil, na seção de cobrança.',
+  'billing.noSubscription': 'Você não tem uma assinatura paga ativa.',
+  'billing.refundNotEligible':
+    'O reembolso está disponível somente nos 7 dias seguintes ao seu primeiro pagamento.',
+  'billing.guaranteeNotEligible':
+    'A garantia de 30 dias não se aplica a esta conta (consulte as condições).',
+  'billing.freeMonthUsed':
+    'O mês grátis é para contas que ainda não tiveram uma assinatura nem um mês grátis.',
+  'billing.portalUnavailable': 'O portal de pagamentos não está disponível para sua assinatura.',
+  'billing.checkoutNotFound': 'Não encontramos esse pagamento. Escolha um plano novamente.',
+  'billing.providerUnavailable':
+    'Não conseguimos falar com o processador de pagamentos. Tente novamente em alguns minutos.',
+  'billing.webhookRejected': 'Assinatura do evento inválida ou expirada.',
   'trading.notAuthorized': 'Você precisa concluir o pagamento para acessar sua carteira e o robô.',
   'trading.notLinked':
     'Você precisa vincular sua conta da corretora para acessar sua carteira e o robô.',

@@ -354,3 +354,201 @@ export const brokers = pgTable('brokers', {
   example: boolean('example').notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+// Billing (docs/decisions/047-payments.md). Money is integer cents; a provider's objects are
+// mirrored here from its signed events, keyed by the provider's ids so that a replayed event
+// changes nothing.
+
+/** Subscriptions: a provider's (simulated, stripe), or the free month (provider 'promo'). */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<'simulated' | 'stripe' | 'promo'>().notNull(),
+    /** null for the free month. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    providerCustomerId: text('provider_customer_id'),
+    /** null for the free month. */
+    plan: text('plan').$type<'monthly' | 'yearly'>(),
+    status: text('status')
+      .$type<'trialing' | 'active' | 'past_due' | 'canceled' | 'refunded'>()
+      .notNull(),
+    startedAt: instant('started_at').notNull(),
+    currentPeriodStart: instant('current_period_start').notNull(),
+    currentPeriodEnd: instant('current_period_end').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Until when it gives access (decision 047); null once it ended. */
+    accessUntil: instant('access_until'),
+    endedAt: instant('ended_at'),
+    refundedAt: instant('refunded_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_provider_id_key').on(table.provider, table.providerSubscriptionId),
+    index('subscriptions_user_idx').on(table.userId),
+    // One free month per user, even when two requests race.
+    uniqueIndex('subscriptions_one_free_month_key')
+      .on(table.userId)
+      .where(sql`${table.provider} = 'promo'`),
+    index('subscriptions_access_idx').on(table.accessUntil),
+  ],
+);
+
+/** Payments, one per charge at the provider. Never a card number: brand and last four only. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<'simulated' | 'stripe'>().notNull(),
+    providerPaymentId: text('provider_payment_id').notNull(),
+    /** What a refund names at the provider (Stripe: the payment intent). */
+    refundRef: text('refund_ref').notNull(),
+    plan: text('plan').$type<'monthly' | 'yearly'>().notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    paidAt: instant('paid_at').notNull(),
+    periodStart: instant('period_start').notNull(),
+    periodEnd: instant('period_end').notNull(),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    refundedAt: instant('refunded_at'),
+    /** 'refund_7_days' (self-service), 'guarantee_30_days' (support) or 'provider' (elsewhere). */
+    refundReason: text('refund_reason'),
+    receiptSentAt: instant('receipt_sent_at'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('payments_provider_id_key').on(table.provider, table.providerPaymentId),
+    index('payments_refund_ref_idx').on(table.provider, table.refundRef),
+    index('payments_user_idx').on(table.userId, table.paidAt),
+  ],
+);
+
+/** Provider events already applied: a replay is answered and ignored. */
+export const billingEvents = pgTable(
+  'billing_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: instant('received_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);
+
+/**
+ * The yearly plan's gift at the broker (spec §1), once per user: owed on the yearly payment,
+ * granted as a deposit on the user's platform account once there is one (decision 048).
+ */
+export const brokerGifts = pgTable('broker_gifts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  paymentId: uuid('payment_id')
+    .notNull()
+    .references(() => payments.id, { onDelete: 'cascade' }),
+  cents: cents('cents').notNull(),
+  status: text('status').$type<'owed' | 'granting' | 'granted' | 'canceled'>().notNull(),
+  owedAt: instant('owed_at').notNull(),
+  /** The robot's time when the deposit was started: a deposit at or after it is this gift's. */
+  grantStartedAt: instant('grant_started_at'),
+  grantedAt: instant('granted_at'),
+});
+
+// The built-in simulated payment provider (src/payments/simulated): its own books, as another
+// company would keep them. Our tables above learn from it only through its signed events.
+
+export const simPayCheckouts = pgTable('sim_pay_checkouts', {
+  id: text('id').primaryKey(),
+  clientReference: text('client_reference').notNull(),
+  email: text('email').notNull(),
+  language: text('language').notNull(),
+  plan: text('plan').$type<'monthly' | 'yearly'>().notNull(),
+  amountCents: cents('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  /** A trial carried over (the free month): the first charge waits until then. */
+  trialEnd: instant('trial_end'),
+  status: text('status').$type<'open' | 'complete' | 'expired'>().notNull(),
+  createdAt: instant('created_at').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+  subscriptionId: text('subscription_id'),
+});
+
+export const simPaySubscriptions = pgTable(
+  'sim_pay_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id').notNull(),
+    clientReference: text('client_reference').notNull(),
+    plan: text('plan').$type<'monthly' | 'yearly'>().notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').$type<'trialing' | 'active' | 'past_due' | 'canceled'>().notNull(),
+    createdAt: instant('created_at').notNull(),
+    currentPeriodStart: instant('current_period_start').notNull(),
+    currentPeriodEnd: instant('current_period_end').notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: instant('canceled_at'),
+    cardBrand: text('card_brand').notNull(),
+    cardLast4: text('card_last4').notNull(),
+    /** The test card that pays once and declines every renewal. */
+    declinesRenewals: boolean('declines_renewals').notNull(),
+    /** When the next charge (a renewal, or a retry after a decline) is due. */
+    nextChargeAt: instant('next_charge_at'),
+    failedAttempts: smallint('failed_attempts').notNull().default(0),
+  },
+  (table) => [index('sim_pay_subscriptions_due_idx').on(table.nextChargeAt)],
+);
+
+export const simPayCharges = pgTable(
+  'sim_pay_charges',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => simPaySubscriptions.id, { onDelete: 'cascade' }),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    createdAt: instant('created_at').notNull(),
+    periodStart: instant('period_start').notNull(),
+    periodEnd: instant('period_end').notNull(),
+    cardBrand: text('card_brand').notNull(),
+    cardLast4: text('card_last4').notNull(),
+    refundedAt: instant('refunded_at'),
+  },
+  (table) => [index('sim_pay_charges_subscription_idx').on(table.subscriptionId)],
+);
+
+/** The events the simulated provider owes our webhook: delivered, retried, durably. */
+export const simPayEvents = pgTable(
+  'sim_pay_events',
+  {
+    id: text('id').primaryKey(),
+    /** The order they happened in: deliveries follow it. */
+    sequence: bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: instant('created_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at'),
+    deliveredAt: instant('delivered_at'),
+    lastStatus: integer('last_status'),
+  },
+  (table) => [
+    index('sim_pay_events_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.deliveredAt} is null`),
+  ],
+);

@@ -41,12 +41,14 @@ export class UsersRepository {
 
   /**
    * The user and their settings row, together or not at all. `before` runs first in the
-   * same transaction (redeeming a promo code) and aborts everything by throwing.
+   * same transaction (redeeming a promo code), `after` once both rows are in (the promo code's
+   * benefit); either aborts everything by throwing.
    */
   async create(
     user: NewUser,
     flags: Partial<OnboardingFlags> = {},
     before?: (tx: Db) => Promise<void>,
+    after?: (tx: Db, created: UserRow) => Promise<void>,
   ): Promise<UserRow> {
     return this.db.transaction(async (tx) => {
       if (before) await before(tx);
@@ -55,6 +57,7 @@ export class UsersRepository {
       await tx
         .insert(userSettings)
         .values({ userId: created.id, categoriesEnabled: allCategoriesEnabled, ...flags });
+      if (after) await after(tx, created);
       return created;
     });
   }

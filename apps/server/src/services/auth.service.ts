@@ -5,14 +5,16 @@ import {
   type RegisterRequest,
 } from '@tradebot/contract';
 import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { PasswordHasher } from '../repositories/password-hasher';
-import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
+import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
 import type { Secrets } from '../repositories/secrets';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import { blankToNull } from './optional-text';
+import type { PromoBenefits } from './promo-benefits';
 import type { SessionCache } from './session-cache';
 
 const hour = 60 * 60 * 1000;
@@ -35,13 +37,6 @@ export interface AuthenticatedUser {
 const invalidCredentials = () =>
   new AppError('UNAUTHENTICATED', { key: 'auth.invalidCredentials' });
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
 export class AuthService {
   /** Verified against when the e-mail is unknown, so both failures take the same time. */
   private dummyHash: Promise<string> | undefined;
@@ -56,6 +51,8 @@ export class AuthService {
     private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
     /** Without one, every authentication reads the database. */
     private readonly cache?: SessionCache,
+    /** What a promo code at registration gives (the free month). */
+    private readonly promoBenefits?: PromoBenefits,
   ) {}
 
   /** Same answer for an unknown e-mail and a wrong password. */
@@ -82,6 +79,8 @@ export class AuthService {
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     let user: UserRow;
+    const benefit = { granted: false };
+    let redeemed: PromoCodeRow | undefined;
     try {
       user = await this.users.create(
         {
@@ -99,9 +98,14 @@ export class AuthService {
         },
         {},
         async (tx: Db) => {
-          if (promocode && !(await this.promoCodes.redeem(promocode, now, tx))) {
-            throw AppError.onField('promocode', 'validation.promocodeInvalid');
-          }
+          if (!promocode) return;
+          redeemed = await this.promoCodes.redeem(promocode, now, tx);
+          if (!redeemed) throw AppError.onField('promocode', 'validation.promocodeInvalid');
+        },
+        async (tx: Db, created: UserRow) => {
+          if (!redeemed || !this.promoBenefits) return;
+          await this.promoBenefits.grant(tx, created.id, redeemed.benefit);
+          benefit.granted = true;
         },
       );
     } catch (error) {
@@ -110,6 +114,7 @@ export class AuthService {
       }
       throw error;
     }
+    if (benefit.granted) await this.promoBenefits?.granted(user.id);
     return this.openSession(user.id, false);
   }
 

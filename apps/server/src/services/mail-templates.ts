@@ -1,4 +1,4 @@
-import type { Language } from '@tradebot/contract';
+import type { Language, PlanId } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -118,4 +118,158 @@ export function freeMonthCodeMail(language: Language, to: string, code: string):
     code,
     after: [copy.howTo, copy.risk, '', copy.signature],
   });
+}
+
+export interface ReceiptFacts {
+  plan: PlanId;
+  amount: string;
+  paidAt: string;
+  periodEnd: string;
+  card: string | null;
+  /** The last day of the 7-day refund, for the first payment only. */
+  refundUntil: string | null;
+  giftAmount: string | null;
+}
+
+interface BillingCopy {
+  receiptSubject: string;
+  refundSubject: string;
+  greeting: (name: string) => string;
+  receiptIntro: string;
+  plan: Record<PlanId, string>;
+  amount: string;
+  paidAt: string;
+  periodEnd: string;
+  card: string;
+  refund: (day: string) => string;
+  gift: (amount: string) => string;
+  refundIntro: (amount: string) => string;
+  refundAccess: string;
+  honesty: string;
+  signature: string;
+}
+
+const billingCopy: Record<Language, BillingCopy> = {
+  es: {
+    receiptSubject: 'Recibo de tu suscripción a Tradebot',
+    refundSubject: 'Te devolvimos el pago de tu suscripción',
+    greeting: (name) => `Hola, ${name}:`,
+    receiptIntro: 'Recibimos tu pago. Este es tu recibo:',
+    plan: { monthly: 'Plan mensual', yearly: 'Plan anual' },
+    amount: 'Importe',
+    paidAt: 'Fecha',
+    periodEnd: 'Cubre hasta',
+    card: 'Tarjeta',
+    refund: (day) =>
+      `Si cambias de opinión, puedes pedir el reembolso desde tu perfil hasta el ${day}.`,
+    gift: (amount) =>
+      `Tu plan anual incluye un regalo de ${amount} en tu cuenta de la plataforma de trading: lo depositamos cuando vinculas tu cuenta.`,
+    refundIntro: (amount) =>
+      `Te devolvimos ${amount}. El reembolso puede tardar unos días en verse en tu tarjeta.`,
+    refundAccess: 'Tu suscripción terminó y el robot ya no abre operaciones nuevas.',
+    honesty: 'Invertir implica riesgos: el robot no garantiza ganancias.',
+    signature: 'El equipo de Tradebot',
+  },
+  pt: {
+    receiptSubject: 'Recibo da sua assinatura da Tradebot',
+    refundSubject: 'Devolvemos o pagamento da sua assinatura',
+    greeting: (name) => `Olá, ${name}:`,
+    receiptIntro: 'Recebemos seu pagamento. Este é o seu recibo:',
+    plan: { monthly: 'Plano mensal', yearly: 'Plano anual' },
+    amount: 'Valor',
+    paidAt: 'Data',
+    periodEnd: 'Cobre até',
+    card: 'Cartão',
+    refund: (day) => `Se mudar de ideia, você pode pedir o reembolso no seu perfil até ${day}.`,
+    gift: (amount) =>
+      `Seu plano anual inclui um presente de ${amount} na sua conta da plataforma de trading: depositamos quando você vincula sua conta.`,
+    refundIntro: (amount) =>
+      `Devolvemos ${amount}. O reembolso pode levar alguns dias para aparecer no seu cartão.`,
+    refundAccess: 'Sua assinatura terminou e o robô não abre mais operações novas.',
+    honesty: 'Investir envolve riscos: o robô não garante lucros.',
+    signature: 'Equipe Tradebot',
+  },
+};
+
+function htmlMail(
+  language: Language,
+  before: string[],
+  table: [string, string][] = [],
+  after: string[] = [],
+) {
+  const paragraphs = (texts: string[]) =>
+    texts.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n    ');
+  const rows = table
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" style="padding: 4px 12px 4px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="${language}">
+  <body style="font-family: system-ui, sans-serif; color: #15202b; line-height: 1.5">
+    ${paragraphs(before)}
+    ${rows ? `<table>${rows}</table>` : ''}
+    ${paragraphs(after)}
+  </body>
+</html>`;
+}
+
+/** The receipt of a payment, as text and HTML, in the user's language. */
+export function paymentReceiptMail(
+  language: Language,
+  to: string,
+  name: string,
+  facts: ReceiptFacts,
+): MailMessage {
+  const copy = billingCopy[language];
+  const table: [string, string][] = [
+    [copy.plan[facts.plan], facts.amount],
+    [copy.paidAt, facts.paidAt],
+    [copy.periodEnd, facts.periodEnd],
+    ...(facts.card ? ([[copy.card, facts.card]] as [string, string][]) : []),
+  ];
+  const notes = [
+    ...(facts.giftAmount ? [copy.gift(facts.giftAmount)] : []),
+    ...(facts.refundUntil ? [copy.refund(facts.refundUntil)] : []),
+    copy.honesty,
+    copy.signature,
+  ];
+  const text = [
+    copy.greeting(name),
+    '',
+    copy.receiptIntro,
+    '',
+    ...table.map(([label, value]) => `  ${label}: ${value}`),
+    '',
+    ...notes,
+  ].join('\n');
+  return {
+    to,
+    subject: copy.receiptSubject,
+    text,
+    html: htmlMail(language, [copy.greeting(name), copy.receiptIntro], table, notes),
+  };
+}
+
+/** The confirmation of a refund, in the user's language. */
+export function refundMail(
+  language: Language,
+  to: string,
+  name: string,
+  amount: string,
+): MailMessage {
+  const copy = billingCopy[language];
+  const paragraphs = [
+    copy.greeting(name),
+    copy.refundIntro(amount),
+    copy.refundAccess,
+    copy.signature,
+  ];
+  return {
+    to,
+    subject: copy.refundSubject,
+    text: paragraphs.join('\n\n'),
+    html: htmlMail(language, paragraphs),
+  };
 }

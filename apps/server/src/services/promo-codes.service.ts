@@ -6,6 +6,9 @@ import {
   type PromoCodesRepository,
 } from '../repositories/promo-codes.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { PromoBenefits } from './promo-benefits';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 const invalidPromocode = () => AppError.onField('promocode', 'validation.promocodeInvalid');
 
@@ -15,6 +18,8 @@ export class PromoCodesService {
     private readonly users: UsersRepository,
     private readonly db: Db,
     private readonly clock: Clock,
+    /** What a code gives (the free month); without one, codes are only recorded. */
+    private readonly benefits?: PromoBenefits,
   ) {}
 
   async validate(code: string) {
@@ -23,9 +28,10 @@ export class PromoCodesService {
   }
 
   /**
-   * Applies a code to a signed-in user. Applying the code they already have is a no-op, also
-   * when the same request arrives several times at once: the check and the redemption happen
-   * in one transaction, with the user's row locked, so a code loses at most one use per user.
+   * Applies a code to a signed-in user, with its benefit (a free month starts at once).
+   * Applying the code they already have is a no-op, also when the same request arrives several
+   * times at once: the check and the redemption happen in one transaction, with the user's row
+   * locked, so a code loses at most one use per user.
    */
   async applyToUser(user: UserRow, code: string) {
     const normalized = normalizePromocode(code);
@@ -34,15 +40,22 @@ export class PromoCodesService {
       if ((await this.users.lockedPromocode(user.id, tx)) === normalized) {
         const current = await this.promoCodes.findUsable(normalized, now, tx);
         if (!current) throw invalidPromocode();
-        return { promocode: normalized, benefit: current.benefit };
+        const trialEndsAt = (await this.benefits?.trialEnd(user.id)) ?? null;
+        return { promocode: normalized, benefit: current.benefit, trialEndsAt: iso(trialEndsAt) };
       }
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
       await this.users.setPromocode(user.id, normalized, now, tx);
-      return { promocode: normalized, benefit: redeemed.benefit };
+      const granted = await this.benefits?.grant(tx, user.id, redeemed.benefit);
+      return {
+        promocode: normalized,
+        benefit: redeemed.benefit,
+        trialEndsAt: iso(granted?.trialEndsAt ?? null),
+      };
     });
     // Committed now: a cached copy of the user read meanwhile is dropped too.
     await this.users.userChanged(user.id);
+    await this.benefits?.granted(user.id);
     return applied;
   }
 }

@@ -226,6 +226,15 @@ export class TradingService {
     return robotSettingsView(row);
   }
 
+  /**
+   * Applies the stored settings to the running engine: after a write elsewhere changed what
+   * is in force (billing's `authorized`), once the session cache has dropped the old row.
+   */
+  async applyStoredSettings(userId: string): Promise<void> {
+    const row = await this.users.findSettings(userId);
+    if (row) await this.applyToEngine(row);
+  }
+
   private async applyToEngine(row: SettingsRow): Promise<void> {
     if (this.robot?.hasAccount(row.userId)) {
       await this.robot.applySettings(row.userId, effectiveRobotSettings(row));

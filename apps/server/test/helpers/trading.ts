@@ -49,7 +49,10 @@ export interface RobotTestContext extends TestContext {
  * strategy that signals on every tick (the signal model needs hours of quotes to signal at
  * all; decision 021). Saturday noon UTC: only crypto trades, as it does every day.
  */
-export function useRobotApp(env: Record<string, string> = {}): RobotTestContext {
+export function useRobotApp(
+  env: Record<string, string> = {},
+  dependencies: Pick<AppDependencies, 'billingTimers'> = {},
+): RobotTestContext {
   const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
   const publisher = new RecordingPublisher();
   const context = useTestApp(
@@ -59,6 +62,7 @@ export function useRobotApp(env: Record<string, string> = {}): RobotTestContext 
       realtime: publisher,
       robotTimers: false,
       robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
+      ...dependencies,
     }),
   ) as RobotTestContext;
   context.clock = clock;

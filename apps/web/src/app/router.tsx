@@ -53,7 +53,7 @@ export const routes: RouteObject[] = [
       {
         errorElement: <PageError />,
         children: [
-          page('', () => import('../features/home/routes/home'), { namespaces: ['home'] }),
+          page('', () => import('../features/home/routes/home'), { namespaces: ['home', 'plans'] }),
           page('asked-questions', () => import('../features/public/routes/faq'), {
             namespaces: ['faq'],
           }),
@@ -69,10 +69,21 @@ export const routes: RouteObject[] = [
             namespaces: ['deferred'],
             flags: authOnly,
           }),
-          page('payment', () => import('../features/deferred/routes/payment'), {
-            namespaces: ['deferred'],
-            flags: { ...authOnly, name: 'Payment' },
-          }),
+          {
+            lazy: async () => ({
+              Component: (await import('./server-state-layout')).default,
+            }),
+            children: [
+              page('payment', () => import('../features/billing/routes/payment'), {
+                namespaces: ['billing', 'plans'],
+                flags: { ...authOnly, name: 'Payment' },
+              }),
+              page('payment/return', () => import('../features/billing/routes/payment-return'), {
+                namespaces: ['billing'],
+                flags: authOnly,
+              }),
+            ],
+          },
           page('link-account', () => import('../features/linking/routes/link-account'), {
             namespaces: ['linking', 'forms'],
             flags: {
@@ -95,7 +106,7 @@ export const routes: RouteObject[] = [
               page(
                 'profile-config',
                 () => import('../features/robot-settings/routes/profile-config'),
-                { namespaces: ['robot-settings'], flags: onboarded },
+                { namespaces: ['robot-settings', 'billing', 'plans'], flags: onboarded },
               ),
             ],
           },

@@ -88,3 +88,20 @@ export function toneOf(amount: number): 'positive' | 'negative' | 'neutral' {
   const cents = Math.round(amount * 100);
   return cents > 0 ? 'positive' : cents < 0 ? 'negative' : 'neutral';
 }
+
+const dayCache = new Map<string, Intl.DateTimeFormat>();
+/** A day in words ("21 de diciembre de 2026"), as the server sent it (ISO 8601). */
+export function formatDay(language: Language, iso: string): string {
+  let format = dayCache.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locales[language], { dateStyle: 'long' });
+    dayCache.set(language, format);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : format.format(date);
+}
+
+/** Integer cents as money in USD. */
+export function formatCents(language: Language, cents: number): string {
+  return formatMoney(language, cents / 100);
+}

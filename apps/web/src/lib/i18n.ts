@@ -22,7 +22,9 @@ export type Namespace =
   | 'deferred'
   | 'linking'
   | 'dashboard'
-  | 'robot-settings';
+  | 'robot-settings'
+  | 'billing'
+  | 'plans';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

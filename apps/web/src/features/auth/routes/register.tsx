@@ -12,6 +12,10 @@ import { storedTracking } from '../../../lib/tracking';
 import { register } from '../api/register';
 import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
 import { useAuthStore } from '../../../stores/auth';
+import { useAppStore } from '../../../stores/app';
+import { getBilling } from '../../../lib/billing';
+import { formatDay } from '../../../lib/format';
+import type { Language } from '@tradebot/contract';
 import { registerPayload, type RegisterValues } from '../register-form';
 
 const textFields = [
@@ -34,6 +38,17 @@ function promocodeStatusText(status: PromocodeStatus, t: (key: string) => string
     case 'unknown':
       return undefined;
   }
+}
+
+/** Says when the free month started at registration ends (the overlay, spec §2 Root shell). */
+async function announceFreeMonth(language: Language): Promise<void> {
+  const billing = await getBilling().catch(() => undefined);
+  const end = billing?.subscription?.freeMonth ? billing.subscription.currentPeriodEnd : null;
+  if (!end) return;
+  useAppStore.getState().showMessage({
+    key: 'auth:promo.freeMonthStarted',
+    values: { date: formatDay(language, end) },
+  });
 }
 
 /** /register (spec §3 Register form, §5 validation, issue 4). */
@@ -72,6 +87,12 @@ export default function RegisterRoute() {
         const token = await register(data);
         useAuthStore.getState().signIn(token);
         await useAuthStore.getState().ensureSettings();
+        if (useAuthStore.getState().userConfig?.authorized) {
+          // A free-month code: access from now on, and the user is told until when.
+          await announceFreeMonth(language);
+          await navigate(routePath('LinkAccount'));
+          return;
+        }
         // A new user has not paid: the guards take them on to Payment.
         await navigate(routePath('Dashboard'));
       },

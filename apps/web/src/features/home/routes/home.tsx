@@ -4,10 +4,10 @@ import { useEffect } from 'react';
 
 import { useTranslation } from '../../../lib/i18n';
 import { useGeoStore } from '../../../stores/geo';
+import { PlansSection } from '../components/plans-section';
 
 const features = ['watch', 'control', 'broker', 'live'] as const;
 const rules = ['perOperation', 'cap', 'takeProfit', 'stopLoss'] as const;
-const plans = ['monthly', 'gift', 'refund', 'guarantee', 'support'] as const;
 
 export default function HomeRoute() {
   const { t } = useTranslation('home');
@@ -73,14 +73,7 @@ export default function HomeRoute() {
         </ul>
       </section>
 
-      <section aria-labelledby="plans-title">
-        <h2 id="plans-title">{t('plansTitle')}</h2>
-        <ul className="rule-list">
-          {plans.map((plan) => (
-            <li key={plan}>{t(`plans.${plan}`)}</li>
-          ))}
-        </ul>
-      </section>
+      <PlansSection />
 
       <section className="risk-warning" aria-labelledby="risk-title">
         <h2 id="risk-title">{t('riskTitle')}</h2>

@@ -11,6 +11,7 @@ import { useAuthStore } from '../../../stores/auth';
 import { useKillRobot } from '../api/kill-robot';
 import { useToggleNewsletter } from '../api/toggle-newsletter';
 import { useUpdateSettings } from '../api/update-settings';
+import { BillingSection } from '../components/billing-section';
 import { CategoriesField } from '../components/categories-field';
 import { KillSwitch } from '../components/kill-switch';
 import { RiskLevelField } from '../components/risk-level-field';
@@ -163,6 +164,7 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             busy={toggleNewsletter.isPending}
           />
         </Card>
+        <BillingSection say={say} />
         <KillSwitch onConfirm={stopEverything} pending={killRobot.isPending} />
       </Page>
     </Toaster>

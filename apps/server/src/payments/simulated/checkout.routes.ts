@@ -1,0 +1,121 @@
+import {
+  defaultLanguage,
+  isLanguage,
+  languageFromAcceptLanguage,
+  type Language,
+} from '@tradebot/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  checkoutCss,
+  checkoutGonePage,
+  checkoutPage,
+  type CheckoutPageInput,
+} from './checkout-page';
+import type { SimulatedCheckout, SimulatedPaymentProvider } from './simulated-provider';
+
+/** Another company's pages in the simulation: not part of our API's document. */
+const hidden = { schema: { hide: true } };
+
+const sessionIdPattern = /^cs_sim_[\w-]{1,64}$/;
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+function pageInput(checkout: SimulatedCheckout, fallback: Language): CheckoutPageInput {
+  return {
+    language: isLanguage(checkout.language) ? checkout.language : fallback,
+    sessionId: checkout.id,
+    email: checkout.email,
+    plan: checkout.plan,
+    amountCents: checkout.amountCents,
+    trialEnd: checkout.trialEnd,
+    cancelUrl: checkout.cancelUrl,
+  };
+}
+
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' ? value.slice(0, max) : '';
+
+/**
+ * The simulated provider's hosted checkout, on our port under /sim-pay (decision 047): a
+ * plain HTML form posted without JavaScript. On success the browser goes back to the app's
+ * return page, which waits for the signed webhook, not for this redirect.
+ */
+export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
+  return async (app: FastifyInstance) => {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+
+    app.get('/checkout.css', hidden, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=3600')
+        .type('text/css; charset=utf-8')
+        .send(checkoutCss),
+    );
+
+    app.get<{ Params: { id: string } }>('/checkout/:id', hidden, async (request, reply) => {
+      const fallback =
+        languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
+      const checkout = sessionIdPattern.test(request.params.id)
+        ? await provider.checkout(request.params.id)
+        : undefined;
+      if (!checkout || checkout.status === 'expired') {
+        return sendPage(reply, 404, checkoutGonePage(fallback));
+      }
+      if (checkout.status === 'complete') return reply.redirect(checkout.successUrl, 303);
+      return sendPage(reply, 200, checkoutPage(pageInput(checkout, fallback)));
+    });
+
+    app.post<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>(
+      '/checkout/:id',
+      hidden,
+      async (request, reply) => {
+        const fallback =
+          languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
+        if (!sessionIdPattern.test(request.params.id)) {
+          return sendPage(reply, 404, checkoutGonePage(fallback));
+        }
+        const body = request.body ?? {};
+        const form = {
+          name: text(body.name, 100),
+          number: text(body.number, 40),
+          expiry: text(body.expiry, 10),
+          cvc: text(body.cvc, 10),
+        };
+        const outcome = await provider.pay(request.params.id, form);
+        switch (outcome.kind) {
+          case 'gone':
+            return sendPage(reply, 404, checkoutGonePage(fallback));
+          case 'redirect':
+            return reply.redirect(outcome.url, 303);
+          case 'form': {
+            const { check } = outcome;
+            // 402 for a declined card, 422 for a form to correct: either way, the page again.
+            return sendPage(
+              reply,
+              'declined' in check ? 402 : 422,
+              checkoutPage({
+                ...pageInput(outcome.checkout, fallback),
+                values: { name: form.name, expiry: form.expiry },
+                ...('declined' in check ? { declined: true } : {}),
+                ...('problems' in check ? { problems: check.problems } : {}),
+              }),
+            );
+          }
+        }
+      },
+    );
+  };
+}

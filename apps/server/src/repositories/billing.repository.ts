@@ -1,0 +1,366 @@
+import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import {
+  billingEvents,
+  brokerGifts,
+  payments,
+  platformDeposits,
+  subscriptions,
+  userSettings,
+} from '../db/schema';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type NewSubscription = typeof subscriptions.$inferInsert;
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+export type GiftRow = typeof brokerGifts.$inferSelect;
+/** A transaction, or the database itself. */
+export type Tx = Db;
+
+/** Subscriptions, payments, applied events and broker gifts (decision 047). */
+export class BillingRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Newest first. */
+  async subscriptionsOf(userId: string, db: Db = this.db): Promise<SubscriptionRow[]> {
+    return db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.startedAt));
+  }
+
+  /** Newest first. */
+  async paymentsOf(userId: string): Promise<PaymentRow[]> {
+    return this.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(desc(payments.paidAt));
+  }
+
+  async firstPayment(userId: string): Promise<PaymentRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(payments.paidAt)
+      .limit(1);
+    return row;
+  }
+
+  async giftOf(userId: string): Promise<GiftRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(brokerGifts)
+      .where(eq(brokerGifts.userId, userId))
+      .limit(1);
+    return row;
+  }
+
+  async findSubscription(
+    provider: string,
+    providerSubscriptionId: string,
+    db: Db = this.db,
+  ): Promise<SubscriptionRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.provider, provider as SubscriptionRow['provider']),
+          eq(subscriptions.providerSubscriptionId, providerSubscriptionId),
+        ),
+      )
+      .limit(1);
+    return row;
+  }
+
+  async findPaymentByRefundRef(
+    provider: string,
+    refundRef: string,
+  ): Promise<PaymentRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, provider as PaymentRow['provider']),
+          eq(payments.refundRef, refundRef),
+        ),
+      )
+      .limit(1);
+    return row;
+  }
+
+  /** True the first time an event is recorded; a replay finds it there. */
+  async recordEvent(
+    tx: Tx,
+    event: { provider: string; eventId: string; type: string; receivedAt: Date },
+  ): Promise<boolean> {
+    const inserted = await tx
+      .insert(billingEvents)
+      .values(event)
+      .onConflictDoNothing()
+      .returning({ eventId: billingEvents.eventId });
+    return inserted.length > 0;
+  }
+
+  async eventSeen(provider: string, eventId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ eventId: billingEvents.eventId })
+      .from(billingEvents)
+      .where(and(eq(billingEvents.provider, provider), eq(billingEvents.eventId, eventId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** Stores a provider subscription's current state (keyed by the provider's id). */
+  async upsertSubscription(tx: Tx, row: NewSubscription): Promise<SubscriptionRow> {
+    const [stored] = await tx
+      .insert(subscriptions)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [subscriptions.provider, subscriptions.providerSubscriptionId],
+        set: {
+          providerCustomerId: row.providerCustomerId,
+          plan: row.plan,
+          status: row.status,
+          currentPeriodStart: row.currentPeriodStart,
+          currentPeriodEnd: row.currentPeriodEnd,
+          cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+          accessUntil: row.accessUntil,
+          endedAt: row.endedAt,
+          refundedAt: sql`coalesce(${subscriptions.refundedAt}, excluded.refunded_at)`,
+          updatedAt: row.updatedAt,
+        },
+      })
+      .returning();
+    if (!stored) throw new Error('subscription upsert returned no row');
+    return stored;
+  }
+
+  /**
+   * Stores a payment once. A refund the provider reports later is added to the stored row.
+   * Says whether the row was new and whether its refund is new.
+   */
+  async upsertPayment(
+    tx: Tx,
+    row: NewPayment,
+  ): Promise<{ payment: PaymentRow; inserted: boolean; refundedNow: boolean }> {
+    const [inserted] = await tx.insert(payments).values(row).onConflictDoNothing().returning();
+    if (inserted)
+      return { payment: inserted, inserted: true, refundedNow: inserted.refundedAt !== null };
+    const [existing] = await tx
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, row.provider),
+          eq(payments.providerPaymentId, row.providerPaymentId),
+        ),
+      )
+      .for('update');
+    if (!existing) throw new Error('payment vanished');
+    if (existing.refundedAt !== null || !row.refundedAt) {
+      return { payment: existing, inserted: false, refundedNow: false };
+    }
+    const [updated] = await tx
+      .update(payments)
+      .set({
+        refundedAt: row.refundedAt,
+        refundReason: sql`coalesce(${payments.refundReason}, ${row.refundReason ?? 'provider'})`,
+      })
+      .where(eq(payments.id, existing.id))
+      .returning();
+    if (!updated) throw new Error('payment vanished');
+    return { payment: updated, inserted: false, refundedNow: true };
+  }
+
+  /** Says why a refund is about to be asked of the provider, before its event can arrive. */
+  async noteRefundReason(paymentId: string, reason: string): Promise<void> {
+    await this.db
+      .update(payments)
+      .set({ refundReason: reason })
+      .where(and(eq(payments.id, paymentId), isNull(payments.refundedAt)));
+  }
+
+  async hasAnySubscription(tx: Tx, userId: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  async insertFreeMonth(tx: Tx, userId: string, start: Date, end: Date): Promise<void> {
+    await tx.insert(subscriptions).values({
+      userId,
+      provider: 'promo',
+      status: 'trialing',
+      startedAt: start,
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      accessUntil: end,
+      createdAt: start,
+      updatedAt: start,
+    });
+  }
+
+  /** A paid subscription takes over from a free month that is still running. */
+  async endFreeMonth(tx: Tx, userId: string, now: Date): Promise<void> {
+    await tx
+      .update(subscriptions)
+      .set({ status: 'canceled', accessUntil: null, endedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(subscriptions.userId, userId),
+          eq(subscriptions.provider, 'promo'),
+          eq(subscriptions.status, 'trialing'),
+        ),
+      );
+  }
+
+  /** Free months whose 30 days are over. Returns their users. */
+  async endLapsedFreeMonths(now: Date): Promise<string[]> {
+    const rows = await this.db
+      .update(subscriptions)
+      .set({
+        status: 'canceled',
+        accessUntil: null,
+        endedAt: subscriptions.currentPeriodEnd,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(subscriptions.provider, 'promo'),
+          eq(subscriptions.status, 'trialing'),
+          lte(subscriptions.currentPeriodEnd, now),
+        ),
+      )
+      .returning({ userId: subscriptions.userId });
+    return rows.map((row) => row.userId);
+  }
+
+  /**
+   * `authorized` (spec §3) as the user's subscriptions say at `now`: true while one gives
+   * access. A user who never had a subscription keeps the stored flag (accounts from before
+   * billing, such as the demo's). Returns true when the stored flag changed.
+   */
+  async syncAuthorized(userId: string, now: Date, tx: Tx = this.db): Promise<boolean> {
+    const rows = await tx
+      .select({ accessUntil: subscriptions.accessUntil })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    if (rows.length === 0) return false;
+    const authorized = rows.some((row) => row.accessUntil !== null && row.accessUntil > now);
+    const changed = await tx
+      .update(userSettings)
+      .set({ authorized, updatedAt: now })
+      .where(and(eq(userSettings.userId, userId), sql`${userSettings.authorized} <> ${authorized}`))
+      .returning({ userId: userSettings.userId });
+    return changed.length > 0;
+  }
+
+  /** Users still marked authorized whose subscriptions no longer give access at `now`. */
+  async usersWithLapsedAccess(now: Date): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ userId: subscriptions.userId })
+      .from(subscriptions)
+      .innerJoin(userSettings, eq(userSettings.userId, subscriptions.userId))
+      .where(
+        and(
+          eq(userSettings.authorized, true),
+          sql`not exists (select 1 from ${subscriptions} s2 where s2.user_id = ${subscriptions.userId} and s2.access_until > ${now})`,
+        ),
+      );
+    return rows.map((row) => row.userId);
+  }
+
+  /** Payments of the last `since` whose receipt did not go out (a mail server that failed). */
+  async unsentReceipts(since: Date): Promise<PaymentRow[]> {
+    return this.db
+      .select()
+      .from(payments)
+      .where(and(isNull(payments.receiptSentAt), gte(payments.paidAt, since)))
+      .limit(100);
+  }
+
+  async markReceiptSent(paymentId: string, at: Date): Promise<void> {
+    await this.db.update(payments).set({ receiptSentAt: at }).where(eq(payments.id, paymentId));
+  }
+
+  /** Owes the gift once per user: a second yearly payment owes nothing more. */
+  async oweGift(tx: Tx, gift: { userId: string; paymentId: string; cents: number; owedAt: Date }) {
+    await tx
+      .insert(brokerGifts)
+      .values({ ...gift, status: 'owed' })
+      .onConflictDoNothing();
+  }
+
+  /** A gift not granted yet goes with the payment that owed it. */
+  async cancelOwedGift(tx: Tx, paymentId: string): Promise<void> {
+    await tx
+      .update(brokerGifts)
+      .set({ status: 'canceled' })
+      .where(and(eq(brokerGifts.paymentId, paymentId), eq(brokerGifts.status, 'owed')));
+  }
+
+  /** owed -> granting, once: the deposit about to be made is this gift's. */
+  async startGrant(userId: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(brokerGifts)
+      .set({ status: 'granting', grantStartedAt: at })
+      .where(and(eq(brokerGifts.userId, userId), eq(brokerGifts.status, 'owed')))
+      .returning({ userId: brokerGifts.userId });
+    return rows.length > 0;
+  }
+
+  async restartGrant(userId: string, at: Date): Promise<void> {
+    await this.db
+      .update(brokerGifts)
+      .set({ grantStartedAt: at })
+      .where(and(eq(brokerGifts.userId, userId), eq(brokerGifts.status, 'granting')));
+  }
+
+  async finishGrant(userId: string, at: Date): Promise<void> {
+    await this.db
+      .update(brokerGifts)
+      .set({ status: 'granted', grantedAt: at })
+      .where(and(eq(brokerGifts.userId, userId), eq(brokerGifts.status, 'granting')));
+  }
+
+  /** Gifts waiting for a deposit (owed, or interrupted between the deposit and its record). */
+  async pendingGifts(): Promise<GiftRow[]> {
+    return this.db
+      .select()
+      .from(brokerGifts)
+      .where(inArray(brokerGifts.status, ['owed', 'granting']));
+  }
+
+  /** Whether the platform booked a deposit of exactly `cents` at or after `since` (robot time). */
+  async depositBookedSince(accountId: string, cents: number, since: Date): Promise<boolean> {
+    const [row] = await this.db
+      .select({ cents: platformDeposits.cents })
+      .from(platformDeposits)
+      .where(
+        and(
+          eq(platformDeposits.accountId, accountId),
+          eq(platformDeposits.cents, cents),
+          gte(platformDeposits.depositedAt, since),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** The subscription giving access now, else the newest. */
+  static current(rows: SubscriptionRow[], now: Date): SubscriptionRow | undefined {
+    return rows.find((row) => row.accessUntil !== null && row.accessUntil > now) ?? rows[0];
+  }
+}

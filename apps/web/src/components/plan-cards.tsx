@@ -1,0 +1,53 @@
+import { planIds, plans, type PlanId } from '@tradebot/contract/constants';
+import type { ReactNode } from 'react';
+import { formatCents } from '../lib/format';
+import { useTranslation } from '../lib/i18n';
+import styles from './plan-cards.module.css';
+
+const included = ['robot', 'refund', 'guarantee', 'support', 'cancel'] as const;
+
+/**
+ * The subscription plans with their prices, from the contract (the one place their amounts
+ * live), in US dollars. `action` renders each plan's call to action (the home page links to
+ * registration, the payment page opens the checkout). Reads the `plans` catalogue.
+ */
+export function PlanCards({ action }: { action: (plan: PlanId, name: string) => ReactNode }) {
+  const { t, language } = useTranslation('plans');
+  return (
+    <ul className={styles.grid}>
+      {planIds.map((id) => {
+        const plan = plans[id];
+        const name = t(`names.${id}`);
+        return (
+          <li key={id} className={styles.plan} aria-labelledby={`plan-${id}`}>
+            <h3 className={styles.name} id={`plan-${id}`}>
+              {name}
+            </h3>
+            <p className={styles.price}>
+              <span className={styles.amount}>{formatCents(language, plan.priceCents)}</span>{' '}
+              {t(`per.${id}`)}
+            </p>
+            {plan.interval === 'year' && (
+              <p className={styles.note}>
+                {t('yearlyEquivalent', {
+                  amount: formatCents(language, Math.round(plan.priceCents / 12)),
+                })}
+              </p>
+            )}
+            <ul className={styles.features}>
+              {plan.brokerGiftCents > 0 && (
+                <li className={styles.gift}>
+                  {t('gift', { amount: formatCents(language, plan.brokerGiftCents) })}
+                </li>
+              )}
+              {included.map((key) => (
+                <li key={key}>{t(`included.${key}`)}</li>
+              ))}
+            </ul>
+            <div className={styles.action}>{action(id, name)}</div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

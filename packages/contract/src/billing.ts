@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { languageSchema } from './common-schemas';
+import { dataEnvelope } from './envelope';
+import { planIds, subscriptionStatuses } from './plans';
+
+/**
+ * Billing (issue 10; docs/decisions/047-payments.md and 048-guarantee-and-refunds.md): plans,
+ * checkout, the subscription and its payments. Times are ISO 8601 UTC; money is integer cents.
+ */
+export const paymentProviders = ['simulated', 'stripe'] as const;
+export type PaymentProviderName = (typeof paymentProviders)[number];
+
+export const checkoutRequestSchema = z.object({
+  plan: z.enum(planIds, { error: 'validation.invalidValue' }),
+  language: languageSchema.optional(),
+});
+export type CheckoutRequest = z.input<typeof checkoutRequestSchema>;
+/** Where the browser goes to pay: the provider's hosted checkout page. */
+export const checkoutResponseSchema = dataEnvelope(
+  z.object({ sessionId: z.string(), url: z.string() }),
+);
+export type CheckoutSession = z.infer<typeof checkoutResponseSchema>['data'];
+
+export const checkoutSessionIdSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'validation.invalidValue' })
+  .max(200, { error: 'validation.invalidValue' })
+  .regex(/^[\w-]+$/, { error: 'validation.invalidValue' });
+export const checkoutStatusParamsSchema = z.object({ sessionId: checkoutSessionIdSchema });
+
+/**
+ * What the return page polls: `pending` until the provider's signed event has been applied
+ * (never from the redirect alone), then `paid`; `expired` when the checkout was abandoned.
+ */
+export const checkoutStates = ['pending', 'paid', 'expired'] as const;
+export type CheckoutState = (typeof checkoutStates)[number];
+export const checkoutStatusResponseSchema = dataEnvelope(
+  z.object({ state: z.enum(checkoutStates), authorized: z.boolean() }),
+);
+export type CheckoutStatus = z.infer<typeof checkoutStatusResponseSchema>['data'];
+
+export const subscriptionViewSchema = z.object({
+  /** null for the free month. */
+  plan: z.enum(planIds).nullable(),
+  status: z.enum(subscriptionStatuses),
+  /** The free month (a promo code's trial, without a card). */
+  freeMonth: z.boolean(),
+  startedAt: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  /** When the next charge is due and how much; null when none will be made. */
+  nextChargeAt: z.string().nullable(),
+  nextChargeCents: z.number().int().nullable(),
+  /** Until when the user has access; null once it ended. */
+  accessUntil: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
+
+export const paymentViewSchema = z.object({
+  id: z.string(),
+  plan: z.enum(planIds),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  paidAt: z.string(),
+  periodEnd: z.string(),
+  /** Never the card number: its brand and last four digits only. */
+  cardBrand: z.string().nullable(),
+  cardLast4: z.string().nullable(),
+  status: z.enum(['paid', 'refunded']),
+  refundedAt: z.string().nullable(),
+});
+export type PaymentView = z.infer<typeof paymentViewSchema>;
+
+export const billingOverviewSchema = z.object({
+  provider: z.enum(paymentProviders),
+  authorized: z.boolean(),
+  /** The subscription that matters now (the live one, else the latest); null before any. */
+  subscription: subscriptionViewSchema.nullable(),
+  /** Newest first. */
+  payments: z.array(paymentViewSchema),
+  /** spec §1 7-day refund: open until `until` for the first payment. */
+  refund: z.object({
+    eligible: z.boolean(),
+    until: z.string().nullable(),
+    amountCents: z.number().int().nullable(),
+  }),
+  /** The yearly plan's $100 gift at the broker. */
+  gift: z
+    .object({ cents: z.number().int(), status: z.enum(['owed', 'granted', 'canceled']) })
+    .nullable(),
+  /** The provider's customer portal (Stripe) can be opened. */
+  portal: z.boolean(),
+  /** The free month was used already (a promo code gives it once). */
+  freeMonthUsed: z.boolean(),
+});
+export type BillingOverview = z.infer<typeof billingOverviewSchema>;
+export const billingOverviewResponseSchema = dataEnvelope(billingOverviewSchema);
+
+/** Bodies of the billing actions: only the language may come. */
+export const billingActionRequestSchema = z
+  .object({ language: languageSchema.optional() })
+  .nullish();
+
+export const portalResponseSchema = dataEnvelope(z.object({ url: z.string() }));
+
+export const webhookParamsSchema = z.object({
+  provider: z.enum(paymentProviders, { error: 'validation.invalidValue' }),
+});
+export const webhookResponseSchema = z.object({ received: z.literal(true) });
