@@ -40,8 +40,7 @@ export class PromoCodesService {
       if ((await this.users.lockedPromocode(user.id, tx)) === normalized) {
         const current = await this.promoCodes.findUsable(normalized, now, tx);
         if (!current) throw invalidPromocode();
-        const trialEndsAt = (await this.benefits?.trialEnd(user.id)) ?? null;
-        return { promocode: normalized, benefit: current.benefit, trialEndsAt: iso(trialEndsAt) };
+        return { promocode: normalized, benefit: current.benefit, again: true as const };
       }
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
@@ -53,6 +52,15 @@ export class PromoCodesService {
         trialEndsAt: iso(granted?.trialEndsAt ?? null),
       };
     });
+    // Read after the transaction: on PGlite's one connection a read beside it would wait for it.
+    if ('again' in applied) {
+      const trialEndsAt = (await this.benefits?.trialEnd(user.id)) ?? null;
+      return {
+        promocode: applied.promocode,
+        benefit: applied.benefit,
+        trialEndsAt: iso(trialEndsAt),
+      };
+    }
     // Committed now: a cached copy of the user read meanwhile is dropped too.
     await this.users.userChanged(user.id);
     await this.benefits?.granted(user.id);
