@@ -61,6 +61,8 @@ export type RateLimitedAction = keyof typeof rateLimitRules;
 
 /** Counters kept per limit in memory: more distinct addresses than this within a window evict the oldest. */
 const memoryKeysPerLimit = 20_000;
+/** How long a starting process waits for Redis before it serves (counting alone meanwhile). */
+const redisReadyWaitMs = 2_000;
 /** A Redis that does not answer in this time counts as down for that request. */
 const redisCommandTimeoutMs = 500;
 
@@ -132,6 +134,16 @@ export async function registerRateLimits(
     });
     const onError = throttled(storage.onRedisError ?? (() => undefined), redisErrorReportMs);
     redis.on('error', onError);
+    // Not fatal: until connected, hits count in this process (as while Redis is down).
+    app.addHook('onReady', async () => {
+      if (redis.status === 'ready') return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise((resolve) => redis.once('ready', resolve)),
+        new Promise((resolve) => (timer = setTimeout(resolve, redisReadyWaitMs))),
+      ]);
+      clearTimeout(timer);
+    });
     app.addHook('onClose', async () => {
       redis.disconnect();
     });

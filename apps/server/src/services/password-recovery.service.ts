@@ -49,8 +49,10 @@ export class PasswordRecoveryService {
   }
 
   private async storeAndMailCode(email: string, language: Language): Promise<void> {
-    // After the answer: the request has returned by the time the lookup starts.
-    await Promise.resolve();
+    // After the answer: setImmediate runs once this turn of the event loop is over, the
+    // handler's answer written out. (A microtask would run first, and PGlite's queries run on
+    // this thread: the answer would wait for them.)
+    await new Promise((resolve) => setImmediate(resolve));
     const user = await this.users.findByEmail(email);
     if (!user) return;
     const code = this.secrets.newRecoveryCode();
