@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { catalogueText } from './support/catalogue';
-import { usePage } from './support/page';
+import { appStarted, usePage } from './support/page';
 import { addressOf, publicPages, type Language } from './support/public-pages';
 
 const baseURL = inject('baseURL');
@@ -125,7 +125,7 @@ describe('public pages as HTML, without JavaScript', () => {
 
   it('does not serve the front end source maps, nor the build internals', async () => {
     const html = await (await fetch(new URL('/', baseURL))).text();
-    const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1] ?? '';
+    const entry = /data-entry="([^"]+)"/.exec(html)?.[1] ?? '';
     expect((await fetch(new URL(entry, baseURL))).status).toBe(200);
     for (const address of [`${entry}.map`, '/_pages/pages.json', '/index.html']) {
       const response = await fetch(new URL(address, baseURL));
@@ -159,14 +159,6 @@ async function watchHydration(page: Page): Promise<string[]> {
   return errors;
 }
 
-async function hydrated(page: Page): Promise<void> {
-  // React claims each prerendered node it hydrates (a __reactFiber$ key on the element).
-  await page.waitForFunction(() => {
-    const heading = document.querySelector('h1');
-    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
-  });
-}
-
 describe('public pages hydrate', () => {
   const state = usePage({ viewport: { width: 360, height: 740 } });
 
@@ -174,7 +166,7 @@ describe('public pages hydrate', () => {
     const { page } = state;
     const errors = await watchHydration(page);
     await page.goto(addressOf(entry.path, entry.language));
-    await hydrated(page);
+    await appStarted(page);
     // The page works: the menu button (a React handler) opens the navigation.
     await page
       .getByRole('button', { name: catalogueText(entry.language, 'common', 'nav.menu') })
@@ -196,6 +188,24 @@ describe('public pages hydrate', () => {
         .then((html) => /<title>([^<]*)<\/title>/.exec(html)?.[1]?.replaceAll('&amp;', '&')),
     );
   });
+  it('a stored promo code fills the register form after hydration, without a mismatch', async () => {
+    const { page } = state;
+    await page.goto('/promo/mesgratis?promocode=MESGRATIS');
+    await appStarted(page);
+    const errors = await watchHydration(page);
+    await page.goto('/register');
+    await appStarted(page);
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLInputElement>('input[name="promocode"]')?.value === 'MESGRATIS',
+    );
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { removedFromRoot: string[] }).removedFromRoot,
+      ),
+    ).toEqual([]);
+    expect(errors.filter((text) => !text.includes('validate-promocode'))).toEqual([]);
+  });
 });
 
 describe('a language has its own address, and the stored choice still applies', () => {
@@ -204,7 +214,7 @@ describe('a language has its own address, and the stored choice still applies', 
   it('switching language moves to the address in that language, title and links with it', async () => {
     const { page } = state;
     await page.goto('/asked-questions');
-    await hydrated(page);
+    await appStarted(page);
     await page.getByRole('button', { name: /PT/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Perguntas frequentes' }).waitFor();
     await page.waitForURL((url) => url.pathname === '/pt/asked-questions');
@@ -255,7 +265,7 @@ describe('a language has its own address, and the stored choice still applies', 
   it('a Portuguese address wins over a stored Spanish choice, and is kept', async () => {
     const { page } = state;
     await page.goto('/');
-    await hydrated(page);
+    await appStarted(page);
     await page.goto('/pt/how-it-works/2');
     await page
       .getByRole('heading', { level: 1, name: catalogueText('pt', 'broker', 'steps.1.title') })

@@ -18,7 +18,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import pg from 'pg';
-import * as prettier from 'prettier';
+import { writeBenchmarkSection } from './bench-support.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
@@ -500,13 +500,7 @@ for (const { kind, accounts: fleetAccounts, runs, failed } of fleets) {
 lines.push('<!-- bench:live:end -->');
 const section = lines.join('\n');
 
-const file = path.join(root, 'docs/benchmarks.md');
-let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-const pattern = /<!-- bench:live:start -->[\s\S]*<!-- bench:live:end -->/;
-text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-// Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
-const prettierOptions = await prettier.resolveConfig(file);
-await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
+await writeBenchmarkSection('live', section);
 console.log(section);
 const failed = [...getAllData.flatMap((g) => Object.values(g.results))].some((r) => r.errors > 0);
 if (failed) process.exitCode = 1;

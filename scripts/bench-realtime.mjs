@@ -14,8 +14,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import * as prettier from 'prettier';
 import { Worker } from 'node:worker_threads';
+import { writeBenchmarkSection } from './bench-support.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
@@ -328,12 +328,6 @@ const section = [
   '<!-- bench:realtime:end -->',
 ].join('\n');
 
-const file = path.join(root, 'docs/benchmarks.md');
-let text = await fs.readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-const pattern = /<!-- bench:realtime:start -->[\s\S]*<!-- bench:realtime:end -->/;
-text = pattern.test(text) ? text.replace(pattern, section) : `${text.trimEnd()}\n\n${section}\n`;
-// Formatted as `npm run format:check` expects, so a fresh result never turns CI red.
-const prettierOptions = await prettier.resolveConfig(file);
-await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
+await writeBenchmarkSection('realtime', section);
 console.log(section);
 if (memory.received < memory.connected) process.exitCode = 1;

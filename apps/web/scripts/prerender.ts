@@ -42,6 +42,24 @@ function fileOf(pagePath: string): string {
   return pagePath === '/' ? 'index.html' : `${pagePath.slice(1)}.html`;
 }
 
+/**
+ * The page's text and styles come with the HTML; the JavaScript only hydrates it, so it starts
+ * after the first paint (public/start.js, docs/decisions/054) instead of from <head>: Vite's
+ * module script and preload links become start.js's data.
+ */
+function withScriptsAfterFirstPaint(template: string): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(template);
+  if (!entry?.[1]) throw new Error('dist/index.html has no module script');
+  const preloads = [
+    ...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g),
+  ];
+  let html = template.replace(entry[0], '');
+  for (const preload of preloads) html = html.replace(preload[0], '');
+  const hrefs = preloads.map((preload) => preload[1]).join(' ');
+  const start = `<script src="/start.js" data-entry="${entry[1]}" data-preload="${hrefs}" defer></script>`;
+  return html.replace('</head>', `  ${start}\n  </head>`);
+}
+
 function documentOf(template: string, head: PageHead, root: string): string {
   const html = template
     .replace(/<html lang="[^"]*">/, `<html lang="${head.language}">`)
@@ -66,7 +84,9 @@ async function write(relative: string, content: string): Promise<string> {
 async function main(): Promise<void> {
   process.env.NODE_ENV = 'production';
   const site = readSiteConfig(process.env);
-  const template = await fs.readFile(path.join(dist, 'index.html'), 'utf8');
+  const template = withScriptsAfterFirstPaint(
+    await fs.readFile(path.join(dist, 'index.html'), 'utf8'),
+  );
   const renderer = (await import(
     pathToFileURL(path.join(webRoot, 'dist-ssr/entry-server.js')).href
   )) as Renderer;

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 
 const subscribe = () => () => undefined;
 
@@ -13,4 +13,18 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Runs `restore` once, on the first render after hydration (or the first render when there
+ * is nothing to hydrate): a form fills in what this browser stored (a promo code, an e-mail)
+ * without the prerendered page and the hydrating render disagreeing about it.
+ */
+export function useRestoreAfterHydration(restore: () => void): void {
+  const hydrated = useHydrated();
+  const [restored, setRestored] = useState(false);
+  if (hydrated && !restored) {
+    setRestored(true);
+    restore();
+  }
 }
