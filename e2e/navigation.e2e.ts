@@ -8,7 +8,7 @@ describe('navigation', () => {
   it('starts a new page at the top and restores the position on back', async () => {
     const { page } = state;
     await page.goto('/terms-and-conditions');
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await appStarted(page);
     await page.evaluate(() => {
       window.scrollTo(0, 1500);
     });
