@@ -39,6 +39,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-ssr/**',
       '**/data/**',
       '**/coverage/**',
       'apps/server/drizzle/**',
@@ -109,5 +110,10 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Served as is to browsers (apps/web/public/start.js).
+    files: ['apps/web/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usePage } from './support/page';
+import { appStarted, usePage } from './support/page';
 
 // spec §2 Navigation behaviour.
 describe('navigation', () => {
@@ -8,7 +8,7 @@ describe('navigation', () => {
   it('starts a new page at the top and restores the position on back', async () => {
     const { page } = state;
     await page.goto('/terms-and-conditions');
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await appStarted(page);
     await page.evaluate(() => {
       window.scrollTo(0, 1500);
     });
@@ -43,7 +43,7 @@ describe('navigation', () => {
   it('shows the full-page loader while a navigation runs, for 5 s at most', async () => {
     const { page } = state;
     await page.goto('/');
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await appStarted(page);
     // Every chunk not loaded yet now takes 10 s: the next navigation outlasts the loader's cap,
     // so an uncapped loader would stay at least 8 s after it is first seen.
     await page.route('**/assets/**', async (route) => {

@@ -5,43 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import { catalogueText } from './support/catalogue';
 import { usePage } from './support/page';
-
-/** Every public route of spec §2, with the catalogue text its first heading shows. */
-const publicPages: {
-  path: string;
-  heading: [string, string] | ((language: 'es' | 'pt') => string);
-}[] = [
-  { path: '/', heading: ['home', 'title'] },
-  { path: '/asked-questions', heading: ['faq', 'title'] },
-  { path: '/terms-and-conditions', heading: ['legal', 'terms.title'] },
-  { path: '/privacy-policy', heading: ['legal', 'privacy.title'] },
-  ...['/searching-broker', '/how-it-works'].flatMap((base) =>
-    [1, 2, 3, 4, 5].map((step) => ({
-      path: step === 1 ? base : `${base}/${String(step)}`,
-      heading: ['broker', `steps.${String(step - 1)}.title`] as [string, string],
-    })),
-  ),
-  { path: '/login', heading: ['auth', 'login.title'] },
-  { path: '/register', heading: ['auth', 'register.title'] },
-  { path: '/forgot-password', heading: ['auth', 'forgot.title'] },
-  { path: '/set-password', heading: ['auth', 'setPassword.title'] },
-  { path: '/promo/mesgratis', heading: ['promo', 'freeMonth.title'] },
-  {
-    path: '/promo/robotbitcoin-interactive-brokers',
-    heading: (language) =>
-      catalogueText(language, 'promo', 'robotBitcoin.title').replace(
-        '{{broker}}',
-        'Interactive Brokers',
-      ),
-  },
-];
+import { publicPages, type PublicPage } from './support/public-pages';
 
 const screenshots = path.resolve(import.meta.dirname, '../test-results/360');
 
-function expectedHeading(page: (typeof publicPages)[number], language: 'es' | 'pt') {
-  return typeof page.heading === 'function'
-    ? page.heading(language)
-    : catalogueText(language, page.heading[0], page.heading[1]);
+function expectedHeading(page: PublicPage, language: 'es' | 'pt') {
+  return page.heading(language);
 }
 
 async function horizontalOverflow(page: Page) {

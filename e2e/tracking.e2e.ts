@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usePage } from './support/page';
+import { appStarted, usePage } from './support/page';
 
 describe('tracking parameters (spec §4)', () => {
   const state = usePage();
@@ -9,7 +9,8 @@ describe('tracking parameters (spec §4)', () => {
     await page.goto(
       '/?p=77&s=facebook&promocode=MESGRATIS&utm_source=google&utm_campaign=verano%202025&partner_id=ignored',
     );
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The page is prerendered: the app (which stores them) starts after its first paint.
+    await page.waitForFunction(() => localStorage.getItem('sourceReferral') !== null);
     const stored = await page.evaluate(() => ({
       sourceP: localStorage.getItem('sourceP'),
       sourceS: localStorage.getItem('sourceS'),
@@ -28,8 +29,8 @@ describe('tracking parameters (spec §4)', () => {
     const { page } = state;
     await page.goto('/register?PARTNER_ID=p-9&client_source=ads&promocode=MESGRATIS');
     const promocode = page.getByLabel('Código promocional (opcional)');
-    await promocode.waitFor();
-    expect(await promocode.inputValue()).toBe('MESGRATIS');
+    await appStarted(page);
+    await expect.poll(() => promocode.inputValue()).toBe('MESGRATIS');
     await page.getByText('Código válido: tienes un mes gratis').waitFor();
     expect(
       await page.evaluate(() => [localStorage.getItem('sourceP'), localStorage.getItem('sourceS')]),

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   autocannonRun,
+  summarize,
   root,
   serverDir,
   serverEnv,
@@ -28,15 +29,6 @@ function measure(url, title, options = {}) {
     title,
     ...options,
   });
-}
-
-function summary(result) {
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
 }
 
 // Logins against argon2's ceiling, and an authenticated read (issue 11). The server runs
@@ -157,8 +149,8 @@ try {
   // Warm both up so that JIT and first-request costs do not count.
   await measure(`${api.url}${route}`, 'warm-up');
   await measure(`${bare.url}/bare`, 'warm-up');
-  const ours = summary(await measure(`${api.url}${route}`, 'country-code'));
-  const baseline = summary(await measure(`${bare.url}/bare`, 'bare'));
+  const ours = summarize(await measure(`${api.url}${route}`, 'country-code'));
+  const baseline = summarize(await measure(`${bare.url}/bare`, 'bare'));
   const ratio = ours.requestsPerSecond / baseline.requestsPerSecond;
 
   // argon2's ceiling, the servers idle: one verification per core at a time, and four
@@ -188,13 +180,13 @@ try {
   try {
     const token = await registerLoginAccounts(loginServer.url);
     await measure(loginServer.url, 'warm-up', { ...loginRequests(loginServer.url), duration: 2 });
-    logins = summary(await measure(loginServer.url, 'logins', loginRequests(loginServer.url)));
+    logins = summarize(await measure(loginServer.url, 'logins', loginRequests(loginServer.url)));
     const reading = { method: 'GET', body: undefined };
     const authorized = { ...reading, headers: { authorization: `Bearer ${token}` } };
     const settingsUrl = `${loginServer.url}/core-api/public/api/v1/get-settings`;
     await measure(settingsUrl, 'warm-up', { ...authorized, duration: 2 });
-    settings = summary(await measure(settingsUrl, 'get-settings', authorized));
-    bareGet = summary(await measure(`${bare.url}/bare`, 'bare GET', reading));
+    settings = summarize(await measure(settingsUrl, 'get-settings', authorized));
+    bareGet = summarize(await measure(`${bare.url}/bare`, 'bare GET', reading));
   } finally {
     await stopServer(loginServer);
     await fs.rm(loginDataDir, { recursive: true, force: true });

@@ -60,6 +60,16 @@ export async function stopServer(server) {
   return exited;
 }
 
+/** Throughput, latency and errors of an autocannon result. */
+export function summarize(result) {
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
 /** Runs `node script args` to its end; resolves with its output, rejects on a failure. */
 export function runNode(script, args, env = process.env) {
   return new Promise((resolve, reject) => {

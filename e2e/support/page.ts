@@ -30,3 +30,14 @@ export function usePage(options: { viewport?: { width: number; height: number } 
   });
   return state;
 }
+
+/**
+ * Waits until the app runs on a prerendered page: React has hydrated its first heading. Before
+ * that the page shows its text, but links navigate without the router and nothing reacts.
+ */
+export async function appStarted(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const heading = document.querySelector('h1');
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
+  });
+}

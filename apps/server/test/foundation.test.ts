@@ -1,7 +1,6 @@
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp, migrationsFolder } from '../src/app';
 import { loadConfig } from '../src/config';
 import { migrate, readMigrations } from '../src/db/migrate';
@@ -228,44 +227,5 @@ describe('migrations', () => {
     } finally {
       await testDatabase.drop();
     }
-  });
-});
-
-describe('serving the web app', () => {
-  const distDir = path.join(os.tmpdir(), `tradebot-web-${process.pid}`);
-  const bigScript = `console.log(${JSON.stringify('x'.repeat(5000))});`;
-  // beforeAll runs before useTestApp's beforeEach builds the app.
-  beforeAll(async () => {
-    await fs.mkdir(path.join(distDir, 'assets'), { recursive: true });
-    await fs.writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>Tradebot</title>');
-    await fs.writeFile(path.join(distDir, 'assets', 'index-Ab12Cd.js'), bigScript);
-  });
-  afterAll(() => fs.rm(distDir, { recursive: true, force: true }));
-  const context = useTestApp({ WEB_DIST_DIR: distDir });
-
-  it('answers client routes with index.html, never cached', async () => {
-    for (const url of ['/', '/dashboard', '/promo/mesgratis?p=1']) {
-      const response = await context.app.inject({ url });
-      expect(response.statusCode, url).toBe(200);
-      expect(response.headers['content-type']).toContain('text/html');
-      expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toContain('<title>Tradebot</title>');
-    }
-  });
-
-  it('caches hashed assets for a year and compresses them', async () => {
-    const response = await context.app.inject({
-      url: '/assets/index-Ab12Cd.js',
-      headers: { 'accept-encoding': 'gzip' },
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(response.headers['content-encoding']).toBe('gzip');
-  });
-
-  it('keeps unknown API paths as JSON 404s', async () => {
-    const response = await context.app.inject({ url: '/core-api/public/api/v1/unknown' });
-    expect(response.statusCode).toBe(404);
-    expect(response.json<{ code: string }>().code).toBe('NOT_FOUND');
   });
 });

@@ -3,6 +3,7 @@ import { useAuthStore } from '../stores/auth';
 import { useGeoStore } from '../stores/geo';
 import { useAppStore } from '../stores/app';
 import { evaluateGuards, type GuardDecision, type GuardInput } from './guards';
+import { splitLanguagePath } from '../lib/language-url';
 import type { RouteFlags } from '../lib/route-paths';
 
 function currentInput(route: RouteFlags, path: string): GuardInput {
@@ -28,22 +29,32 @@ export async function decide(route: RouteFlags, path: string): Promise<GuardDeci
 }
 
 /**
+ * Runs the guards for `path` (an in-app path, without the language prefix): null when the
+ * route may show, else where to go. A redirect's message goes to the overlay.
+ */
+export async function runGuards(route: RouteFlags, path: string): Promise<string | null> {
+  // Without this a brief outage at startup would treat a paid, linked user as neither
+  // until the next reload.
+  useAuthStore.getState().retryFailedSettings();
+  const decision = await decide(route, path);
+  if (decision.outcome === 'redirect') {
+    if (decision.message) useAppStore.getState().showMessage({ key: decision.message });
+    return decision.to;
+  }
+  if (decision.outcome === 'allow' && decision.lookUpCountry)
+    void useGeoStore.getState().ensureCountryCode();
+  return null;
+}
+
+/**
  * A route loader running the guards on every navigation to the route, the first load
- * included. A redirect shows its message through the overlay.
+ * included (a prerendered page runs them before it hydrates: main.tsx).
  */
 export function guardLoader(route: RouteFlags) {
   return async ({ request }: LoaderFunctionArgs) => {
-    // Without this a brief outage at startup would treat a paid, linked user as neither
-    // until the next reload.
-    useAuthStore.getState().retryFailedSettings();
-    const decision = await decide(route, new URL(request.url).pathname);
-    if (decision.outcome === 'redirect') {
-      if (decision.message) useAppStore.getState().showMessage({ key: decision.message });
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- react-router's redirect protocol
-      throw redirect(decision.to);
-    }
-    if (decision.outcome === 'allow' && decision.lookUpCountry)
-      void useGeoStore.getState().ensureCountryCode();
+    const target = await runGuards(route, splitLanguagePath(new URL(request.url).pathname).path);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- react-router's redirect protocol
+    if (target !== null) throw redirect(target);
     return null;
   };
 }

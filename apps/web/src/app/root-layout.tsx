@@ -1,11 +1,23 @@
 import { AppLink } from '../components/ui/app-link';
-import type { ReactNode } from 'react';
-import { Outlet } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { OperatorIdentity } from '../components/operator-identity';
 import { MessageOverlay } from '../components/ui/overlay';
 import { NavigationLoader } from '../components/ui/page-loader';
 import { useTranslation } from '../lib/i18n';
+import { applyPageHead, pageHead } from './page-head';
 import { ScrollManager } from './scroll-manager';
 import { SiteHeader } from './site-header';
+
+/** Keeps the title, description and language links in step with the route (page-head.ts). */
+function DocumentHead() {
+  const { pathname } = useLocation();
+  const { t, language } = useTranslation();
+  useEffect(() => {
+    applyPageHead(pageHead(pathname, language, t, __SITE__.publicUrl));
+  }, [pathname, language, t]);
+  return null;
+}
 
 /** spec §2 Root shell: header, the routed view, footer, the message overlay, the loader. */
 export function RootLayout({ children }: { children?: ReactNode }) {
@@ -37,11 +49,14 @@ export function RootLayout({ children }: { children?: ReactNode }) {
           </ul>
         </nav>
         <p>{t('footer.riskShort')}</p>
-        <p>{t('footer.rights', { year: new Date().getFullYear() })}</p>
+        <OperatorIdentity headingLevel="p" />
+        {/* The build's year: the prerendered page and the hydrating client agree on it. */}
+        <p>{t('footer.rights', { year: __BUILD_YEAR__ })}</p>
       </footer>
       <MessageOverlay />
       <NavigationLoader />
       <ScrollManager />
+      <DocumentHead />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { loadNamespaces, type Namespace } from '../lib/i18n';
 import { guardLoader } from './guard-loader';
 import { RootLayout } from './root-layout';
@@ -145,7 +145,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export function createAppRouter() {
-  return createBrowserRouter(routes);
-}

@@ -26,8 +26,17 @@ export function ScrollManager() {
     };
   }, []);
 
+  // The first page is the browser's: it may be prerendered and already scrolled by the reader
+  // before the app starts, and a reload restores its own position.
+  const firstPage = useRef(true);
+
   useLayoutEffect(() => {
     currentKey.current = location.key;
+    if (firstPage.current && !location.hash) {
+      firstPage.current = false;
+      return;
+    }
+    firstPage.current = false;
     if (location.hash) {
       const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (target) {

@@ -5,6 +5,7 @@ import { Icon } from '../components/ui/icon';
 import { LanguageSwitch } from '../components/ui/language-switch';
 import { useAuthStore } from '../stores/auth';
 import { useTranslation } from '../lib/i18n';
+import { useHydrated } from '../lib/use-hydrated';
 import { useAppStore } from '../stores/app';
 import { routePath } from '../lib/route-paths';
 import { logout } from './session';
@@ -22,8 +23,12 @@ const publicLinks = [
  */
 export function SiteHeader() {
   const { t } = useTranslation();
-  const token = useAuthStore((state) => state.token);
-  const showLanguageBtn = useAppStore((state) => state.showLanguageBtn);
+  // The prerendered header is a visitor's; what this browser stored shows once hydrated.
+  const hydrated = useHydrated();
+  const storedToken = useAuthStore((state) => state.token);
+  const storedShowLanguageBtn = useAppStore((state) => state.showLanguageBtn);
+  const token = hydrated ? storedToken : null;
+  const showLanguageBtn = hydrated ? storedShowLanguageBtn : true;
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const menuId = useId();

@@ -1,14 +1,20 @@
 import type { Language } from '@tradebot/contract';
 import { defaultLanguage, isLanguage, languages } from '@tradebot/contract/constants';
 import i18next, { type TFunction } from 'i18next';
-import { useMemo, useSyncExternalStore } from 'react';
+import {
+  initReactI18next,
+  useTranslation as useReactI18nextTranslation,
+  type UseTranslationResponse,
+} from 'react-i18next';
 import esCommon from '../locales/es/common.json';
+import { rememberLanguage } from './language-url';
 import { storage } from './storage';
 
 /**
- * i18n (spec §4 Language, docs/decisions/034). Spanish `common` (the shell: header,
- * guards, overlay, errors) is bundled; every other catalogue, and every Portuguese one,
- * is its own chunk, fetched when a route or the language needs it.
+ * i18n (spec §4 Language, docs/decisions/034 and 053): i18next with react-i18next. Spanish
+ * `common` (the shell: header, guards, overlay, errors, page titles) is bundled; every other
+ * catalogue, and every Portuguese one, is its own chunk, fetched when a route or the language
+ * needs it (the prerendered pages already hold their text, so nothing waits for it to paint).
  */
 export type Namespace =
   | 'common'
@@ -31,26 +37,17 @@ const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '!../locales/es/common.json',
 ]);
 
-export function initialLanguage(): Language {
+/** The choice kept in storage, if any (spec §4). */
+export function storedLanguage(): Language | null {
   const stored = storage.get('language');
-  return isLanguage(stored) ? stored : defaultLanguage;
-}
-
-function applyToDocument(language: string) {
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  return isLanguage(stored) ? stored : null;
 }
 
 export const i18n = i18next.createInstance();
 
-// spec §4 Language: the choice is kept in storage and applied immediately and on every change.
-i18n.on('languageChanged', (language) => {
-  if (isLanguage(language)) storage.set('language', language);
-  applyToDocument(language);
-});
-
-void i18n.init({
+void i18n.use(initReactI18next).init({
   resources: { es: { common: esCommon } },
-  lng: initialLanguage(),
+  lng: defaultLanguage,
   fallbackLng: defaultLanguage,
   supportedLngs: [...languages],
   defaultNS: 'common',
@@ -58,8 +55,32 @@ void i18n.init({
   partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   initAsync: false,
+  react: {
+    // Catalogues are loaded before a screen renders (router.tsx), never suspended on; a
+    // catalogue that arrives later (a language switch) re-renders what uses it.
+    useSuspense: false,
+    bindI18n: 'languageChanged',
+    bindI18nStore: 'added',
+  },
 });
-applyToDocument(i18n.language);
+
+// spec §4 Language: the choice is kept in storage and applied immediately and on every change.
+function applyLanguage(language: string) {
+  if (!isLanguage(language)) return;
+  rememberLanguage(language);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+/**
+ * Starts i18n in `language` (the page's address, or the stored choice: main.tsx) with its
+ * shell catalogue loaded, and from then on keeps every change.
+ */
+export async function startI18n(language: Language): Promise<void> {
+  await i18n.changeLanguage(language);
+  await loadNamespaces(['common']);
+  applyLanguage(language);
+  i18n.on('languageChanged', applyLanguage);
+}
 
 const wanted = new Set<string>(['common']);
 
@@ -84,10 +105,13 @@ export function addCatalogue(
   }
 }
 
+export function currentLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : defaultLanguage;
+}
+
 /** Loads namespaces in the current language and in the fallback (Spanish). */
 export async function loadNamespaces(namespaces: readonly Namespace[]): Promise<void> {
-  const current = isLanguage(i18n.language) ? i18n.language : defaultLanguage;
-  const targets = new Set<Language>([current, defaultLanguage]);
+  const targets = new Set<Language>([currentLanguage(), defaultLanguage]);
   for (const namespace of namespaces) wanted.add(namespace);
   await Promise.all(
     [...targets].flatMap((language) =>
@@ -96,48 +120,34 @@ export async function loadNamespaces(namespaces: readonly Namespace[]): Promise<
   );
 }
 
+type LanguageSwitchListener = (language: Language) => void;
+const switchListeners = new Set<LanguageSwitchListener>();
+
+/** Called after a language switch (main.tsx moves the router to the language's address). */
+export function onLanguageSwitched(listener: LanguageSwitchListener): () => void {
+  switchListeners.add(listener);
+  return () => switchListeners.delete(listener);
+}
+
 /** Loads what the page shows in the new language, then switches at once. */
 export async function changeLanguage(language: Language): Promise<void> {
   await Promise.all([...wanted].map((namespace) => loadCatalogue(language, namespace)));
   await i18n.changeLanguage(language);
+  for (const listener of switchListeners) listener(language);
 }
-
-/** Resolves once the stored language's shell catalogue is there (before the first render). */
-export function i18nReady(): Promise<void> {
-  return loadNamespaces(['common']);
-}
-
-// React binding: re-render on a language change or when a catalogue arrives.
-let version = 0;
-const listeners = new Set<() => void>();
-function notify() {
-  version += 1;
-  for (const listener of listeners) listener();
-}
-i18n.on('languageChanged', notify);
-i18n.store.on('added', notify);
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-const getVersion = () => version;
 
 /**
- * The small part of react-i18next we use, without its weight (docs/decisions/033):
- * `t` bound to a namespace, and the current language.
+ * react-i18next's `useTranslation`, plus the current language as a `Language` (what the
+ * callers format numbers and send requests with).
  */
 export function useTranslation(namespace: Namespace = 'common'): {
-  t: TFunction;
+  t: UseTranslationResponse<Namespace, undefined>['t'];
+  i18n: typeof i18n;
   language: Language;
 } {
-  const current = useSyncExternalStore(subscribe, getVersion, getVersion);
-  const language = isLanguage(i18n.language) ? i18n.language : defaultLanguage;
-  // `current` makes a new `t` after each change, so memoised children re-render too.
-  const t = useMemo(
-    () => (current >= 0 ? i18n.getFixedT(language, namespace) : i18n.t),
-    [current, language, namespace],
-  );
-  return { t, language };
+  const { t, i18n: instance } = useReactI18nextTranslation(namespace);
+  const language = isLanguage(instance.language) ? instance.language : defaultLanguage;
+  return { t, i18n: instance, language };
 }
 
 /** A structured catalogue entry (a list of sections, of questions...). */

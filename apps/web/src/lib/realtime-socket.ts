@@ -8,8 +8,8 @@ import {
 import { io, type Socket } from 'socket.io-client';
 
 /**
- * The Socket.IO side of the real-time channel. Loaded on demand by `connectRealtime` so
- * that neither Socket.IO nor zod weighs on the public pages (docs/decisions/033).
+ * The Socket.IO side of the real-time channel. Loaded on demand by `connectRealtime`:
+ * only logged-in screens with live data need Socket.IO.
  */
 
 /** `info` arrives as an object or as the same object in a JSON string (spec §4). */

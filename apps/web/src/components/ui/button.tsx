@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
 import { Icon, type IconName } from './icon';
 import { Spinner } from './spinner';
 import styles from './button.module.css';
@@ -46,11 +47,14 @@ export function Button({
   className,
   ...rest
 }: ButtonProps) {
+  // Until a prerendered page is hydrated a form would submit natively (its fields in the
+  // address): its submit button waits, and with it the Enter key (docs/decisions/053).
+  const hydrated = useHydrated();
   return (
     <button
       {...rest}
       type={type}
-      disabled={disabled || loading}
+      disabled={disabled || loading || (type === 'submit' && !hydrated)}
       aria-busy={loading || undefined}
       className={[
         'button',

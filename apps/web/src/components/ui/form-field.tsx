@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useHydrated } from '../../lib/use-hydrated';
 
 export type ShownError = { key: string; count?: number } | { text: string };
 
@@ -24,6 +25,9 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 /** A labelled input with its hint, live status and error, wired for screen readers. */
 export function TextField({ name, label, hint, error, status, ...input }: TextFieldProps) {
   const id = useId();
+  // What is typed into a prerendered page before it hydrates would be lost when React takes the
+  // field over: until then the field takes no typing (docs/decisions/053).
+  const hydrated = useHydrated();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const statusId = `${id}-status`;
@@ -35,6 +39,7 @@ export function TextField({ name, label, hint, error, status, ...input }: TextFi
       </label>
       <input
         {...input}
+        readOnly={input.readOnly === true || !hydrated}
         id={id}
         name={name}
         className="field__input"

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { EmailField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
+import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { forgotPassword, resetEmail } from '../api/password';
@@ -15,7 +16,12 @@ export default function ForgotPasswordRoute() {
   const { t, language } = useTranslation('auth');
   const navigate = useNavigate();
   const showMessage = useAppStore((state) => state.showMessage);
-  const [email, setEmail] = useState(() => resetEmail.get());
+  const [email, setEmail] = useState('');
+  // The address this tab last asked a code for (docs/decisions/034).
+  useRestoreAfterHydration(() => {
+    const stored = resetEmail.get();
+    if (stored) setEmail((current) => current || stored);
+  });
   const { errors, sending, submit } = useFormSubmission(
     forgotPasswordRequestSchema,
     'forms:errors.recoverPassword',

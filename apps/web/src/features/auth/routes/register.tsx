@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
+import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
@@ -63,8 +64,13 @@ export default function RegisterRoute() {
     password: '',
     confirm_password: '',
     accept_terms: true,
-    promocode: storedTracking().promocode ?? '',
+    promocode: '',
   }));
+  // The promo code a campaign link stored (spec §4 tracking parameters) prefills the field.
+  useRestoreAfterHydration(() => {
+    const stored = storedTracking().promocode;
+    if (stored) setValues((current) => ({ ...current, promocode: current.promocode || stored }));
+  });
   const { errors, sending, submit } = useFormSubmission(
     registerRequestSchema,
     'forms:errors.register',

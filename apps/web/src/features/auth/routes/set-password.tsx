@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useTranslation } from '../../../lib/i18n';
+import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { resetEmail, setPassword } from '../api/password';
@@ -43,11 +44,16 @@ export default function SetPasswordRoute() {
   const showMessage = useAppStore((state) => state.showMessage);
   const carried = (location.state as { email?: unknown } | null)?.email;
   const [values, setValues] = useState<Values>(() => ({
-    email: typeof carried === 'string' ? carried : resetEmail.get(),
+    email: typeof carried === 'string' ? carried : '',
     otp: '',
     password: '',
     confirm_password: '',
   }));
+  // Without router state (a reload), the address this tab asked a code for.
+  useRestoreAfterHydration(() => {
+    const stored = resetEmail.get();
+    if (stored) setValues((current) => ({ ...current, email: current.email || stored }));
+  });
   const { errors, sending, submit } = useFormSubmission(
     setPasswordRequestSchema,
     'forms:errors.recoverPassword',

@@ -2,7 +2,7 @@ import { AppLink } from '../../../components/ui/app-link';
 import { useParams } from 'react-router';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 import { NotFoundPage } from '../../../components/not-found-page';
-import { brokerNameFromSegment, isRobotBitcoinSegment } from '../broker-name';
+import { brokerNameFromSegment, isRobotBitcoinSegment } from '@tradebot/contract/constants';
 
 /** /promo/robotbitcoin-{broker}: the Bitcoin robot landing page for a brokerage. */
 export default function RobotBitcoinRoute() {

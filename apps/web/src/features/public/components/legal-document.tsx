@@ -1,3 +1,4 @@
+import { OperatorIdentity } from '../../../components/operator-identity';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 
 interface Section {
@@ -36,6 +37,7 @@ export function LegalDocument({ document }: { document: 'terms' | 'privacy' }) {
           ))}
         </section>
       ))}
+      <OperatorIdentity headingLevel="h2" />
     </article>
   );
 }

@@ -1,4 +1,8 @@
 /**
+ * `/promo/robotbitcoin-{broker}` (spec §2). The web app shows the name and the server puts it
+ * into the prerendered page it serves for that address (docs/decisions/053), so both compute it
+ * here.
+ *
  * The broker's name from a `robotbitcoin-{broker}` path segment, safe to show: letters and
  * digits only (accents kept), words split on - _ . + and spaces, title-cased, 40 characters
  * at most. `null` when the segment is not a robotbitcoin one or names nothing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokerNameFromSegment, isRobotBitcoinSegment } from './broker-name';
+import { brokerNameFromSegment, isRobotBitcoinSegment } from './promo-campaigns';
 
 describe('brokerNameFromSegment', () => {
   it.each([

@@ -1,0 +1,152 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app';
+
+/**
+ * A web build as apps/web/scripts/prerender.ts writes it (docs/decisions/053, 054), small
+ * enough to read: one page per language, the robotbitcoin template, not found, the app shell.
+ */
+const distDir = path.join(os.tmpdir(), `tradebot-web-${String(process.pid)}`);
+const script = `console.log(${JSON.stringify('tradebot '.repeat(800))});`;
+const page = (language: string, text: string) =>
+  `<!doctype html><html lang="${language}"><title>${text}</title><div id="root">${text}</div>`;
+const files: Record<string, string | Buffer> = {
+  'index.html': page('es', 'template'),
+  'robots.txt': 'User-agent: *\n',
+  'assets/index-Ab12Cd.js': script,
+  'assets/index-Ab12Cd.js.br': zlib.brotliCompressSync(script),
+  'assets/index-Ab12Cd.js.gz': zlib.gzipSync(script),
+  'assets/index-Ab12Cd.js.map': '{"version":3}',
+  '_pages/es/index.html': page('es', 'Inicio'),
+  '_pages/pt/index.html': page('pt', 'Início'),
+  '_pages/es/login.html': page('es', 'Iniciar sesión'),
+  '_pages/pt/login.html': page('pt', 'Entrar'),
+  '_pages/es/404.html': page('es', 'No existe'),
+  '_pages/pt/404.html': page('pt', 'Não existe'),
+  '_pages/es/app.html': page('es', 'App'),
+  '_pages/pt/app.html': page('pt', 'App pt'),
+  '_pages/es/promo/robotbitcoin-template.html': page(
+    'es',
+    'Robot para Qzxbrokerqzx <link rel="canonical" href="https://x/promo/robotbitcoin-qzxbrokerqzx">',
+  ),
+  '_pages/pt/promo/robotbitcoin-template.html': page('pt', 'Robô para Qzxbrokerqzx'),
+  '_pages/es/promo/robotbitcoin.html': page('es', 'Robot para tu bróker'),
+  '_pages/pt/promo/robotbitcoin.html': page('pt', 'Robô para a sua corretora'),
+};
+const manifest = {
+  pages: {
+    es: { '/': 'es/index.html', '/login': 'es/login.html' },
+    pt: { '/': 'pt/index.html', '/login': 'pt/login.html' },
+  },
+  robotBitcoin: {
+    es: { template: 'es/promo/robotbitcoin-template.html', generic: 'es/promo/robotbitcoin.html' },
+    pt: { template: 'pt/promo/robotbitcoin-template.html', generic: 'pt/promo/robotbitcoin.html' },
+  },
+  notFound: { es: 'es/404.html', pt: 'pt/404.html' },
+  app: { es: 'es/app.html', pt: 'pt/app.html' },
+  appPaths: ['/dashboard'],
+  placeholder: { segment: 'robotbitcoin-qzxbrokerqzx', name: 'Qzxbrokerqzx' },
+};
+
+describe('serving the web app', () => {
+  // beforeAll runs before useTestApp's beforeEach builds the app.
+  beforeAll(async () => {
+    for (const [name, content] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(distDir, name)), { recursive: true });
+      await fs.writeFile(path.join(distDir, name), content);
+    }
+    await fs.writeFile(path.join(distDir, '_pages/pages.json'), JSON.stringify(manifest));
+  });
+  afterAll(() => fs.rm(distDir, { recursive: true, force: true }));
+  const context = useTestApp({ WEB_DIST_DIR: distDir });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    context.app.inject({ url, headers });
+
+  it('answers each public page with its prerendered HTML in the address language, never cached', async () => {
+    for (const [url, text] of [
+      ['/', 'Inicio'],
+      ['/pt', 'Início'],
+      ['/login?p=1', 'Iniciar sesión'],
+      ['/pt/login', 'Entrar'],
+    ] as const) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain(`<div id="root">${text}</div>`);
+    }
+  });
+
+  it('answers logged-in screens with the shell, and anything else with a 404 page', async () => {
+    expect((await get('/pt/dashboard')).body).toContain('App pt');
+    for (const [url, text] of [
+      ['/no-such-page', 'No existe'],
+      ['/pt/no-such-page', 'Não existe'],
+      ['/promo/other', 'No existe'],
+      ['/_pages/pages.json', 'No existe'],
+      ['/index.html', 'No existe'],
+    ] as const) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).toContain(text);
+    }
+  });
+
+  it('sends a reader whose stored choice is Portuguese to the Portuguese address', async () => {
+    const response = await get('/login?p=1', { cookie: 'theme=dark; language=pt' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/pt/login?p=1');
+    expect(response.headers.vary).toContain('Cookie');
+    expect((await get('/login', { cookie: 'language=es' })).statusCode).toBe(200);
+    // The address names the language: no redirect.
+    expect((await get('/pt/login', { cookie: 'language=es' })).statusCode).toBe(200);
+    const slash = await get('/pt/login/');
+    expect(slash.statusCode).toBe(301);
+    expect(slash.headers.location).toBe('/pt/login');
+  });
+
+  it('fills the robotbitcoin landing with the broker of the address', async () => {
+    const response = await get('/promo/robotbitcoin-interactive-brokers');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Robot para Interactive Brokers');
+    expect(response.body).toContain('href="https://x/promo/robotbitcoin-interactive-brokers"');
+    const hostile = await get('/promo/robotbitcoin-%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(hostile.body).toContain('Robot para Scriptalert1script');
+    expect(hostile.body).not.toContain('<script>');
+    expect((await get('/pt/promo/robotbitcoin-')).body).toContain('Robô para a sua corretora');
+  });
+
+  it('sends the compressed copies the build wrote, as they are, and caches hashed assets', async () => {
+    for (const [encoding, copy] of [
+      ['br', files['assets/index-Ab12Cd.js.br']],
+      ['gzip', files['assets/index-Ab12Cd.js.gz']],
+    ] as const) {
+      const response = await context.app.inject({
+        url: '/assets/index-Ab12Cd.js',
+        headers: { 'accept-encoding': encoding === 'br' ? 'br, gzip, deflate' : 'gzip' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.rawPayload.equals(copy as Buffer)).toBe(true);
+    }
+    const plain = await get('/assets/index-Ab12Cd.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('never serves a source map', async () => {
+    const response = await get('/assets/index-Ab12Cd.js.map');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('"version"');
+  });
+
+  it('keeps unknown API paths as JSON 404s', async () => {
+    const response = await get('/core-api/public/api/v1/unknown');
+    expect(response.statusCode).toBe(404);
+    expect(response.json<{ code: string }>().code).toBe('NOT_FOUND');
+  });
+});
