@@ -30,6 +30,7 @@ const publicPages: Record<string, string> = {
 const privatePages: Record<string, string> = {
   '/contact': 'contact',
   '/payment': 'payment',
+  '/payment/return': 'paymentReturn',
   '/link-account': 'linkAccount',
   '/dashboard': 'dashboard',
   '/profile-config': 'profileConfig',
