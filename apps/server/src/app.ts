@@ -53,6 +53,23 @@ import { GeoService } from './services/geo.service';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
 import { RateLimiterService } from './services/rate-limiter.service';
+import { adminConsoleRoutes } from './http/v1/admin-console.routes';
+import { adminSessionRoutes } from './http/v1/admin-session.routes';
+import { contactRoutes } from './http/v1/contact.routes';
+import { AdminAuditRepository } from './repositories/admin-audit.repository';
+import { AdminPromoCodesRepository } from './repositories/admin-promo-codes.repository';
+import { AdminUsersRepository } from './repositories/admin-users.repository';
+import { AdminSessionsRepository, AdminsRepository } from './repositories/admins.repository';
+import { ContactMessagesRepository } from './repositories/contact-messages.repository';
+import { PartnerReportRepository } from './repositories/partner-report.repository';
+import { otplibTotp } from './repositories/totp';
+import { AdminAuditService } from './services/admin-audit.service';
+import { AdminAuthService } from './services/admin-auth.service';
+import { AdminPromoCodesService } from './services/admin-promo-codes.service';
+import { AdminUsersService } from './services/admin-users.service';
+import { ContactService } from './services/contact.service';
+import { PartnerReportService } from './services/partner-report.service';
+import { SupportInboxService, type Transact } from './services/support-inbox.service';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -66,6 +83,13 @@ export interface Services {
   emailSubscription: EmailSubscriptionService;
   rateLimiter: RateLimiterService;
   trading: TradingService;
+  contact: ContactService;
+  adminAuth: AdminAuthService;
+  supportInbox: SupportInboxService;
+  adminUsers: AdminUsersService;
+  adminPromoCodes: AdminPromoCodesService;
+  partnerReport: PartnerReportService;
+  adminAudit: AdminAuditService;
 }
 
 declare module 'fastify' {
@@ -301,18 +325,27 @@ export async function buildApp(
     );
     closeRevokedSockets(app.realtime, revoked);
   };
+  const onMailFailure = (error: unknown) => {
+    app.log.error({ err: error }, 'sending e-mail failed');
+  };
+  const transact: Transact = (work) => db.transaction(work);
+  const contactMessages = new ContactMessagesRepository(db);
+  const adminAudit = new AdminAuditRepository(db);
+  const adminUsers = new AdminUsersRepository(db);
+  const consoleBase = config.PUBLIC_URL ?? `http://${config.HOST}:${String(config.PORT)}`;
+  const authService = new AuthService(
+    users,
+    new SessionsRepository(db),
+    promoCodes,
+    argon2PasswordHasher,
+    secrets,
+    clock,
+    onSessionsRevoked,
+    sessionCache,
+  );
   app.decorate<Services>('services', {
     geo: new GeoService(geoipRepository),
-    auth: new AuthService(
-      users,
-      new SessionsRepository(db),
-      promoCodes,
-      argon2PasswordHasher,
-      secrets,
-      clock,
-      onSessionsRevoked,
-      sessionCache,
-    ),
+    auth: authService,
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
       users,
@@ -321,15 +354,60 @@ export async function buildApp(
       secrets,
       mailer,
       clock,
-      (error) => {
-        app.log.error({ err: error }, 'sending e-mail failed');
-      },
+      onMailFailure,
       onSessionsRevoked,
     ),
     promoCodes: new PromoCodesService(promoCodes, users, db, clock),
     emailSubscription: new EmailSubscriptionService(new EmailSubscriptionsRepository(db)),
     rateLimiter: new RateLimiterService(rateLimitStore, clock),
     trading,
+    contact: new ContactService(
+      contactMessages,
+      mailer,
+      clock,
+      {
+        email: config.SUPPORT_EMAIL,
+        calendar: {
+          timeZone: config.SUPPORT_TIME_ZONE,
+          holidays: new Set(config.SUPPORT_HOLIDAYS),
+        },
+        consoleUrl: (id) => new URL(`/admin/messages/${id}`, consoleBase).toString(),
+      },
+      onMailFailure,
+    ),
+    adminAuth: new AdminAuthService(
+      new AdminsRepository(db),
+      new AdminSessionsRepository(db),
+      adminAudit,
+      argon2PasswordHasher,
+      secrets,
+      otplibTotp,
+      clock,
+      async (token) => (await authService.authenticate(token)) !== undefined,
+    ),
+    supportInbox: new SupportInboxService(
+      contactMessages,
+      adminAudit,
+      mailer,
+      clock,
+      transact,
+      onMailFailure,
+    ),
+    adminUsers: new AdminUsersService(adminUsers, contactMessages, trading, adminAudit, clock),
+    adminPromoCodes: new AdminPromoCodesService(
+      new AdminPromoCodesRepository(db),
+      adminUsers,
+      adminAudit,
+      clock,
+      transact,
+    ),
+    partnerReport: new PartnerReportService(
+      new PartnerReportRepository(db),
+      adminAudit,
+      clock,
+      config.SUPPORT_TIME_ZONE,
+    ),
+    adminAudit: new AdminAuditService(adminAudit),
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 
@@ -362,6 +440,9 @@ export async function buildApp(
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);
+      await v1.register(contactRoutes);
+      await v1.register(adminSessionRoutes);
+      await v1.register(adminConsoleRoutes);
     },
     { prefix: apiV1Prefix },
   );

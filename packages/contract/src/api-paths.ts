@@ -1,3 +1,36 @@
 /** spec §7: every call goes to {host}/core-api/public, under /api/v1. */
 export const apiBasePath = '/core-api/public';
 export const apiV1Prefix = `${apiBasePath}/api/v1`;
+
+/**
+ * Support (docs/decisions/056 and 057): the contact form and the support console, under
+ * apiV1Prefix. `:id` and `:code` are path parameters; `fillPath` fills them.
+ */
+export const supportApiPaths = {
+  contact: '/contact',
+  adminLogin: '/admin/login',
+  adminSecondFactor: '/admin/login/second-factor',
+  adminLogout: '/admin/logout',
+  adminMe: '/admin/me',
+  adminMessages: '/admin/messages',
+  adminMessage: '/admin/messages/:id',
+  adminMessageReplies: '/admin/messages/:id/replies',
+  adminMessageStatus: '/admin/messages/:id/status',
+  adminUsers: '/admin/users',
+  adminUser: '/admin/users/:id',
+  adminUserRobotKill: '/admin/users/:id/robot/kill',
+  adminPromoCodes: '/admin/promo-codes',
+  adminPromoCodeRetire: '/admin/promo-codes/:code/retire',
+  adminPromoCodeUses: '/admin/promo-codes/:code/uses',
+  adminPartnerReport: '/admin/reports/partners',
+  adminPartnerReportCsv: '/admin/reports/partners.csv',
+  adminAuditLog: '/admin/audit-log',
+} as const;
+
+/** A path of `supportApiPaths` with its parameters filled (and encoded). */
+export function fillPath(path: string, parameters: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (whole, name: string) => {
+    const value = parameters[name];
+    return value === undefined ? whole : encodeURIComponent(value);
+  });
+}

@@ -4,3 +4,5 @@ export * from './common-schemas';
 export * from './envelope';
 export * from './health';
 export * from './trading';
+export * from './support';
+export * from './admin';

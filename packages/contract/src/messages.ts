@@ -44,6 +44,16 @@ const es = {
   'trading.notLinked': 'Debes vincular tu cuenta de broker para acceder a tu cartera y al robot.',
   'trading.robotUnavailable':
     'El robot no está disponible en este momento. Inténtalo de nuevo en unos minutos.',
+  'admin.secondFactorRequired':
+    'Falta el segundo factor: ingresa el código de tu aplicación de autenticación.',
+  'admin.adminsOnly': 'Esta sección es solo para el equipo de soporte.',
+  'admin.promoCodeTaken': 'Ya existe un código promocional con ese nombre',
+  'admin.promoCodeEnded': 'Este código promocional ya no está vigente',
+  'admin.promoCodeCharacters': 'Usa solo letras sin acentos, números, guiones y guiones bajos',
+  'admin.validUntilAfterFrom': 'El fin de la vigencia debe ser posterior a su inicio',
+  'admin.periodReversed': 'La fecha final debe ser igual o posterior a la inicial',
+  'admin.userNotTrading':
+    'Este usuario no tiene una cuenta de trading vinculada: no hay robot que detener.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -86,6 +96,16 @@ const pt: Record<MessageKey, string> = {
     'Você precisa vincular sua conta da corretora para acessar sua carteira e o robô.',
   'trading.robotUnavailable':
     'O robô não está disponível no momento. Tente novamente em alguns minutos.',
+  'admin.secondFactorRequired':
+    'Falta o segundo fator: informe o código do seu aplicativo autenticador.',
+  'admin.adminsOnly': 'Esta seção é exclusiva da equipe de suporte.',
+  'admin.promoCodeTaken': 'Já existe um código promocional com esse nome',
+  'admin.promoCodeEnded': 'Este código promocional não está mais vigente',
+  'admin.promoCodeCharacters': 'Use apenas letras sem acento, números, hífens e sublinhados',
+  'admin.validUntilAfterFrom': 'O fim da vigência deve ser posterior ao início',
+  'admin.periodReversed': 'A data final deve ser igual ou posterior à inicial',
+  'admin.userNotTrading':
+    'Este usuário não tem uma conta de trading vinculada: não há robô para parar.',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

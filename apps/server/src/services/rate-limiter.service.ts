@@ -27,6 +27,20 @@ export const rateLimitRules = {
     perIp: { limit: 30, windowMs: minute },
     perAccount: { limit: 30, windowMs: minute },
   },
+  // Contact messages each send two e-mails: a person writes a few an hour, not dozens.
+  contact: {
+    perIp: { limit: 20, windowMs: 60 * minute },
+    perAccount: { limit: 5, windowMs: 60 * minute },
+  },
+  adminLogin: {
+    perIp: { limit: 20, windowMs: 15 * minute },
+    perAccount: { limit: 5, windowMs: 15 * minute },
+  },
+  // Per IP; a session also ends after five wrong codes (adminSessionPolicy).
+  adminSecondFactor: {
+    perIp: { limit: 20, windowMs: 15 * minute },
+    perAccount: { limit: 10, windowMs: 15 * minute },
+  },
 } satisfies Record<string, { perIp: RateLimitRule; perAccount: RateLimitRule }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;
