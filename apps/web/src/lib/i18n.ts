@@ -21,7 +21,9 @@ export type Namespace =
   | 'forms'
   | 'deferred'
   | 'dashboard'
-  | 'robot-settings';
+  | 'robot-settings'
+  | 'support'
+  | 'admin';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

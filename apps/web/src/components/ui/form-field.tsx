@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { useTranslation } from '../../lib/i18n';
 
 export type ShownError = { key: string; count?: number } | { text: string };
@@ -61,4 +67,104 @@ export function EmailField(
   props: Omit<TextFieldProps, 'name' | 'type' | 'autoComplete' | 'inputMode'>,
 ) {
   return <TextField name="email" type="email" autoComplete="email" inputMode="email" {...props} />;
+}
+
+/** The ids that tie a field's label, hint and error to its control. */
+function useFieldIds(hint: string | undefined, error: ShownError | undefined) {
+  const id = useId();
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean);
+  return {
+    id,
+    hintId: `${id}-hint`,
+    errorId: `${id}-error`,
+    describedBy: describedBy.length ? describedBy.join(' ') : undefined,
+  };
+}
+
+function FieldFrame({
+  ids,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  ids: ReturnType<typeof useFieldIds>;
+  label: string;
+  hint?: string | undefined;
+  error?: ShownError | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={ids.id} className="field__label">
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <p id={ids.hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {error && <ErrorText id={ids.errorId} error={error} />}
+    </div>
+  );
+}
+
+export interface TextAreaFieldProps extends Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  'id'
+> {
+  name: string;
+  label: string;
+  hint?: string;
+  error?: ShownError | undefined;
+}
+
+/** A labelled multi-line input, with its hint and error. */
+export function TextAreaField({ name, label, hint, error, ...textarea }: TextAreaFieldProps) {
+  const ids = useFieldIds(hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} hint={hint} error={error}>
+      <textarea
+        rows={6}
+        {...textarea}
+        id={ids.id}
+        name={name}
+        className="field__input field__input--multiline"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+      />
+    </FieldFrame>
+  );
+}
+
+export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
+  name: string;
+  label: string;
+  hint?: string;
+  error?: ShownError | undefined;
+  options: readonly { value: string; label: string }[];
+}
+
+/** A labelled native select: the platform's own picker on phones, the keyboard everywhere. */
+export function SelectField({ name, label, hint, error, options, ...select }: SelectFieldProps) {
+  const ids = useFieldIds(hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} hint={hint} error={error}>
+      <select
+        {...select}
+        id={ids.id}
+        name={name}
+        className="field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  );
 }

@@ -1,7 +1,7 @@
 import { AppLink } from './app-link';
 import { useTranslation } from '../../lib/i18n';
 
-export type PreparedSection = 'contact' | 'payment' | 'linkAccount' | 'tradingLogin';
+export type PreparedSection = 'payment' | 'linkAccount' | 'tradingLogin';
 
 /** An honest placeholder for a screen a later issue builds: it says so, and links home. */
 export function SectionInPreparation({ section }: { section: PreparedSection }) {
