@@ -73,6 +73,23 @@ import { openPendingPlatformAccounts } from './robot/platform-openings';
 import { effectiveRobotSettings } from './robot/drizzle-account-settings-source';
 import { brokerSearchRoutes } from './http/v1/broker-search.routes';
 import { linkingRoutes } from './http/v1/linking.routes';
+import { adminConsoleRoutes } from './http/v1/admin-console.routes';
+import { adminSessionRoutes } from './http/v1/admin-session.routes';
+import { contactRoutes } from './http/v1/contact.routes';
+import { AdminAuditRepository } from './repositories/admin-audit.repository';
+import { AdminPromoCodesRepository } from './repositories/admin-promo-codes.repository';
+import { AdminUsersRepository } from './repositories/admin-users.repository';
+import { AdminSessionsRepository, AdminsRepository } from './repositories/admins.repository';
+import { ContactMessagesRepository } from './repositories/contact-messages.repository';
+import { PartnerReportRepository } from './repositories/partner-report.repository';
+import { otplibTotp } from './repositories/totp';
+import { AdminAuditService } from './services/admin-audit.service';
+import { AdminAuthService } from './services/admin-auth.service';
+import { AdminPromoCodesService } from './services/admin-promo-codes.service';
+import { AdminUsersService } from './services/admin-users.service';
+import { ContactService } from './services/contact.service';
+import { PartnerReportService } from './services/partner-report.service';
+import { SupportInboxService, type Transact } from './services/support-inbox.service';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -88,6 +105,13 @@ export interface Services {
   linking: LinkingService;
   brokerSearch: BrokerSearchService;
   billing: BillingService;
+  contact: ContactService;
+  adminAuth: AdminAuthService;
+  supportInbox: SupportInboxService;
+  adminUsers: AdminUsersService;
+  adminPromoCodes: AdminPromoCodesService;
+  partnerReport: PartnerReportService;
+  adminAudit: AdminAuditService;
 }
 
 declare module 'fastify' {
@@ -444,19 +468,28 @@ export async function buildApp(
     );
     closeRevokedSockets(app.realtime, revoked);
   };
+  const onMailFailure = (error: unknown) => {
+    app.log.error({ err: error }, 'sending e-mail failed');
+  };
+  const transact: Transact = (work) => db.transaction(work);
+  const contactMessages = new ContactMessagesRepository(db);
+  const adminAudit = new AdminAuditRepository(db);
+  const adminUsers = new AdminUsersRepository(db);
+  const consoleBase = config.PUBLIC_URL ?? `http://${config.HOST}:${String(config.PORT)}`;
+  const authService = new AuthService(
+    users,
+    new SessionsRepository(db),
+    promoCodes,
+    argon2PasswordHasher,
+    secrets,
+    clock,
+    onSessionsRevoked,
+    sessionCache,
+    billing,
+  );
   app.decorate<Services>('services', {
     geo: new GeoService(geoipRepository),
-    auth: new AuthService(
-      users,
-      new SessionsRepository(db),
-      promoCodes,
-      argon2PasswordHasher,
-      secrets,
-      clock,
-      onSessionsRevoked,
-      sessionCache,
-      billing,
-    ),
+    auth: authService,
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
       users,
@@ -510,6 +543,53 @@ export async function buildApp(
       },
     ),
     brokerSearch: new BrokerSearchService(new BrokersRepository(db), clock),
+    contact: new ContactService(
+      contactMessages,
+      mailer,
+      clock,
+      {
+        email: config.SUPPORT_EMAIL,
+        calendar: {
+          timeZone: config.SUPPORT_TIME_ZONE,
+          holidays: new Set(config.SUPPORT_HOLIDAYS),
+        },
+        consoleUrl: (id) => new URL(`/admin/messages/${id}`, consoleBase).toString(),
+      },
+      onMailFailure,
+    ),
+    adminAuth: new AdminAuthService(
+      new AdminsRepository(db),
+      new AdminSessionsRepository(db),
+      adminAudit,
+      argon2PasswordHasher,
+      secrets,
+      otplibTotp,
+      clock,
+      async (token) => (await authService.authenticate(token)) !== undefined,
+    ),
+    supportInbox: new SupportInboxService(
+      contactMessages,
+      adminAudit,
+      mailer,
+      clock,
+      transact,
+      onMailFailure,
+    ),
+    adminUsers: new AdminUsersService(adminUsers, contactMessages, trading, adminAudit, clock),
+    adminPromoCodes: new AdminPromoCodesService(
+      new AdminPromoCodesRepository(db),
+      adminUsers,
+      adminAudit,
+      clock,
+      transact,
+    ),
+    partnerReport: new PartnerReportService(
+      new PartnerReportRepository(db),
+      adminAudit,
+      clock,
+      config.SUPPORT_TIME_ZONE,
+    ),
+    adminAudit: new AdminAuditService(adminAudit),
   });
   // Codes requested just before closing are stored and mailed before the database closes.
   app.addHook('onClose', async () => {
@@ -596,6 +676,9 @@ export async function buildApp(
       await v1.register(linkingRoutes);
       await v1.register(brokerSearchRoutes);
       await v1.register(billingRoutes);
+      await v1.register(contactRoutes);
+      await v1.register(adminSessionRoutes);
+      await v1.register(adminConsoleRoutes);
     },
     { prefix: apiV1Prefix },
   );

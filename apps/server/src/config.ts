@@ -67,6 +67,41 @@ const urlWithProtocols = (protocols: string[]) =>
     message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
   });
 
+/** An IANA time zone this runtime knows ("America/Argentina/Buenos_Aires"). */
+const timeZoneSchema = z
+  .string()
+  .trim()
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an IANA time zone, e.g. America/Argentina/Buenos_Aires' },
+  );
+
+/** Comma-separated YYYY-MM-DD dates. */
+const dateListSchema = z
+  .string()
+  .trim()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a comma-separated list of YYYY-MM-DD dates')
+        .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'is not a date'),
+    ),
+  );
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -153,6 +188,12 @@ export const configSchema = z.object({
    */
   SIM_PAY_WEBHOOK_URL: urlWithProtocols(['http', 'https']).optional(),
   SIM_PAY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where contact messages are e-mailed (decision 056). */
+  SUPPORT_EMAIL: z.email().default('soporte@tradebot.local'),
+  /** The operator's time zone: working hours and report days are counted in it. */
+  SUPPORT_TIME_ZONE: timeZoneSchema.default('America/Argentina/Buenos_Aires'),
+  /** Days off besides Saturdays and Sundays (comma-separated YYYY-MM-DD). */
+  SUPPORT_HOLIDAYS: dateListSchema.default([]),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -27,7 +27,6 @@ const namespaces: Namespace[] = [
   'promo',
   'auth',
   'forms',
-  'deferred',
 ];
 
 /** Every catalogue a public page shows, in both languages. */

@@ -28,3 +28,36 @@ export const billingPaths = {
 
 /** The simulated provider's hosted pages, on our port (not under the API). */
 export const simulatedPaymentsPath = '/sim-pay';
+
+/**
+ * Support (docs/decisions/056 and 057): the contact form and the support console, under
+ * apiV1Prefix. `:id` and `:code` are path parameters; `fillPath` fills them.
+ */
+export const supportApiPaths = {
+  contact: '/contact',
+  adminLogin: '/admin/login',
+  adminSecondFactor: '/admin/login/second-factor',
+  adminLogout: '/admin/logout',
+  adminMe: '/admin/me',
+  adminMessages: '/admin/messages',
+  adminMessage: '/admin/messages/:id',
+  adminMessageReplies: '/admin/messages/:id/replies',
+  adminMessageStatus: '/admin/messages/:id/status',
+  adminUsers: '/admin/users',
+  adminUser: '/admin/users/:id',
+  adminUserRobotKill: '/admin/users/:id/robot/kill',
+  adminPromoCodes: '/admin/promo-codes',
+  adminPromoCodeRetire: '/admin/promo-codes/:code/retire',
+  adminPromoCodeUses: '/admin/promo-codes/:code/uses',
+  adminPartnerReport: '/admin/reports/partners',
+  adminPartnerReportCsv: '/admin/reports/partners.csv',
+  adminAuditLog: '/admin/audit-log',
+} as const;
+
+/** A path of `supportApiPaths` with its parameters filled (and encoded). */
+export function fillPath(path: string, parameters: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (whole, name: string) => {
+    const value = parameters[name];
+    return value === undefined ? whole : encodeURIComponent(value);
+  });
+}

@@ -8,3 +8,5 @@ export * from './trading';
 export * from './text';
 export * from './linking';
 export * from './broker-search';
+export * from './support';
+export * from './admin';

@@ -71,6 +71,16 @@ const es = {
     'Este correo electrónico no tiene una cuenta en la plataforma de trading. Vincula tu cuenta primero.',
   'linking.invalidPlatformPassword': 'La contraseña de la plataforma de trading es incorrecta',
   'linking.alreadyLoggedIn': 'Ya iniciaste sesión en la plataforma de trading',
+  'admin.secondFactorRequired':
+    'Falta el segundo factor: ingresa el código de tu aplicación de autenticación.',
+  'admin.adminsOnly': 'Esta sección es solo para el equipo de soporte.',
+  'admin.promoCodeTaken': 'Ya existe un código promocional con ese nombre',
+  'admin.promoCodeEnded': 'Este código promocional ya no está vigente',
+  'admin.promoCodeCharacters': 'Usa solo letras sin acentos, números, guiones y guiones bajos',
+  'admin.validUntilAfterFrom': 'El fin de la vigencia debe ser posterior a su inicio',
+  'admin.periodReversed': 'La fecha final debe ser igual o posterior a la inicial',
+  'admin.userNotTrading':
+    'Este usuario no tiene una cuenta de trading vinculada: no hay robot que detener.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -140,6 +150,16 @@ const pt: Record<MessageKey, string> = {
     'Este e-mail não tem uma conta na plataforma de trading. Vincule sua conta primeiro.',
   'linking.invalidPlatformPassword': 'A senha da plataforma de trading está incorreta',
   'linking.alreadyLoggedIn': 'Você já entrou na plataforma de trading',
+  'admin.secondFactorRequired':
+    'Falta o segundo fator: informe o código do seu aplicativo autenticador.',
+  'admin.adminsOnly': 'Esta seção é exclusiva da equipe de suporte.',
+  'admin.promoCodeTaken': 'Já existe um código promocional com esse nome',
+  'admin.promoCodeEnded': 'Este código promocional não está mais vigente',
+  'admin.promoCodeCharacters': 'Use apenas letras sem acento, números, hífens e sublinhados',
+  'admin.validUntilAfterFrom': 'O fim da vigência deve ser posterior ao início',
+  'admin.periodReversed': 'A data final deve ser igual ou posterior à inicial',
+  'admin.userNotTrading':
+    'Este usuário não tem uma conta de trading vinculada: não há robô para parar.',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

@@ -37,8 +37,11 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // E-mail is unique case-insensitively.
-  (table) => [uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`)],
+  // E-mail is unique case-insensitively. Registrations are counted by period (partner report).
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    index('users_created_at_idx').on(table.createdAt),
+  ],
 );
 
 /** spec §3 settings: bot_on, risk (default 1), categories_enabled. */
@@ -551,4 +554,109 @@ export const simPayEvents = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.deliveredAt} is null`),
   ],
+);
+
+// Support (docs/decisions/056 and 057): the contact form's messages, the support console's
+// admins, their sessions, and the audit log of what they do.
+
+/** The support team: a separate role, signed in with a password and a TOTP code. */
+export const admins = pgTable(
+  'admins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    /** Base32 TOTP secret (RFC 6238), shown once when the admin is created. */
+    totpSecret: text('totp_secret').notNull(),
+    /** The last accepted TOTP time step: a code is accepted once. */
+    lastTotpStep: bigint('last_totp_step', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('admins_email_lower_key').on(sql`lower(${table.email})`)],
+);
+
+/** Admin bearer tokens (SHA-256 hashes), apart from users' sessions. */
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    /** Null until the TOTP code is given: until then the session can do nothing. */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
+    /** Wrong TOTP codes given on this session; it ends at five. */
+    failedCodes: smallint('failed_codes').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('admin_sessions_token_hash_key').on(table.tokenHash),
+    index('admin_sessions_admin_id_idx').on(table.adminId),
+  ],
+);
+
+/** spec §2 Contact: a user's message to support, and when its reply falls due. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'customer_service' | 'suggestion'>().notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** The language the user wrote in: the acknowledgement and the replies use it. */
+    language: text('language').$type<'es' | 'pt'>().notNull(),
+    status: text('status').$type<'open' | 'answered' | 'closed'>().notNull().default('open'),
+    createdAt: createdAt(),
+    /** 24 working hours after createdAt, in the operator's time zone (decision 056). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** The first reply. */
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('contact_messages_status_due_idx').on(table.status, table.dueAt),
+    index('contact_messages_user_id_idx').on(table.userId),
+  ],
+);
+
+/** Support's replies to a message, oldest first: the thread. */
+export const contactReplies = pgTable(
+  'contact_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('contact_replies_message_id_idx').on(table.messageId, table.createdAt)],
+);
+
+/** Every admin action: who, what, when, and the state before and after. Never updated. */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('admin_audit_log_created_at_idx').on(table.createdAt)],
 );

@@ -46,6 +46,19 @@ export const rateLimitRules = {
     perAccount: { max: 5, timeWindow: 15 * minute },
   },
   brokerSearch: { perIp: { max: 60, timeWindow: minute } },
+  contact: {
+    perIp: { max: 20, timeWindow: hour },
+    perAccount: { max: 5, timeWindow: hour },
+  },
+  adminLogin: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perAccount: { max: 5, timeWindow: 15 * minute },
+  },
+  // A session also ends after five wrong codes (adminSessionPolicy).
+  adminSecondFactor: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perAccount: { max: 10, timeWindow: 15 * minute },
+  },
   // Per user id: each try hashes a password (argon2) at the platform.
   linkAccount: {
     perIp: { max: 20, timeWindow: 15 * minute },

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import { redirect, type RouteObject } from 'react-router';
 import { loadNamespaces, type Namespace } from '../lib/i18n';
 import { guardLoader } from './guard-loader';
 import { RootLayout } from './root-layout';
@@ -43,7 +43,46 @@ const stepPages = (base: string) =>
 const authOnly: RouteFlags = { requiresAuth: true };
 const onboarded: RouteFlags = { requiresAuth: true, requiresLinking: true, requiresPayment: true };
 
+/** A screen of the support console: lazy, in its own chunk, with the admin catalogue. */
+function adminScreen(path: string, load: RouteModule): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const [module] = await Promise.all([load(), loadNamespaces(['admin', 'forms'])]);
+      return { Component: module.default };
+    },
+  };
+}
+
 export const routes: RouteObject[] = [
+  {
+    // The support console (docs/decisions/057): its own shell, session and guard, outside the
+    // users' layout and their guards.
+    path: '/admin',
+    HydrateFallback: PageLoader,
+    errorElement: <ShellError />,
+    lazy: async () => {
+      const [module] = await Promise.all([
+        import('../features/admin/routes/admin-layout'),
+        loadNamespaces(['admin', 'forms']),
+      ]);
+      return { Component: module.default };
+    },
+    children: [
+      { index: true, loader: () => redirect('/admin/messages') },
+      adminScreen('login', () => import('../features/admin/routes/admin-login')),
+      adminScreen('messages', () => import('../features/admin/routes/inbox')),
+      adminScreen('messages/:id', () => import('../features/admin/routes/message')),
+      adminScreen('users', () => import('../features/admin/routes/users')),
+      adminScreen('users/:id', () => import('../features/admin/routes/user')),
+      adminScreen('promo-codes', () => import('../features/admin/routes/promo-codes')),
+      adminScreen('partners', () => import('../features/admin/routes/partners')),
+      adminScreen('audit-log', () => import('../features/admin/routes/audit-log')),
+      adminScreen('*', async () => ({
+        default: (await import('../components/not-found-page')).NotFoundPage,
+      })),
+    ],
+  },
   {
     path: '/',
     Component: RootLayout,
@@ -65,8 +104,8 @@ export const routes: RouteObject[] = [
           }),
           ...stepPages('searching-broker'),
           ...stepPages('how-it-works'),
-          page('contact', () => import('../features/deferred/routes/contact'), {
-            namespaces: ['deferred'],
+          page('contact', () => import('../features/support/routes/contact'), {
+            namespaces: ['support', 'forms'],
             flags: authOnly,
           }),
           {

@@ -19,6 +19,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** Another bearer token than the stored user's (the support console's); null sends none. */
+  token?: string | null;
 }
 
 function isApiError(value: unknown): value is ApiError {
@@ -39,7 +41,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     Accept: 'application/json',
     'Content-Type': 'application/json',
   };
-  const token = storage.get('token');
+  const token = options.token === undefined ? storage.get('token') : options.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   const language = storage.get('language');
   if (language) headers['Accept-Language'] = language;

@@ -33,9 +33,11 @@ export async function fetchFile(
   path: string,
   fallbackName: string,
   fetcher: typeof fetch = fetch,
+  /** Another bearer token than the stored user's (the support console's). */
+  bearerToken: string | null = storage.get('token'),
 ): Promise<DownloadedFile> {
   const headers: Record<string, string> = {};
-  const token = storage.get('token');
+  const token = bearerToken;
   if (token) headers.Authorization = `Bearer ${token}`;
   const language = storage.get('language');
   if (language) headers['Accept-Language'] = language;

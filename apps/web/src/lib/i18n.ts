@@ -25,12 +25,13 @@ export type Namespace =
   | 'promo'
   | 'auth'
   | 'forms'
-  | 'deferred'
   | 'linking'
   | 'dashboard'
   | 'robot-settings'
   | 'billing'
-  | 'plans';
+  | 'plans'
+  | 'support'
+  | 'admin';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useHydrated } from '../../lib/use-hydrated';
 
@@ -68,49 +74,117 @@ export function EmailField(
   return <TextField name="email" type="email" autoComplete="email" inputMode="email" {...props} />;
 }
 
-export interface SelectFieldProps<Value extends string> {
+/** The ids that tie a field's label, hint and error to its control. */
+function useFieldIds(hint: string | undefined, error: ShownError | undefined) {
+  const id = useId();
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean);
+  return {
+    id,
+    hintId: `${id}-hint`,
+    errorId: `${id}-error`,
+    describedBy: describedBy.length ? describedBy.join(' ') : undefined,
+  };
+}
+
+function FieldFrame({
+  ids,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  ids: ReturnType<typeof useFieldIds>;
+  label: string;
+  hint?: string | undefined;
+  error?: ShownError | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={ids.id} className="field__label">
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <p id={ids.hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {error && <ErrorText id={ids.errorId} error={error} />}
+    </div>
+  );
+}
+
+export interface TextAreaFieldProps extends Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  'id'
+> {
   name: string;
   label: string;
   hint?: string;
-  value: Value | '';
-  onChange: (value: Value) => void;
-  options: readonly { value: Value; label: string }[];
-  /** Shown while nothing is chosen; not selectable. */
-  placeholder?: string;
   error?: ShownError | undefined;
 }
 
-/** A labelled native select: the phone's own picker, the keyboard's own behaviour. */
-export function SelectField<Value extends string>({
+/** A labelled multi-line input, with its hint and error. */
+export function TextAreaField({ name, label, hint, error, ...textarea }: TextAreaFieldProps) {
+  const ids = useFieldIds(hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} hint={hint} error={error}>
+      <textarea
+        rows={6}
+        {...textarea}
+        id={ids.id}
+        name={name}
+        className="field__input field__input--multiline"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+      />
+    </FieldFrame>
+  );
+}
+
+export interface SelectFieldProps<Value extends string = string> extends Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  'id' | 'value'
+> {
+  name: string;
+  label: string;
+  hint?: string;
+  error?: ShownError | undefined;
+  options: readonly { value: Value; label: string }[];
+  value?: Value | '';
+  /** Told the chosen option's value (typed), besides any `onChange`. */
+  onValueChange?: (value: Value) => void;
+  /** Shown while nothing is chosen; not selectable. */
+  placeholder?: string;
+}
+
+/** A labelled native select: the platform's own picker on phones, the keyboard everywhere. */
+export function SelectField<Value extends string = string>({
   name,
   label,
   hint,
-  value,
-  onChange,
-  options,
-  placeholder,
   error,
+  options,
+  onValueChange,
+  placeholder,
+  ...select
 }: SelectFieldProps<Value>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint && hintId, error && errorId].filter(Boolean);
+  const ids = useFieldIds(hint, error);
   return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
+    <FieldFrame ids={ids} label={label} hint={hint} error={error}>
       <select
-        id={id}
+        {...select}
+        id={ids.id}
         name={name}
         className="field__input"
-        value={value}
         onChange={(event) => {
+          select.onChange?.(event);
           const chosen = options.find((option) => option.value === event.target.value);
-          if (chosen) onChange(chosen.value);
+          if (chosen) onValueChange?.(chosen.value);
         }}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
+        aria-describedby={ids.describedBy}
       >
         {placeholder !== undefined && (
           <option value="" disabled>
@@ -123,12 +197,6 @@ export function SelectField<Value extends string>({
           </option>
         ))}
       </select>
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
-      {error && <ErrorText id={errorId} error={error} />}
-    </div>
+    </FieldFrame>
   );
 }

@@ -43,7 +43,7 @@ export function StepQuestion({ step, error }: { step: number; error: ShownError 
           hint={t('country.hint')}
           placeholder={t('country.placeholder')}
           value={answers.country}
-          onChange={(country) => {
+          onValueChange={(country) => {
             answers.answer({ country });
           }}
           options={countryOptions(language, lookedUp)}
@@ -108,7 +108,7 @@ export function StepQuestion({ step, error }: { step: number; error: ShownError 
             label={t('platform.label')}
             hint={t('platform.hint')}
             value={answers.platform}
-            onChange={(platform) => {
+            onValueChange={(platform) => {
               answers.answer({ platform });
             }}
             options={[

@@ -1,0 +1,136 @@
+import type { AdminProfile, AdminSession } from '@tradebot/contract';
+import { AppError } from '../http/errors';
+import type { AdminAuditStore } from '../repositories/admin-audit.repository';
+import type { AdminRow, AdminSessionsStore, AdminsStore } from '../repositories/admins.repository';
+import type { Clock } from '../repositories/clock';
+import type { PasswordHasher } from '../repositories/password-hasher';
+import type { Secrets } from '../repositories/secrets';
+import type { Totp } from '../repositories/totp';
+
+const minute = 60_000;
+/**
+ * A password opens a session for five minutes, in which only the TOTP code can be given; the
+ * code makes it a working session for eight hours (a shift). Five wrong codes end it.
+ */
+export const adminSessionPolicy = {
+  secondFactorWindowMs: 5 * minute,
+  lifetimeMs: 8 * 60 * minute,
+  maxWrongCodes: 5,
+} as const;
+
+/** What a bearer token is worth on an admin route. */
+export type AdminAuthentication =
+  | { kind: 'admin'; admin: AdminRow; sessionId: string; expiresAt: Date }
+  /** The password was right; the TOTP code was not given yet: 401. */
+  | { kind: 'second-factor-missing' }
+  /** A user's session: not an admin's, 403. */
+  | { kind: 'user' }
+  | { kind: 'none' };
+
+export const adminProfileOf = (admin: AdminRow): AdminProfile => ({
+  id: admin.id,
+  email: admin.email,
+  name: admin.name,
+});
+
+const invalidCredentials = () =>
+  new AppError('UNAUTHENTICATED', { key: 'auth.invalidCredentials' });
+const incorrectCode = () => AppError.onField('code', 'auth.incorrectCode', 'UNAUTHENTICATED');
+
+/** The support console's sign-in: password, then TOTP (docs/decisions/057-admin-console.md). */
+export class AdminAuthService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly admins: AdminsStore,
+    private readonly sessions: AdminSessionsStore,
+    private readonly audit: AdminAuditStore,
+    private readonly hasher: PasswordHasher,
+    private readonly secrets: Secrets,
+    private readonly totp: Totp,
+    private readonly clock: Clock,
+    /** Whether a token is a live user session (users' tokens get 403 here, not 401). */
+    private readonly isUserToken: (token: string) => Promise<boolean>,
+  ) {}
+
+  /** Same answer for an unknown e-mail and a wrong password, taking the same time. */
+  async login(email: string, password: string): Promise<{ token: string }> {
+    const admin = await this.admins.findByEmail(email);
+    if (!admin) {
+      this.dummyHash ??= this.hasher.hash('dummy-password-1');
+      await this.hasher.verify(await this.dummyHash, password);
+      throw invalidCredentials();
+    }
+    if (!(await this.hasher.verify(admin.passwordHash, password))) throw invalidCredentials();
+    const token = this.secrets.newToken();
+    await this.sessions.create(
+      admin.id,
+      this.secrets.hash(token),
+      new Date(this.clock.now().getTime() + adminSessionPolicy.secondFactorWindowMs),
+    );
+    return { token };
+  }
+
+  /** The TOTP code of a session opened by `login`; a code is accepted once. */
+  async secondFactor(token: string, code: string): Promise<AdminSession> {
+    const now = this.clock.now();
+    const found = await this.sessions.findActive(this.secrets.hash(token), now);
+    if (!found) throw new AppError('UNAUTHENTICATED');
+    const { session, admin } = found;
+    if (session.secondFactorAt) {
+      return { admin: adminProfileOf(admin), expiresAt: session.expiresAt.toISOString() };
+    }
+    const step = await this.totp.verify(admin.totpSecret, code, now, admin.lastTotpStep);
+    if (step === undefined || !(await this.admins.useTotpStep(admin.id, step))) {
+      const failures = await this.sessions.recordFailedCode(session.id);
+      if (failures >= adminSessionPolicy.maxWrongCodes) await this.sessions.revoke(session.id, now);
+      throw incorrectCode();
+    }
+    const expiresAt = new Date(now.getTime() + adminSessionPolicy.lifetimeMs);
+    await this.sessions.completeSecondFactor(session.id, now, expiresAt);
+    await this.audit.record(
+      {
+        adminId: admin.id,
+        action: 'admin.signed_in',
+        targetType: 'admin_session',
+        targetId: session.id,
+        before: null,
+        after: { expiresAt: expiresAt.toISOString() },
+      },
+      now,
+    );
+    return { admin: adminProfileOf(admin), expiresAt: expiresAt.toISOString() };
+  }
+
+  async authenticate(token: string): Promise<AdminAuthentication> {
+    if (token.length < 20 || token.length > 200) return { kind: 'none' };
+    const found = await this.sessions.findActive(this.secrets.hash(token), this.clock.now());
+    if (found) {
+      return found.session.secondFactorAt
+        ? {
+            kind: 'admin',
+            admin: found.admin,
+            sessionId: found.session.id,
+            expiresAt: found.session.expiresAt,
+          }
+        : { kind: 'second-factor-missing' };
+    }
+    return (await this.isUserToken(token)) ? { kind: 'user' } : { kind: 'none' };
+  }
+
+  async logout(admin: AdminRow, sessionId: string): Promise<void> {
+    const now = this.clock.now();
+    await this.sessions.revoke(sessionId, now);
+    await this.audit.record(
+      {
+        adminId: admin.id,
+        action: 'admin.signed_out',
+        targetType: 'admin_session',
+        targetId: sessionId,
+        before: null,
+        after: null,
+      },
+      now,
+    );
+  }
+}

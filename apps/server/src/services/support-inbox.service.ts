@@ -1,0 +1,147 @@
+import {
+  adminPageSize,
+  isLanguage,
+  type AdminMessageDetail,
+  type AdminMessageFilter,
+  type AdminMessages,
+  type AdminMessageSummary,
+  type ContactStatus,
+} from '@tradebot/contract';
+import type { Db } from '../db/database';
+import { AppError } from '../http/errors';
+import type { AdminAuditStore } from '../repositories/admin-audit.repository';
+import type { AdminRow } from '../repositories/admins.repository';
+import type { Clock } from '../repositories/clock';
+import type {
+  ContactMessagesStore,
+  MessageListing,
+} from '../repositories/contact-messages.repository';
+import type { Mailer } from '../repositories/mail.repository';
+import { supportReplyMail } from './support-mail-templates';
+
+/** Runs work in one database transaction (the database's, or a stub's in unit tests). */
+export type Transact = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
+
+export function messageSummaryOf(message: MessageListing, now: Date): AdminMessageSummary {
+  return {
+    id: message.id,
+    kind: message.kind,
+    subject: message.subject,
+    status: message.status,
+    createdAt: message.createdAt.toISOString(),
+    dueAt: message.dueAt.toISOString(),
+    answeredAt: message.answeredAt?.toISOString() ?? null,
+    overdue: message.status === 'open' && message.dueAt.getTime() < now.getTime(),
+    replies: message.replies,
+    user: {
+      id: message.user.id,
+      email: message.user.email,
+      name: message.user.name,
+      last_name: message.user.lastName,
+    },
+  };
+}
+
+const notFound = () => new AppError('NOT_FOUND');
+
+/** The console's inbox: messages by urgency, each with its thread; replies go out by e-mail. */
+export class SupportInboxService {
+  constructor(
+    private readonly messages: ContactMessagesStore,
+    private readonly audit: AdminAuditStore,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly transact: Transact,
+    private readonly onMailFailure: (error: unknown) => void,
+  ) {}
+
+  async page(filter: AdminMessageFilter, offset: number): Promise<AdminMessages> {
+    const now = this.clock.now();
+    const page = await this.messages.page(filter, offset, adminPageSize, now);
+    return {
+      messages: page.messages.map((message) => messageSummaryOf(message, now)),
+      total: page.total,
+      overdue: page.overdue,
+    };
+  }
+
+  async detail(id: string): Promise<AdminMessageDetail> {
+    const message = await this.messages.find(id);
+    if (!message) throw notFound();
+    const thread = await this.messages.thread(id);
+    return {
+      ...messageSummaryOf(message, this.clock.now()),
+      body: message.body,
+      language: message.language,
+      thread: thread.map((reply) => ({
+        id: reply.id,
+        body: reply.body,
+        createdAt: reply.createdAt.toISOString(),
+        admin: reply.admin,
+      })),
+    };
+  }
+
+  /** Stores the reply and its audit entry together, then e-mails it to the user. */
+  async reply(admin: AdminRow, id: string, body: string): Promise<AdminMessageDetail> {
+    const message = await this.messages.find(id);
+    if (!message) throw notFound();
+    const now = this.clock.now();
+    await this.transact(async (tx) => {
+      const added = await this.messages.addReply(id, admin.id, body, now, tx);
+      await this.audit.record(
+        {
+          adminId: admin.id,
+          action: 'message.replied',
+          targetType: 'contact_message',
+          targetId: id,
+          before: { status: message.status, replies: message.replies },
+          after: { status: 'answered', replies: message.replies + 1, replyId: added.id },
+        },
+        now,
+        tx,
+      );
+    });
+    this.mailer
+      .send(
+        supportReplyMail({
+          language: isLanguage(message.language) ? message.language : 'es',
+          to: message.user.email,
+          name: message.user.name,
+          subject: message.subject,
+          reply: body,
+          original: message.body,
+        }),
+      )
+      .catch(this.onMailFailure);
+    return this.detail(id);
+  }
+
+  async setStatus(
+    admin: AdminRow,
+    id: string,
+    status: Extract<ContactStatus, 'open' | 'closed'>,
+  ): Promise<AdminMessageDetail> {
+    const message = await this.messages.find(id);
+    if (!message) throw notFound();
+    if (message.status !== status) {
+      const now = this.clock.now();
+      await this.transact(async (tx) => {
+        await this.messages.setStatus(id, status, now, tx);
+        await this.audit.record(
+          {
+            adminId: admin.id,
+            action: 'message.status_changed',
+            targetType: 'contact_message',
+            targetId: id,
+            before: { status: message.status },
+            after: { status },
+          },
+          now,
+          tx,
+        );
+      });
+    }
+    return this.detail(id);
+  }
+}

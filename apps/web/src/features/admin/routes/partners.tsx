@@ -1,0 +1,143 @@
+import {
+  partnerReportDimensions,
+  partnerReportQuerySchema,
+  type PartnerReportDimension,
+  type PartnerReportQuery,
+} from '@tradebot/contract';
+import { useState, type SubmitEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { SelectField, TextField } from '../../../components/ui/form-field';
+import { Notice } from '../../../components/ui/notice';
+import { Page } from '../../../components/ui/page';
+import { Table } from '../../../components/ui/table';
+import { validate, type FieldErrors } from '../../../lib/form-errors';
+import { useTranslation } from '../../../lib/i18n';
+import { useExportPartnerReport, usePartnerReport } from '../api/partner-report';
+import { QueryState } from '../components/query-state';
+import styles from '../admin.module.css';
+
+const isoDay = (date: Date) =>
+  `${String(date.getFullYear())}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
+/** The current month so far: the period a partner manager asks about first. */
+function thisMonth(): PartnerReportQuery {
+  const now = new Date();
+  return {
+    from: isoDay(new Date(now.getFullYear(), now.getMonth(), 1)),
+    to: isoDay(now),
+    dimension: 'partner_id',
+  };
+}
+
+/** Registrations by partner, source, promo code or referral pair, over a period; CSV export. */
+export default function PartnersRoute() {
+  const { t } = useTranslation('admin');
+  const [values, setValues] = useState<PartnerReportQuery>(thisMonth);
+  const [query, setQuery] = useState<PartnerReportQuery>(thisMonth);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const report = usePartnerReport(query);
+  const exportCsv = useExportPartnerReport();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = validate(partnerReportQuerySchema, values);
+    setErrors(checked.errors ?? {});
+    if (checked.data) setQuery(checked.data);
+  };
+
+  return (
+    <Page title={t('partners.title')} intro={t('partners.intro')} width="wide">
+      <Card title={t('partners.periodTitle')} titleId="partners-period">
+        <form noValidate className={styles.formRow} onSubmit={onSubmit}>
+          <TextField
+            name="from"
+            type="date"
+            label={t('partners.from')}
+            value={values.from}
+            onChange={(event) => {
+              setValues({ ...values, from: event.target.value });
+            }}
+            error={errors.from}
+          />
+          <TextField
+            name="to"
+            type="date"
+            label={t('partners.to')}
+            value={values.to}
+            onChange={(event) => {
+              setValues({ ...values, to: event.target.value });
+            }}
+            error={errors.to}
+          />
+          <SelectField
+            name="dimension"
+            label={t('partners.dimension')}
+            value={values.dimension}
+            options={partnerReportDimensions.map((dimension) => ({
+              value: dimension,
+              label: t(`partners.dimensions.${dimension}`),
+            }))}
+            onChange={(event) => {
+              setValues({ ...values, dimension: event.target.value as PartnerReportDimension });
+            }}
+          />
+          <Button type="submit" label={t('partners.show')} loading={report.isFetching} />
+        </form>
+      </Card>
+      <Card
+        title={t('partners.resultTitle')}
+        titleId="partners-result"
+        actions={
+          <Button
+            size="sm"
+            color="secondary"
+            label={t('partners.export')}
+            loading={exportCsv.isPending}
+            onClick={() => {
+              exportCsv.mutate(query);
+            }}
+          />
+        }
+      >
+        {exportCsv.isError && <Notice tone="error" title={exportCsv.error.message} />}
+        <QueryState query={report}>
+          {(data) => (
+            <>
+              <p className={styles.muted}>
+                {t('partners.summary', {
+                  count: data.registrations,
+                  from: data.from,
+                  to: data.to,
+                  zone: data.timeZone,
+                })}
+              </p>
+              {data.dimension === 'referral' && (
+                <p className={styles.muted}>{t('partners.referralNote')}</p>
+              )}
+              {data.rows.length === 0 ? (
+                <p className={styles.muted}>{t('partners.empty')}</p>
+              ) : (
+                <Table
+                  caption={t('partners.resultTitle')}
+                  captionHidden
+                  columns={[
+                    t(`partners.dimensions.${data.dimension}`),
+                    t('partners.registrations'),
+                  ]}
+                >
+                  {data.rows.map((row) => (
+                    <tr key={row.key ?? ''}>
+                      <td className={styles.code}>{row.key ?? t('partners.noValue')}</td>
+                      <td>{row.registrations}</td>
+                    </tr>
+                  ))}
+                </Table>
+              )}
+            </>
+          )}
+        </QueryState>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,318 @@
+import {
+  adminCreatePromoCodeRequestSchema,
+  limits,
+  promoBenefits,
+  type AdminPromoCode,
+  type PromoCodeState,
+} from '@tradebot/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import { AppLink } from '../../../components/ui/app-link';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Dialog } from '../../../components/ui/dialog';
+import { SelectField, TextField } from '../../../components/ui/form-field';
+import { Notice } from '../../../components/ui/notice';
+import { Page } from '../../../components/ui/page';
+import { Table } from '../../../components/ui/table';
+import { formatDateTime } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { useFormSubmission } from '../../../lib/use-form-submission';
+import {
+  createPromoCode,
+  usePromoCodes,
+  usePromoCodeUses,
+  useRetirePromoCode,
+} from '../api/promo-codes';
+import { QueryState } from '../components/query-state';
+import { adminPaths } from '../admin-paths';
+import styles from '../admin.module.css';
+
+const stateTones: Record<PromoCodeState, BadgeTone> = {
+  active: 'positive',
+  scheduled: 'info',
+  ended: 'neutral',
+  exhausted: 'warning',
+};
+
+/** A date input's day as the instant it starts, here (the operator's browser). */
+const startOfDay = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+/** "Valid until" a day means through that day: until the next one starts. */
+function endOfDay(day: string): string {
+  const next = new Date(`${day}T00:00:00`);
+  next.setDate(next.getDate() + 1);
+  return next.toISOString();
+}
+const today = () => {
+  const now = new Date();
+  return `${String(now.getFullYear())}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+};
+
+/** Promotional codes: create one, retire one, see who used each. */
+export default function PromoCodesRoute() {
+  const { t } = useTranslation('admin');
+  const codes = usePromoCodes();
+  const [usesOf, setUsesOf] = useState<string | null>(null);
+  return (
+    <Page title={t('promo.title')} intro={t('promo.intro')} width="wide">
+      <CreatePromoCode />
+      <Card title={t('promo.listTitle')} titleId="promo-list">
+        <QueryState query={codes}>
+          {(list) =>
+            list.length === 0 ? (
+              <p className={styles.muted}>{t('promo.empty')}</p>
+            ) : (
+              <PromoCodesTable codes={list} onShowUses={setUsesOf} />
+            )
+          }
+        </QueryState>
+      </Card>
+      <PromoCodeUsesDialog
+        code={usesOf}
+        onClose={() => {
+          setUsesOf(null);
+        }}
+      />
+    </Page>
+  );
+}
+
+type PromoFormField = 'code' | 'benefit' | 'validFrom' | 'validUntil' | 'maxUses';
+
+function CreatePromoCode() {
+  const { t } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Record<PromoFormField, string>>({
+    code: '',
+    benefit: promoBenefits[0],
+    validFrom: today(),
+    validUntil: '',
+    maxUses: '',
+  });
+  const [created, setCreated] = useState<string | null>(null);
+  const { errors, sending, submit } = useFormSubmission(
+    adminCreatePromoCodeRequestSchema,
+    'admin:promo.createFailed',
+  );
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setCreated(null);
+    const maxUses = values.maxUses.trim() === '' ? null : Number(values.maxUses);
+    await submit(
+      {
+        code: values.code,
+        benefit: values.benefit,
+        validFrom: values.validFrom ? startOfDay(values.validFrom) : '',
+        validUntil: values.validUntil ? endOfDay(values.validUntil) : null,
+        maxUses: Number.isNaN(maxUses) ? -1 : maxUses,
+      },
+      async (data) => {
+        const code = await createPromoCode(data);
+        setCreated(code.code);
+        setValues({ ...values, code: '', maxUses: '', validUntil: '' });
+        await queryClient.invalidateQueries({ queryKey: ['admin', 'promo-codes'] });
+      },
+    );
+  };
+
+  return (
+    <Card title={t('promo.createTitle')} titleId="promo-create">
+      {created && <Notice tone="success" title={t('promo.created', { code: created })} />}
+      <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
+        <div className={styles.formRow}>
+          <TextField
+            name="code"
+            label={t('promo.code')}
+            hint={t('promo.codeHint')}
+            autoCapitalize="characters"
+            maxLength={limits.promocode.max}
+            value={values.code}
+            onChange={(event) => {
+              setValues({ ...values, code: event.target.value });
+            }}
+            error={errors.code}
+          />
+          <SelectField
+            name="benefit"
+            label={t('promo.benefit')}
+            value={values.benefit}
+            options={promoBenefits.map((benefit) => ({
+              value: benefit,
+              label: t(`promo.benefits.${benefit}`),
+            }))}
+            onChange={(event) => {
+              setValues({ ...values, benefit: event.target.value });
+            }}
+            error={errors.benefit}
+          />
+          <TextField
+            name="maxUses"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            label={t('promo.maxUses')}
+            hint={t('promo.maxUsesHint')}
+            value={values.maxUses}
+            onChange={(event) => {
+              setValues({ ...values, maxUses: event.target.value });
+            }}
+            error={errors.maxUses}
+          />
+        </div>
+        <div className={styles.formRow}>
+          <TextField
+            name="validFrom"
+            type="date"
+            label={t('promo.validFrom')}
+            value={values.validFrom}
+            onChange={(event) => {
+              setValues({ ...values, validFrom: event.target.value });
+            }}
+            error={errors.validFrom}
+          />
+          <TextField
+            name="validUntil"
+            type="date"
+            label={t('promo.validUntil')}
+            hint={t('promo.validUntilHint')}
+            value={values.validUntil}
+            onChange={(event) => {
+              setValues({ ...values, validUntil: event.target.value });
+            }}
+            error={errors.validUntil}
+          />
+        </div>
+        <div className={styles.actions}>
+          <Button type="submit" label={t('promo.create')} loading={sending} />
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function PromoCodesTable({
+  codes,
+  onShowUses,
+}: {
+  codes: readonly AdminPromoCode[];
+  onShowUses: (code: string) => void;
+}) {
+  const { t, language } = useTranslation('admin');
+  const retire = useRetirePromoCode();
+  return (
+    <>
+      {retire.isError && <Notice tone="error" title={retire.error.message} />}
+      <Table
+        caption={t('promo.listTitle')}
+        captionHidden
+        columns={[
+          t('promo.code'),
+          t('promo.state'),
+          t('promo.benefit'),
+          t('promo.validity'),
+          t('promo.uses'),
+          t('promo.actions'),
+        ]}
+      >
+        {codes.map((code) => (
+          <tr key={code.code}>
+            <th scope="row">{code.code}</th>
+            <td>
+              <Badge tone={stateTones[code.state]}>{t(`promo.states.${code.state}`)}</Badge>
+            </td>
+            <td>{t(`promo.benefits.${code.benefit}`)}</td>
+            <td>
+              {t('promo.window', {
+                from: formatDateTime(language, code.validFrom),
+                until: code.validUntil
+                  ? formatDateTime(language, code.validUntil)
+                  : t('promo.noEnd'),
+              })}
+            </td>
+            <td>
+              {code.maxUses === null
+                ? t('promo.usesUncapped', { uses: code.uses })
+                : t('promo.usesCapped', { uses: code.uses, max: code.maxUses })}
+            </td>
+            <td>
+              <div className={styles.actions}>
+                <Button
+                  size="sm"
+                  color="other"
+                  label={t('promo.showUses')}
+                  onClick={() => {
+                    onShowUses(code.code);
+                  }}
+                />
+                {code.state !== 'ended' && (
+                  <ConfirmDialog
+                    tone="danger"
+                    trigger={
+                      <Button
+                        size="sm"
+                        color="danger"
+                        label={t('promo.retire')}
+                        loading={retire.isPending && retire.variables === code.code}
+                      />
+                    }
+                    title={t('promo.retireTitle', { code: code.code })}
+                    description={t('promo.retireText')}
+                    confirmLabel={t('promo.retire')}
+                    cancelLabel={t('cancel')}
+                    onConfirm={() => {
+                      retire.mutate(code.code);
+                    }}
+                  />
+                )}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}
+
+function PromoCodeUsesDialog({ code, onClose }: { code: string | null; onClose: () => void }) {
+  const { t, language } = useTranslation('admin');
+  const uses = usePromoCodeUses(code);
+  return (
+    <Dialog
+      open={code !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={t('promo.usesTitle', { code: code ?? '' })}
+      closeLabel={t('close')}
+    >
+      <QueryState query={uses}>
+        {(data) => (
+          <>
+            <p>{t('promo.usesCount', { count: data.uses })}</p>
+            {data.accounts.length === 0 ? (
+              <p className={styles.muted}>{t('promo.noAccounts')}</p>
+            ) : (
+              <ul className={styles.thread}>
+                {data.accounts.map((account) => (
+                  <li key={account.id}>
+                    <AppLink to={`${adminPaths.users}/${account.id}`}>
+                      {account.name} {account.last_name}
+                    </AppLink>{' '}
+                    {account.email}{' '}
+                    <span className={styles.muted}>
+                      {formatDateTime(language, account.createdAt)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <p className={styles.muted}>{t('promo.accountsNote')}</p>
+          </>
+        )}
+      </QueryState>
+    </Dialog>
+  );
+}

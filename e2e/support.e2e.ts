@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { generate } from 'otplib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
+import { launchBrowser } from './support/browser';
+import { logInDemo, screenshotAt } from './support/live-account';
+import { latestMailTo } from './support/mailbox';
+import { startServer, type RunningServer } from './support/server';
+
+const root = path.resolve(import.meta.dirname, '..');
+const admin = {
+  email: 'soporte@tradebot.test',
+  name: 'Sofía Soporte',
+  password: 'consola-segura-2026',
+};
+const demoEmail = 'demo@tradebot.app';
+const subject = 'Consulta sobre mi cuenta';
+const question = 'Hola, quiero saber cuando se acredita mi deposito.';
+const answer = 'Hola Demo, tu deposito ya esta acreditado.';
+
+/** `npm run admin:create`, as the README documents it: the TOTP secret is printed once. */
+async function createAdmin(dataDir: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['run', '--silent', 'admin:create', '--', '--email', admin.email, '--name', admin.name],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: admin.password },
+    },
+  );
+  const secret = /^TOTP secret: ([A-Z2-7]+)$/m.exec(stdout)?.[1];
+  if (!secret) throw new Error(`no TOTP secret in:\n${stdout}`);
+  expect(stdout).toMatch(/^otpauth URI: otpauth:\/\/totp\/.*secret=/m);
+  return secret;
+}
+
+describe('contact and the support console (issue 13)', () => {
+  const state = {} as {
+    dataDir: string;
+    secret: string;
+    server: RunningServer;
+    browser: Browser;
+    contexts: BrowserContext[];
+    /** The admin's signed-in page (a TOTP code signs in once per 30 s step). */
+    desk: Page;
+  };
+
+  beforeAll(async () => {
+    state.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-support-'));
+    // The embedded database opens in one process at a time: the admin is created first.
+    state.secret = await createAdmin(state.dataDir);
+    state.server = await startServer({ ROBOT_ENABLED: 'false' }, { dataDir: state.dataDir });
+    state.browser = await launchBrowser();
+    state.contexts = [];
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of state.contexts) await context.close();
+    await state.browser.close();
+    await state.server.stop();
+    await fs.rm(state.dataDir, { recursive: true, force: true });
+  });
+
+  async function newPage(width = 1280): Promise<Page> {
+    const context = await state.browser.newContext({
+      baseURL: state.server.url,
+      viewport: { width, height: 900 },
+    });
+    state.contexts.push(context);
+    return context.newPage();
+  }
+
+  it('a user sends a message; an admin signs in with TOTP, sees it and replies by e-mail', async () => {
+    const user = await newPage();
+    await logInDemo(user);
+    await user.goto('/contact');
+    await user.getByRole('heading', { level: 1, name: 'Atención al cliente' }).waitFor();
+    await user.getByLabel('Asunto').fill(subject);
+    await user.getByLabel('Mensaje', { exact: true }).fill(question);
+    await user.getByRole('button', { name: 'Enviar mensaje' }).click();
+    await user.getByText('Mensaje enviado correctamente').waitFor();
+    await user.getByText(/Te responderemos a más tardar el/).waitFor();
+    await screenshotAt(user, 'contact', 360);
+    expect(await seriousAxeViolations(user)).toEqual([]);
+    const acknowledgement = await latestMailTo(state.dataDir, demoEmail);
+    expect(acknowledgement).toContain(`Subject: Recibimos tu mensaje: ${subject}`);
+
+    const desk = await newPage(768);
+    state.desk = desk;
+    await desk.goto('/admin');
+    await desk.waitForURL('**/admin/login');
+    await desk.getByLabel('Correo electrónico').fill(admin.email);
+    await desk.getByLabel('Contraseña').fill(admin.password);
+    await desk.getByRole('button', { name: 'Continuar' }).click();
+    const code = await generate({ secret: state.secret });
+    await desk.getByLabel('Código de verificación').fill(code);
+    await desk.getByRole('button', { name: 'Verificar y entrar' }).click();
+    await desk.waitForURL('**/admin/messages');
+    await desk.getByRole('heading', { level: 1, name: 'Mensajes' }).waitFor();
+    const row = desk.getByRole('row').filter({ hasText: subject });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(demoEmail);
+    expect(await row.textContent()).toContain('Abierto');
+    await screenshotAt(desk, 'admin-inbox', 768);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    await row.getByRole('link', { name: subject }).click();
+    await desk.getByRole('heading', { level: 1, name: subject }).waitFor();
+    await desk.getByText(question).waitFor();
+    await desk.getByLabel('Respuesta', { exact: true }).fill(answer);
+    await desk.getByRole('button', { name: 'Enviar respuesta' }).click();
+    await desk.getByText(`Respuesta enviada por correo a ${demoEmail}.`).waitFor();
+    await desk.getByRole('listitem').filter({ hasText: answer }).waitFor();
+    await screenshotAt(desk, 'admin-message', 768);
+    await screenshotAt(desk, 'admin-message', 1280);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    const reply = await latestMailTo(state.dataDir, demoEmail);
+    expect(reply).toContain(`Subject: Re: ${subject}`);
+    expect(reply.replace(/=\r?\n/g, '')).toContain(answer);
+
+    // The reply, and the sign-in before it, are in the audit log.
+    await desk.getByRole('link', { name: 'Registro de auditoría' }).click();
+    await desk.getByRole('cell', { name: 'Respondió un mensaje' }).waitFor();
+    await desk.getByRole('cell', { name: 'Inició sesión' }).waitFor();
+
+    // The console speaks Portuguese too.
+    await desk.getByRole('button', { name: /PT/ }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Registro de auditoria' }).waitFor();
+    await desk.getByRole('link', { name: 'Mensagens' }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Mensagens' }).waitFor();
+  }, 120_000);
+
+  it('the other screens: users, promo codes, partners, at tablet and desktop widths', async () => {
+    const { desk } = state;
+    await desk.setViewportSize({ width: 768, height: 900 });
+    await desk.getByRole('link', { name: 'Usuários' }).click();
+    await desk.getByRole('button', { name: /ES/ }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Usuarios' }).waitFor();
+    await desk.getByLabel('Correo electrónico o nombre').fill('demo');
+    await desk.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await desk.getByRole('link', { name: 'Demo Usuario' }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Demo Usuario' }).waitFor();
+    await desk.getByText('Pagó').waitFor();
+    await desk.getByRole('link', { name: subject }).waitFor();
+    await screenshotAt(desk, 'admin-user', 768);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    await desk.getByRole('link', { name: 'Códigos promocionales' }).click();
+    await desk.getByRole('row').filter({ hasText: 'MESGRATIS' }).waitFor();
+    await desk.getByLabel('Código', { exact: true }).fill('e2e-2026');
+    await desk.getByLabel('Máximo de usos').fill('10');
+    await desk.getByRole('button', { name: 'Crear código' }).click();
+    await desk.getByText('Código E2E-2026 creado.').waitFor();
+    const created = desk.getByRole('row').filter({ hasText: 'E2E-2026' });
+    expect(await created.textContent()).toContain('0 de 10');
+    await screenshotAt(desk, 'admin-promo-codes', 768);
+    await screenshotAt(desk, 'admin-promo-codes', 1280);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    await desk.getByRole('link', { name: 'Socios y referidos' }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Socios y referidos' }).waitFor();
+    await desk.getByText(/registros? del/).waitFor();
+    await screenshotAt(desk, 'admin-partners', 768);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    await desk.getByRole('link', { name: 'Registro de auditoría' }).click();
+    await desk.getByRole('cell', { name: 'Creó un código promocional' }).waitFor();
+    await screenshotAt(desk, 'admin-audit-log', 768);
+  }, 90_000);
+
+  it("the console refuses a user's session, and its screens need the second factor", async () => {
+    const user = await newPage();
+    await logInDemo(user);
+    const status = await user.evaluate(async () => {
+      const response = await fetch('/core-api/public/api/v1/admin/messages', {
+        headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+      });
+      return response.status;
+    });
+    expect(status).toBe(403);
+    // A user's session opens nothing in the console: it asks for an admin sign-in.
+    await user.goto('/admin/users');
+    await user.waitForURL('**/admin/login');
+    await user.getByRole('heading', { name: 'Consola de soporte' }).waitFor();
+  }, 60_000);
+});
