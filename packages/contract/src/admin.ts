@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { text } from './text';
+import { z } from './zod';
 import { categoriesEnabledSchema, emailSchema, limits, promoBenefits } from './accounts';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
@@ -15,7 +16,7 @@ const isoInstant = z.string().describe('ISO 8601 instant, UTC');
 // Sign-in: a password opens a session that can do nothing until its TOTP code is given.
 export const adminLoginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
+  password: text({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
   language: languageSchema.optional(),
 });
 export type AdminLoginRequest = z.input<typeof adminLoginRequestSchema>;
@@ -24,8 +25,7 @@ export const adminLoginResponseSchema = dataEnvelope(
 );
 
 export const adminSecondFactorRequestSchema = z.object({
-  code: z
-    .string({ error: 'validation.required' })
+  code: text({ error: 'validation.required' })
     .trim()
     .regex(/^\d{6}$/, { error: 'validation.otpFormat' }),
   language: languageSchema.optional(),
@@ -107,8 +107,7 @@ export type AdminMessageDetail = z.infer<typeof adminMessageDetailSchema>;
 export const adminMessageResponseSchema = dataEnvelope(adminMessageDetailSchema);
 
 export const adminReplyRequestSchema = z.object({
-  body: z
-    .string({ error: 'validation.required' })
+  body: text({ error: 'validation.required', multiline: true })
     .trim()
     .min(1, { error: 'validation.required' })
     .max(contactLimits.reply.max, { error: 'validation.max' }),
@@ -124,8 +123,7 @@ export const adminMessageStatusRequestSchema = z.object({
 
 // Users.
 export const adminUserSearchQuerySchema = z.object({
-  q: z
-    .string({ error: 'validation.required' })
+  q: text({ error: 'validation.required' })
     .trim()
     .min(2, { error: 'validation.min' })
     .max(limits.email.max, { error: 'validation.max' }),
@@ -195,8 +193,7 @@ export const adminPromoCodeResponseSchema = dataEnvelope(adminPromoCodeSchema);
 export const promoCodePattern = /^[A-Za-z0-9_-]+$/;
 export const adminCreatePromoCodeRequestSchema = z
   .object({
-    code: z
-      .string({ error: 'validation.required' })
+    code: text({ error: 'validation.required' })
       .trim()
       .min(1, { error: 'validation.required' })
       .min(3, { error: 'validation.min' })
@@ -221,8 +218,7 @@ export const adminCreatePromoCodeRequestSchema = z
 export type AdminCreatePromoCodeRequest = z.input<typeof adminCreatePromoCodeRequestSchema>;
 
 export const adminPromoCodeParamsSchema = z.object({
-  code: z
-    .string()
+  code: text()
     .trim()
     .min(1, { error: 'validation.invalidValue' })
     .max(limits.promocode.max, { error: 'validation.invalidValue' })
@@ -251,8 +247,7 @@ export const partnerReportDimensions = [
   'referral',
 ] as const;
 export type PartnerReportDimension = (typeof partnerReportDimensions)[number];
-const calendarDate = z
-  .string({ error: 'validation.required' })
+const calendarDate = text({ error: 'validation.required' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'validation.invalidValue' })
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
     error: 'validation.invalidValue',

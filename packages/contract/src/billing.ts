@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 import { planIds, subscriptionStatuses } from './plans';

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { text } from './text';
+import { z } from './zod';
 import { categories } from './categories';
 import { countryCodeSchema, languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
@@ -25,7 +26,7 @@ export const experienceLevelSchema = z.enum(experienceLevels, invalid);
 
 export const brokerSearchRequestSchema = z.object({
   /** Where the visitor lives: the broker must serve that country. */
-  country: z.string(invalid).trim().toUpperCase().pipe(countryCodeSchema),
+  country: text(invalid).trim().toUpperCase().pipe(countryCodeSchema),
   /** Every market chosen must be offered. */
   markets: z
     .array(z.enum(categories, invalid), invalid)
@@ -52,7 +53,7 @@ export type BrokerSearchRequest = z.input<typeof brokerSearchRequestSchema>;
 export type BrokerSearchQuery = z.output<typeof brokerSearchRequestSchema>;
 
 const listOf = <T extends z.ZodType>(item: T) => z.array(item).max(brokerSearchLimits.listLength);
-const text = (max: number) => z.string().trim().min(1).max(max);
+const entryText = (max: number) => text().trim().min(1).max(max);
 
 /** One entry of the directory as the operator loads it (docs/decisions/050). */
 export const brokerDirectoryEntrySchema = z.strictObject({
@@ -61,8 +62,8 @@ export const brokerDirectoryEntrySchema = z.strictObject({
     .string()
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
     .max(60),
-  name: text(brokerSearchLimits.name),
-  regulators: listOf(text(brokerSearchLimits.listItem)),
+  name: entryText(brokerSearchLimits.name),
+  regulators: listOf(entryText(brokerSearchLimits.listItem)),
   /** ISO 3166-1 alpha-2 codes of the countries served. */
   countries: listOf(countryCodeSchema).min(1),
   platforms: listOf(brokerPlatformSchema).min(1),

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { text } from './text';
+import { z } from './zod';
 import { limits, newPasswordSchema, passwordsMatch } from './accounts';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
@@ -18,7 +19,7 @@ export const linkAccountRequestSchema = z
   .object({
     platform: tradingPlatformIdSchema.default(builtInPlatform.id),
     password: newPasswordSchema,
-    confirm_password: z.string({ error: 'validation.required' }).max(limits.password.max),
+    confirm_password: text({ error: 'validation.required' }).max(limits.password.max),
     language: languageSchema.optional(),
   })
   .superRefine(passwordsMatch);
@@ -37,8 +38,7 @@ export type LinkAccountResponse = z.infer<typeof linkAccountResponseSchema>;
 
 export const tradingPlatformLoginRequestSchema = z.object({
   platform: tradingPlatformIdSchema.default(builtInPlatform.id),
-  password: z
-    .string({ error: 'validation.required' })
+  password: text({ error: 'validation.required' })
     .min(1, { error: 'validation.required' })
     .max(limits.password.max, { error: 'validation.max' }),
   language: languageSchema.optional(),

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { text } from './text';
+import { z } from './zod';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 
@@ -20,14 +21,12 @@ export const supportReplyWorkingHours = 24;
 
 export const contactRequestSchema = z.object({
   kind: z.enum(contactKinds, { error: 'validation.required' }),
-  subject: z
-    .string({ error: 'validation.required' })
+  subject: text({ error: 'validation.required' })
     .trim()
     .min(1, { error: 'validation.required' })
     .min(contactLimits.subject.min, { error: 'validation.min' })
     .max(contactLimits.subject.max, { error: 'validation.max' }),
-  message: z
-    .string({ error: 'validation.required' })
+  message: text({ error: 'validation.required', multiline: true })
     .trim()
     .min(1, { error: 'validation.required' })
     .min(contactLimits.message.min, { error: 'validation.min' })

@@ -44,12 +44,21 @@ const requestSchemas = Object.entries(contract as Record<string, unknown>).filte
 interface JsonProperty {
   type?: string;
   enum?: unknown[];
+  const?: unknown;
+  format?: string;
   anyOf?: JsonProperty[];
 }
 
-/** Free-text properties: strings that are not enums. */
+/**
+ * Free-text properties: strings that are not enums, constants or formats (a date-time or a
+ * URL refuses a control character with its own format's message).
+ */
 const isText = (property: JsonProperty): boolean =>
-  (property.type === 'string' && !property.enum) || (property.anyOf?.some(isText) ?? false);
+  (property.type === 'string' &&
+    !property.enum &&
+    property.const === undefined &&
+    property.format === undefined) ||
+  (property.anyOf?.some(isText) ?? false);
 
 function stringProperties(schema: z.ZodType): string[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {

@@ -105,7 +105,11 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
 
     const page = manifest.pages[language][address.path];
     if (page) return sendPage(reply, page, 200);
-    if (appPaths.has(address.path)) return sendPage(reply, manifest.app[language], 200);
+    // The support console is the app's shell too, at any of its addresses (decision 057).
+    const adminPath = address.path === '/admin' || address.path.startsWith('/admin/');
+    if (appPaths.has(address.path) || adminPath) {
+      return sendPage(reply, manifest.app[language], 200);
+    }
 
     const segment = promoPath.exec(address.path)?.[1];
     if (segment !== undefined && isRobotBitcoinSegment(segment)) {

@@ -79,6 +79,10 @@ export function pageMetaOf(rawPath: string): PageMeta {
   const privateKey = privatePages[path];
   if (privateKey)
     return { kind: 'private', key: privateKey, indexable: false, canonicalPath: path };
+  // The support console (docs/decisions/057): an app of its own, never indexed.
+  if (path === '/admin' || path.startsWith('/admin/')) {
+    return { kind: 'private', key: 'admin', indexable: false, canonicalPath: path };
+  }
   const step = stepPattern.exec(path);
   if (step?.[1]) {
     const base = step[1] as keyof typeof stepBases;
