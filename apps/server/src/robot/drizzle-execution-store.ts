@@ -8,8 +8,9 @@ import type {
   TradeClosure,
   TradeRecord,
 } from '@tradebot/robot';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { rowsOf } from '../db/migrate';
 import { pgArrayLiteral } from '../db/pg-array';
 import { dayStarts, operations, orderIntents } from '../db/schema';
 
@@ -68,7 +69,9 @@ export function tradeOf(row: OperationRow): TradeRecord {
   };
 }
 
-function operationRow(trade: TradeRecord): typeof operations.$inferInsert {
+type OperationInsert = typeof operations.$inferInsert;
+
+function operationRow(trade: TradeRecord): OperationInsert {
   return {
     positionId: trade.positionId,
     clientOrderId: trade.clientOrderId,
@@ -97,17 +100,179 @@ function operationRow(trade: TradeRecord): typeof operations.$inferInsert {
   };
 }
 
+type StoreWrite =
+  | { kind: 'status'; clientOrderId: string; status: IntentStatus; rejectReason: string | null }
+  | { kind: 'fill'; trade: TradeRecord }
+  | { kind: 'close'; positionId: string; closure: TradeClosure }
+  | { kind: 'day'; accountId: string; day: number; equityCents: number };
+
+interface WriteBatch {
+  writes: StoreWrite[];
+  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+}
+
+/** Keeps the first write of each key: a replay in the same batch changes nothing, as apart. */
+function firstOf<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /**
  * The robot's ExecutionStore on the server's database (robot/src/execution/execution-store.ts).
  * Inserts skip rows whose key exists, and updates only move a row forward (a filled intent is
  * never made pending again, a closed operation never closed twice), so a replay is harmless.
+ *
+ * Status changes, fills, closures and day starts are written by group commit (decision 046):
+ * the calls of one turn share one transaction, one statement per kind whatever their number,
+ * applied in the order fills, closures, so a closure never overtakes its fill; whatever comes
+ * while a write is in flight waits for the next one. A wave of 10,000 accounts expires or fills
+ * tens of thousands of orders at once: one round trip each would keep the database busy for
+ * longer than a shutdown may last. Each call resolves once its transaction has committed.
  */
 export class DrizzleExecutionStore implements ExecutionStore {
+  private gathered: WriteBatch = { writes: [], waiters: [] };
+  private writing = false;
+  private writeScheduled = false;
+
   constructor(
     private readonly db: Db,
     /** Told once an operation's closure is in the database (the server's read caches). */
     private readonly onClosureStored: (accountId: string) => void = () => undefined,
   ) {}
+
+  private enqueue(write: StoreWrite): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.gathered.writes.push(write);
+      this.gathered.waiters.push({ resolve, reject });
+      this.scheduleWrite();
+    });
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeScheduled || this.writing || this.gathered.writes.length === 0) return;
+    this.writeScheduled = true;
+    queueMicrotask(() => {
+      this.writeScheduled = false;
+      const batch = this.gathered;
+      this.gathered = { writes: [], waiters: [] };
+      this.writing = true;
+      this.write(batch.writes)
+        .then(
+          (closedAccounts) => {
+            for (const waiter of batch.waiters) waiter.resolve();
+            for (const accountId of closedAccounts) this.onClosureStored(accountId);
+          },
+          (error: unknown) => {
+            for (const waiter of batch.waiters) waiter.reject(error);
+          },
+        )
+        .finally(() => {
+          this.writing = false;
+          this.scheduleWrite();
+        });
+    });
+  }
+
+  /** One transaction; resolves with the accounts an operation of which it closed. */
+  private async write(writes: readonly StoreWrite[]): Promise<string[]> {
+    const of = <K extends StoreWrite['kind']>(kind: K) =>
+      writes.filter((write): write is Extract<StoreWrite, { kind: K }> => write.kind === kind);
+    const statuses = firstOf(of('status'), (write) => write.clientOrderId);
+    const fills = of('fill').map((write) => write.trade);
+    const closes = firstOf(of('close'), (write) => write.positionId);
+    const days = of('day');
+    return this.db.transaction(async (tx) => {
+      if (statuses.length > 0) {
+        const column = (read: (write: (typeof statuses)[number]) => string | null) =>
+          pgArrayLiteral(statuses.map(read));
+        await tx.execute(sql`
+          update ${orderIntents} as i set status = v.status, reject_reason = v.reason
+          from unnest(
+            ${column((w) => w.clientOrderId)}::text[],
+            ${column((w) => w.status)}::text[],
+            ${column((w) => w.rejectReason)}::text[]) as v(id, status, reason)
+          where i.client_order_id = v.id and i.status = 'pending'`);
+      }
+      if (fills.length > 0) {
+        const rows = fills.map(operationRow);
+        const column = (read: (row: OperationInsert) => string | number | null | undefined) =>
+          pgArrayLiteral(rows.map((row) => read(row) ?? null));
+        const instant = (value: Date | null | undefined) => value?.toISOString() ?? null;
+        await tx.execute(sql`
+          update ${orderIntents} set status = 'filled', reject_reason = null
+          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])`);
+        await tx.execute(sql`
+          insert into ${operations} (
+            position_id, client_order_id, account_id, symbol, category, side, units, opened_at,
+            entry_bid, entry_ask, entry_price, pip_size, take_profit, stop_loss, probability,
+            break_even_probability, margin_cents, equity_at_entry_cents,
+            free_margin_at_entry_cents, used_margin_after_entry_cents, closed_at, close_price,
+            close_reason, profit_cents)
+          select * from unnest(
+            ${column((r) => r.positionId)}::text[],
+            ${column((r) => r.clientOrderId)}::text[],
+            ${column((r) => r.accountId)}::uuid[],
+            ${column((r) => r.symbol)}::text[],
+            ${column((r) => r.category)}::text[],
+            ${column((r) => r.side)}::text[],
+            ${column((r) => r.units)}::float8[],
+            ${column((r) => instant(r.openedAt))}::timestamptz[],
+            ${column((r) => r.entryBid)}::float8[],
+            ${column((r) => r.entryAsk)}::float8[],
+            ${column((r) => r.entryPrice)}::float8[],
+            ${column((r) => r.pipSize)}::float8[],
+            ${column((r) => r.takeProfit)}::float8[],
+            ${column((r) => r.stopLoss)}::float8[],
+            ${column((r) => r.probability)}::float8[],
+            ${column((r) => r.breakEvenProbability)}::float8[],
+            ${column((r) => r.marginCents)}::int8[],
+            ${column((r) => r.equityAtEntryCents)}::int8[],
+            ${column((r) => r.freeMarginAtEntryCents)}::int8[],
+            ${column((r) => r.usedMarginAfterEntryCents)}::int8[],
+            ${column((r) => instant(r.closedAt))}::timestamptz[],
+            ${column((r) => r.closePrice)}::float8[],
+            ${column((r) => r.closeReason)}::text[],
+            ${column((r) => r.profitCents)}::int8[])
+          on conflict do nothing`);
+      }
+      let closedAccounts: string[] = [];
+      if (closes.length > 0) {
+        const column = (read: (write: (typeof closes)[number]) => string | number | null) =>
+          pgArrayLiteral(closes.map(read));
+        const closed = await tx.execute(sql`
+          update ${operations} as o
+          set closed_at = v.closed_at, close_price = v.close_price,
+              close_reason = v.close_reason, profit_cents = v.profit_cents
+          from unnest(
+            ${column((w) => w.positionId)}::text[],
+            ${column((w) => new Date(w.closure.closedAt).toISOString())}::timestamptz[],
+            ${column((w) => w.closure.closePrice)}::float8[],
+            ${column((w) => w.closure.closeReason)}::text[],
+            ${column((w) => w.closure.profitCents)}::int8[])
+            as v(position_id, closed_at, close_price, close_reason, profit_cents)
+          where o.position_id = v.position_id and o.close_reason = 'open'
+          returning o.account_id`);
+        closedAccounts = rowsOf<{ account_id: string }>(closed).map((row) => row.account_id);
+      }
+      if (days.length > 0) {
+        const column = (read: (write: (typeof days)[number]) => string | number) =>
+          pgArrayLiteral(days.map(read));
+        await tx.execute(sql`
+          insert into ${dayStarts} (account_id, day, equity_cents)
+          select * from unnest(
+            ${column((w) => w.accountId)}::uuid[],
+            ${column((w) => w.day)}::int4[],
+            ${column((w) => w.equityCents)}::int8[])
+          on conflict do nothing`);
+      }
+      return closedAccounts;
+    });
+  }
 
   /** One statement whatever the wave's size: a parameter per column (see pgArrayLiteral). */
   async saveIntents(intents: readonly OrderIntent[]): Promise<void> {
@@ -142,45 +307,29 @@ export class DrizzleExecutionStore implements ExecutionStore {
       on conflict do nothing`);
   }
 
-  async updateIntentStatus(
+  updateIntentStatus(
     clientOrderId: string,
     status: IntentStatus,
     rejectReason?: string,
   ): Promise<void> {
-    await this.db
-      .update(orderIntents)
-      .set({ status, rejectReason: rejectReason ?? null })
-      .where(
-        and(eq(orderIntents.clientOrderId, clientOrderId), eq(orderIntents.status, 'pending')),
-      );
-  }
-
-  async recordFill(trade: TradeRecord): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
-        .update(orderIntents)
-        .set({ status: 'filled', rejectReason: null })
-        .where(eq(orderIntents.clientOrderId, trade.clientOrderId));
-      await tx.insert(operations).values(operationRow(trade)).onConflictDoNothing();
+    return this.enqueue({
+      kind: 'status',
+      clientOrderId,
+      status,
+      rejectReason: rejectReason ?? null,
     });
   }
 
-  async closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
-    const closed = await this.db
-      .update(operations)
-      .set({
-        closedAt: new Date(closure.closedAt),
-        closePrice: closure.closePrice,
-        closeReason: closure.closeReason,
-        profitCents: closure.profitCents,
-      })
-      .where(and(eq(operations.positionId, positionId), eq(operations.closeReason, 'open')))
-      .returning({ accountId: operations.accountId });
-    for (const row of closed) this.onClosureStored(row.accountId);
+  recordFill(trade: TradeRecord): Promise<void> {
+    return this.enqueue({ kind: 'fill', trade });
   }
 
-  async recordDayStart(accountId: string, day: number, equityCents: number): Promise<void> {
-    await this.db.insert(dayStarts).values({ accountId, day, equityCents }).onConflictDoNothing();
+  closeTrade(positionId: string, closure: TradeClosure): Promise<void> {
+    return this.enqueue({ kind: 'close', positionId, closure });
+  }
+
+  recordDayStart(accountId: string, day: number, equityCents: number): Promise<void> {
+    return this.enqueue({ kind: 'day', accountId, day, equityCents });
   }
 
   async dayStarts(day: number): Promise<ReadonlyMap<string, number>> {

@@ -5,12 +5,12 @@ import type { RobotWorkerData } from './robot-protocol';
 
 /**
  * The robot's worker thread (decision 046): opens its way into the server's database (its own
- * small pool on PostgreSQL, a link to the main thread's PGlite) and runs the robot behind a
+ * pool on PostgreSQL, a link to the main thread's PGlite) and runs the robot behind a
  * RobotHost on `parentPort`. An uncaught error ends the thread; the main thread restarts it.
  */
 
-/** The robot writes one group-commit wave at a time per port, and reads little. */
-const robotPoolSize = 4;
+/** As the main thread's pool: the robot's writes and the API's reads no longer share one. */
+const robotPoolSize = 10;
 
 if (!parentPort) throw new Error('robot-worker runs as a worker thread');
 const { options, link } = workerData as RobotWorkerData;
