@@ -8,6 +8,7 @@ import { seriousAxeViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { fastMarket, screenshotAt, tradingData, until } from './support/live-account';
+import { authorized, fillCard, paymentCopy, registerThroughForm } from './support/payment';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -115,6 +116,11 @@ describe('linking a trading-platform account (issue 10)', () => {
     // The guards: Dashboard needs linking -> LinkAccount (paid, not linked).
     await page.waitForURL('**/link-account');
     await acceptOverlay(page, language, text(language, 'common', 'guards.linkRequired'));
+    await linkFromLinkPage(page, language, width, email);
+  }
+
+  /** On /link-account: open the platform account, log in there, see it on the dashboard. */
+  async function linkFromLinkPage(page: Page, language: Language, width: number, email: string) {
     await page
       .getByRole('heading', { level: 1, name: text(language, 'linking', 'link.title') })
       .waitFor();
@@ -209,6 +215,35 @@ describe('linking a trading-platform account (issue 10)', () => {
     );
     await page.context().close();
   }, 240_000);
+
+  it.each([
+    ['es', 360],
+    ['pt', 1280],
+  ] as const)(
+    'the whole path in %s at %i px: register, pay (a declined card, then 4242), link, log in at the platform, the dashboard',
+    async (language, width) => {
+      const page = await newPage(language, width);
+      await page.addInitScript((stored) => {
+        if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
+      }, language);
+      const email = await registerThroughForm(page, language);
+      await page.waitForURL('**/payment');
+      await acceptOverlay(page, language, paymentCopy[language].mustPay);
+      await page.getByRole('button', { name: paymentCopy[language].payMonthly }).click();
+      await page.waitForURL('**/sim-pay/checkout/**');
+      await fillCard(page, language, '4000 0000 0000 0002');
+      await page.getByRole('alert').getByText(paymentCopy[language].declined).waitFor();
+      expect(await authorized(page)).toBe(false);
+      await fillCard(page, language, '4242 4242 4242 4242');
+      // Paid once the provider's signed event is applied; the return page then moves on.
+      await page.waitForURL('**/link-account', { timeout: 20_000 });
+      expect(await authorized(page)).toBe(true);
+      await linkFromLinkPage(page, language, width, email);
+      await screenshotAt(page, `onboarding-dashboard-${language}`, width);
+      await page.context().close();
+    },
+    120_000,
+  );
 
   it('pt at 1280 px: the same journey in Portuguese', async () => {
     const page = await newPage('pt', 1280);

@@ -3,6 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { logInDemo, screenshotAt, until } from './support/live-account';
+import {
+  authorized,
+  fillCard,
+  paymentCopy as copy,
+  registerThroughForm as register,
+  type PaymentLanguage as Language,
+} from './support/payment';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -11,51 +18,6 @@ import { startServer, type RunningServer } from './support/server';
  * to link the account; the free month; the 7-day refund ending access. Its own server: what it
  * does to the demo account must not leak into other files.
  */
-const copy = {
-  es: {
-    name: 'Nombre',
-    lastName: 'Apellido',
-    email: 'Correo electrónico',
-    password: 'Contraseña',
-    confirm: 'Repite la contraseña',
-    promocode: 'Código promocional (opcional)',
-    register: 'Crear cuenta',
-    accept: 'Aceptar',
-    mustPay: 'Debes pagar tu suscripción para acceder a esta página',
-    paymentTitle: 'Pago de la suscripción',
-    payMonthly: 'Pagar el Plan mensual',
-    monthlyPrice: 'USD 29.00',
-    cardName: 'Nombre en la tarjeta',
-    cardNumber: 'Número de tarjeta',
-    expiry: 'Vencimiento (MM/AA)',
-    cvc: 'Código de seguridad (CVC)',
-    pay: 'Pagar USD 29.00',
-    declined: 'Tu tarjeta fue rechazada',
-    waiting: 'Esperamos la confirmación del procesador de pagos',
-  },
-  pt: {
-    name: 'Nome',
-    lastName: 'Sobrenome',
-    email: 'E-mail',
-    password: 'Senha',
-    confirm: 'Repita a senha',
-    promocode: 'Código promocional (opcional)',
-    register: 'Criar conta',
-    accept: 'OK',
-    mustPay: 'Você precisa pagar sua assinatura para acessar esta página',
-    paymentTitle: 'Pagamento da assinatura',
-    payMonthly: 'Pagar o Plano mensal',
-    monthlyPrice: 'US$ 29,00',
-    cardName: 'Nome no cartão',
-    cardNumber: 'Número do cartão',
-    expiry: 'Validade (MM/AA)',
-    cvc: 'Código de segurança (CVC)',
-    pay: 'Pagar US$ 29,00',
-    declined: 'Seu cartão foi recusado',
-    waiting: 'Aguardamos a confirmação do processador de pagamentos',
-  },
-} as const;
-type Language = keyof typeof copy;
 
 let server: RunningServer;
 let browser: Browser;
@@ -80,47 +42,6 @@ async function newPage(
     if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
   }, language);
   return { context, page: await context.newPage() };
-}
-
-let registrations = 0;
-async function register(page: Page, language: Language, promocode = ''): Promise<string> {
-  const text = copy[language];
-  registrations += 1;
-  const email = `pago-${String(registrations)}-${String(Date.now())}@example.com`;
-  await page.goto('/register');
-  await page.getByLabel(text.name, { exact: true }).fill('María');
-  await page.getByLabel(text.lastName).fill('Gonçalves');
-  await page.getByLabel(text.email).fill(email);
-  await page.getByLabel(text.password, { exact: true }).fill('segura123');
-  await page.getByLabel(text.confirm).fill('segura123');
-  if (promocode) {
-    await page.getByLabel(text.promocode).fill(promocode);
-    // The form waits for the code's check before it sends.
-    await page
-      .getByText(/Código válido/)
-      .first()
-      .waitFor();
-  }
-  await page.getByRole('button', { name: text.register }).click();
-  return email;
-}
-
-async function authorized(page: Page): Promise<boolean> {
-  return page.evaluate(async () => {
-    const response = await fetch('/core-api/public/api/v1/get-settings', {
-      headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
-    });
-    return ((await response.json()) as { data: { authorized: boolean } }).data.authorized;
-  });
-}
-
-async function fillCard(page: Page, language: Language, number: string) {
-  const text = copy[language];
-  await page.getByLabel(text.cardName).fill('María Gonçalves');
-  await page.getByLabel(text.cardNumber).fill(number);
-  await page.getByLabel(text.expiry).fill('12/34');
-  await page.getByLabel(text.cvc).fill('123');
-  await page.getByRole('button', { name: text.pay }).click();
 }
 
 describe('paying a plan through the simulated checkout', () => {
