@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { useTestApp } from './helpers/app';
 import { login, register, registeredToken, v1, validRegistration } from './helpers/accounts';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from './helpers/redis-server';
@@ -127,6 +128,14 @@ describe('register and email-subscription, per address', () => {
   });
 
   it('subscribes 10 new e-mails an hour from one address, then answers 429', async () => {
+    // The landing page's promotion must exist: without a usable code the answer is a 422.
+    await new PromoCodesRepository(context.app.database.db).upsert({
+      code: 'MESGRATIS',
+      benefit: 'free_month',
+      validFrom: new Date('2026-01-01T00:00:00Z'),
+      validUntil: null,
+      maxUses: null,
+    });
     const seen = await statuses(11, (attempt) =>
       context.app.inject({
         method: 'POST',
