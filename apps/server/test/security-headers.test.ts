@@ -5,13 +5,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app';
 import { v1 } from './helpers/accounts';
 
-/** A minimal web build: index.html and one hashed asset. */
+/**
+ * A minimal web build as apps/web/scripts/prerender.ts lays it out (decision 053): the home
+ * page, the app shell for /dashboard, not found, the robotbitcoin templates, one hashed asset.
+ */
 const webDist = path.join(os.tmpdir(), `tradebot-test-web-${process.pid}`);
+const html =
+  '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>';
+const pages = ['es/index.html', 'es/app.html', 'es/404.html', 'es/bitcoin.html'];
 beforeAll(async () => {
   await fs.mkdir(path.join(webDist, 'assets'), { recursive: true });
+  await fs.mkdir(path.join(webDist, '_pages/es'), { recursive: true });
+  await fs.writeFile(path.join(webDist, 'index.html'), html);
+  for (const page of pages) await fs.writeFile(path.join(webDist, '_pages', page), html);
+  const both = <T>(value: T) => ({ es: value, pt: value });
   await fs.writeFile(
-    path.join(webDist, 'index.html'),
-    '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>',
+    path.join(webDist, '_pages/pages.json'),
+    JSON.stringify({
+      pages: both({ '/': 'es/index.html' }),
+      robotBitcoin: both({ template: 'es/bitcoin.html', generic: 'es/bitcoin.html' }),
+      notFound: both('es/404.html'),
+      app: both('es/app.html'),
+      appPaths: ['/dashboard'],
+      placeholder: { segment: 'robotbitcoin-qzxbrokerqzx', name: 'Qzxbrokerqzx' },
+    }),
   );
   await fs.writeFile(path.join(webDist, 'assets/index-abc.js'), 'console.log(1);');
 });
