@@ -27,7 +27,7 @@ export const publicPages: PublicPage[] = [
       ...entry(
         'broker',
         `steps.${String(step - 1)}.title`,
-        `steps.${String(step - 1)}.paragraphs.0`,
+        `steps.${String(step - 1)}.help`,
       ),
     })),
   ),

@@ -54,6 +54,13 @@ describe('the robot in its worker thread', () => {
   it('opens and stores operations, applies settings, closes all on the kill switch, stops cleanly', async () => {
     const { headers, userId } = await trader(context.app, { botOn: false });
     const robot = robotOf(context.app);
+    // A deposit lands at the platform and in its ledger.
+    await robot.deposit(userId, 50_000);
+    expect(await robot.account(userId)).toMatchObject({
+      depositsCents: 1_050_000,
+      balanceCents: 1_050_000,
+    });
+    await expect(robot.deposit(userId, 0.5)).rejects.toThrow('Deposits are positive cents');
     expect(await runMarket(context, () => false, 5)).toBe(false);
     expect(await storedTrades(context.app, userId)).toHaveLength(0);
 

@@ -107,6 +107,9 @@ export class RobotClient implements RobotRuntime {
   private restartTimer: NodeJS.Timeout | undefined;
   private restartAttempt = 0;
   private startedAt = 0;
+  /** Settle the promise `connect` waits on. */
+  private onReady: () => void = () => undefined;
+  private onLost: (error: Error) => void = () => undefined;
 
   private constructor(private readonly options: RobotClientOptions) {
     this.watchTimer = setInterval(() => {
@@ -142,12 +145,17 @@ export class RobotClient implements RobotRuntime {
     if (thread.kind === 'inline') {
       const { port1, port2 } = new MessageChannel();
       this.listen(port2);
-      await RobotHost.start(
-        port1,
-        this.hostOptions(),
-        thread.db,
-        thread.strategy ? { strategy: thread.strategy } : {},
-      );
+      try {
+        await RobotHost.start(
+          port1,
+          this.hostOptions(),
+          thread.db,
+          thread.strategy ? { strategy: thread.strategy } : {},
+        );
+      } catch (error) {
+        port2.close();
+        throw error;
+      }
     } else {
       const link = thread.link();
       const entry = workerEntry(thread.entry);
@@ -173,9 +181,6 @@ export class RobotClient implements RobotRuntime {
     }
     await ready;
   }
-
-  private onReady: () => void = () => undefined;
-  private onLost: (error: Error) => void = () => undefined;
 
   private listen(port: MessagePort | Worker): void {
     this.port = port;

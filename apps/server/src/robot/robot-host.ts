@@ -132,6 +132,14 @@ export class RobotHost {
       return;
     }
     if (this.options.clock.kind === 'driven') this.drivenNow = message.now;
+    if (message.op === 'view' && this.core && !this.stopping) {
+      // Answered in the same step it is read in: no event can come between the two.
+      const view = this.core.view(message.accountId);
+      if (message.watch) this.watched.set(message.accountId, fingerprint(view));
+      this.flushChanges();
+      this.port.postMessage({ type: 'answer', id: message.id, value: view ?? null });
+      return;
+    }
     this.handle(message).then(
       (value) => {
         this.flushChanges();
@@ -167,11 +175,9 @@ export class RobotHost {
         return undefined;
       case 'closeAllPositions':
         return core.closeAllPositions(request.accountId);
-      case 'view': {
-        const view = core.view(request.accountId);
-        if (request.watch) this.watched.set(request.accountId, fingerprint(view));
-        return view ?? null;
-      }
+      case 'view':
+        // Answered in `receive`, except when the robot has stopped.
+        throw new Error('the robot has stopped');
       case 'settled':
         await core.settled();
         return undefined;

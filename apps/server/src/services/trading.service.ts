@@ -17,7 +17,7 @@ import type { Clock } from '../repositories/clock';
 import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import type { OpenPosition, RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
 
@@ -80,6 +80,9 @@ const csvColumns = [
  * history from the database.
  */
 export class TradingService {
+  /** The open rows built from each view of the robot (decision 046), while it is current. */
+  private readonly openRowsOfView = new WeakMap<readonly OpenPosition[], TradeRow[]>();
+
   constructor(
     private readonly users: UsersRepository,
     private readonly trading: TradingRepository,
@@ -164,9 +167,15 @@ export class TradingService {
   async openRows(userId: string): Promise<TradeRow[]> {
     const live = await this.robot?.openPositions(userId);
     if (live) {
-      return live.map((position) =>
-        tradeRowOf(position.trade, this.catalogue, position.unrealisedProfitCents),
-      );
+      // The robot's view changes a few times a second at most; reads come far more often.
+      let rows = this.openRowsOfView.get(live);
+      if (!rows) {
+        rows = live.map((position) =>
+          tradeRowOf(position.trade, this.catalogue, position.unrealisedProfitCents),
+        );
+        this.openRowsOfView.set(live, rows);
+      }
+      return [...rows];
     }
     const open = await this.trading.openOperations(userId);
     return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
