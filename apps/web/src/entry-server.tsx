@@ -27,6 +27,7 @@ const namespaces: Namespace[] = [
   'promo',
   'auth',
   'forms',
+  'plans',
 ];
 
 /** Every catalogue a public page shows, in both languages. */

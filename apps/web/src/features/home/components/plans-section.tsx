@@ -11,12 +11,8 @@ export function PlansSection() {
       <p>{t('lead')}</p>
       <PlanCards
         action={(_plan, name) => (
-          <AppLink
-            className="button button--primary button--md"
-            to="/register"
-            aria-label={t('startWith', { plan: name })}
-          >
-            {t('start')}
+          <AppLink className="button button--primary button--md" to="/register">
+            {t('startWith', { plan: name })}
           </AppLink>
         )}
       />
