@@ -24,11 +24,7 @@ export const publicPages: PublicPage[] = [
   ...['/searching-broker', '/how-it-works'].flatMap((base) =>
     [1, 2, 3, 4, 5].map((step) => ({
       path: step === 1 ? base : `${base}/${String(step)}`,
-      ...entry(
-        'broker',
-        `steps.${String(step - 1)}.title`,
-        `steps.${String(step - 1)}.help`,
-      ),
+      ...entry('broker', `steps.${String(step - 1)}.title`, `steps.${String(step - 1)}.help`),
     })),
   ),
   { path: '/login', ...entry('auth', 'login.title', 'login.lead') },
