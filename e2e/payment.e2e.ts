@@ -164,7 +164,8 @@ describe('the billing section of the profile', () => {
       const confirm = page.getByRole('alertdialog');
       await confirm.getByText('No se puede deshacer').waitFor();
       await confirm.getByRole('button', { name: 'Sí, reembolsar y terminar' }).click();
-      await page.getByText('Te devolvimos el pago. Tu suscripción terminó.').waitFor();
+      // Radix's toast also announces its text in a hidden live region: two matches.
+      await page.getByText('Te devolvimos el pago. Tu suscripción terminó.').first().waitFor();
       await section.getByText('Reembolsada').waitFor();
       await until(async () => !(await authorized(page)), 'access to end');
 
