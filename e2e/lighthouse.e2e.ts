@@ -46,7 +46,11 @@ describe('Lighthouse, mobile', () => {
     await server.stop();
   });
 
-  async function measure(path: string): Promise<Run> {
+  /**
+   * One Lighthouse load. A load Lighthouse itself could not measure (a runtime error: no
+   * paint seen, the page hung) is not a score: it is retried, twice at most, and said.
+   */
+  async function measure(path: string, attempt = 1): Promise<Run> {
     const result = await lighthouse(new URL(path, server.url).href, {
       port: chrome.port,
       output: 'json',
@@ -54,6 +58,12 @@ describe('Lighthouse, mobile', () => {
       onlyCategories: Object.keys(thresholds),
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+    const failure = result.lhr.runtimeError;
+    if (failure) {
+      if (attempt >= 3) throw new Error(`Lighthouse could not measure ${path}: ${failure.code}`);
+      console.warn(`Lighthouse ${path}: ${failure.code} (${failure.message}); measuring again`);
+      return measure(path, attempt + 1);
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => categories[id]?.score ?? 0;
     const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
