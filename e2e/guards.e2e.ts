@@ -20,6 +20,8 @@ describe('guards while logged out (spec §4, rule 2)', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Debes iniciar sesión para acceder a esta página');
+    // A modal hides the page behind it from assistive technology until it closes.
+    await dialog.getByRole('button', { name: 'Aceptar' }).click();
     await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
   });
 

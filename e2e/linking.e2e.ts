@@ -219,6 +219,8 @@ describe('linking a trading-platform account (issue 10)', () => {
   it.each([
     ['es', 360],
     ['pt', 1280],
+    ['es', 1280],
+    ['pt', 360],
   ] as const)(
     'the whole path in %s at %i px: register, pay (a declined card, then 4242), link, log in at the platform, the dashboard',
     async (language, width) => {

@@ -54,7 +54,9 @@ describe('navigation', () => {
       .getByRole('contentinfo')
       .getByRole('link', { name: 'Términos y condiciones' })
       .click();
-    const loader = page.locator('.page-loader');
+    const loader = page
+      .getByRole('status')
+      .filter({ has: page.getByRole('img', { name: 'Cargando…' }) });
     await loader.waitFor({ state: 'visible', timeout: 2000 });
     const shownAt = Date.now();
     await loader.waitFor({ state: 'hidden', timeout: 9000 });

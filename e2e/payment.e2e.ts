@@ -24,7 +24,7 @@ let browser: Browser;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-}, 90_000);
+}, 180_000);
 afterAll(async () => {
   await browser.close();
   await server.stop();
@@ -156,6 +156,13 @@ describe('the billing section of the profile', () => {
       await section.getByText('Activa').waitFor();
       await section.getByText(/USD.29\.00 el \d{1,2} de \w+ de \d{4}/).waitFor();
       await section.getByText('Visa terminada en 4242').waitFor();
+      // The 30-day guarantee: how to claim it, and until when (decision 048).
+      await section
+        .getByText(/Garantía de 30 días: .* Atención al cliente hasta el \d{1,2} de \w+ de \d{4}/)
+        .waitFor();
+      await section
+        .getByRole('link', { name: 'Pedir la garantía a Atención al cliente' })
+        .waitFor();
       await screenshotAt(page, 'profile-billing', 1280);
       await screenshotAt(page, 'profile-billing', 360);
       expect(await seriousAxeViolations(page)).toEqual([]);

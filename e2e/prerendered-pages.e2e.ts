@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { plans } from '@tradebot/contract/constants';
 import { catalogueText } from './support/catalogue';
 import { appStarted, usePage } from './support/page';
 import { addressOf, publicPages, type Language } from './support/public-pages';
@@ -123,6 +124,45 @@ describe('public pages as HTML, without JavaScript', () => {
     expect(xml).toContain('hreflang="x-default"');
   });
 
+  it.each(languages)(
+    '%s home holds how the robot decides, the plans with prices, and the labelled example picture',
+    async (language) => {
+      const html = await (await fetch(new URL(addressOf('/', language), baseURL))).text();
+      const text = visibleText(html);
+      for (const key of ['decides.title', 'decides.honest', 'product.title', 'product.caption'])
+        expect(text).toContain(catalogueText(language, 'home', key));
+      for (const step of [0, 1, 2, 3, 4])
+        expect(text).toContain(
+          catalogueText(language, 'home', `decides.steps.${String(step)}.text`),
+        );
+      expect(text).toContain(catalogueText(language, 'plans', 'names.monthly'));
+      const money = new Intl.NumberFormat(language === 'es' ? 'es-419' : 'pt-BR', {
+        style: 'currency',
+        currency: 'USD',
+      });
+      for (const plan of Object.values(plans))
+        expect(text).toContain(money.format(plan.priceCents / 100).replace(/\s+/g, ' '));
+      // The dashboard's picture: this language's files, sized, lazy, described.
+      const image = /<img\b[^>]*dashboard-360[^>]*>/.exec(html)?.[0] ?? '';
+      expect(image).toContain(`dashboard-360.${language}.webp`);
+      expect(image).toMatch(/width="360"/);
+      expect(image).toMatch(/height="640"/);
+      expect(image).toContain('loading="lazy"');
+      expect(image).toContain(`alt="${catalogueText(language, 'home', 'product.alt')}"`);
+      const source = /<source\b[^>]*dashboard-1280[^>]*>/.exec(html)?.[0] ?? '';
+      expect(source).toContain(`dashboard-1280.${language}.webp`);
+      for (const file of [
+        `/images/home/dashboard-360.${language}.webp`,
+        `/images/home/dashboard-720.${language}.webp`,
+        `/images/home/dashboard-1280.${language}.webp`,
+      ]) {
+        const response = await fetch(new URL(file, baseURL));
+        expect(response.status, file).toBe(200);
+        expect(response.headers.get('content-type'), file).toBe('image/webp');
+      }
+    },
+  );
+
   it('does not serve the front end source maps, nor the build internals', async () => {
     const html = await (await fetch(new URL('/', baseURL))).text();
     const entry = /data-entry="([^"]+)"/.exec(html)?.[1] ?? '';
@@ -136,8 +176,10 @@ describe('public pages as HTML, without JavaScript', () => {
 });
 
 /**
- * Records nodes React removes from #root: when hydration fails, React throws the prerendered
- * DOM away and renders again, so any removal during the first load is a mismatch.
+ * Records nodes React removes from #root until hydration has taken the prerendered heading
+ * over: when hydration fails, React throws the prerendered DOM away (the heading never gets a
+ * fiber) and renders again, so any removal before that is a mismatch. Later removals are the
+ * page at work (the track record's figures replacing its loading state).
  */
 async function watchHydration(page: Page): Promise<string[]> {
   const errors: string[] = [];
@@ -148,7 +190,13 @@ async function watchHydration(page: Page): Promise<string[]> {
   await page.addInitScript(() => {
     const removed: string[] = [];
     Object.assign(window, { removedFromRoot: removed });
+    let prerenderedHeading: Element | null = null;
+    const hydrated = () =>
+      prerenderedHeading !== null &&
+      Object.keys(prerenderedHeading).some((key) => key.startsWith('__reactFiber$'));
     new MutationObserver((mutations) => {
+      prerenderedHeading ??= document.querySelector('#root h1');
+      if (hydrated()) return;
       for (const mutation of mutations) {
         const root = document.getElementById('root');
         if (!root || !(root === mutation.target || root.contains(mutation.target))) continue;
@@ -239,7 +287,8 @@ describe('a language has its own address, and the stored choice still applies', 
       .getByRole('heading', { level: 1, name: catalogueText('pt', 'auth', 'login.title') })
       .waitFor();
 
-    // And back: the Spanish switch goes to the Spanish address.
+    // And back: the Spanish switch goes to the Spanish address (once the page has hydrated).
+    await appStarted(page);
     await page.getByRole('button', { name: /ES/ }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page
@@ -270,6 +319,8 @@ describe('a language has its own address, and the stored choice still applies', 
     await page
       .getByRole('heading', { level: 1, name: catalogueText('pt', 'broker', 'steps.1.title') })
       .waitFor();
+    // The heading is in the prerendered HTML: the choice is stored once the app has started.
+    await appStarted(page);
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('pt');
   });
 });

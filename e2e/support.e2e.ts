@@ -10,6 +10,7 @@ import { seriousAxeViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { logInDemo, screenshotAt } from './support/live-account';
 import { latestMailTo } from './support/mailbox';
+import { authorized, fillCard, paymentCopy, registerThroughForm } from './support/payment';
 import { startServer, type RunningServer } from './support/server';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -39,6 +40,13 @@ async function createAdmin(dataDir: string): Promise<string> {
   return secret;
 }
 
+/** How far the page scrolls sideways: 0 when only wide tables scroll, inside their frame. */
+function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
 describe('contact and the support console (issue 13)', () => {
   const state = {} as {
     dataDir: string;
@@ -57,7 +65,8 @@ describe('contact and the support console (issue 13)', () => {
     state.server = await startServer({ ROBOT_ENABLED: 'false' }, { dataDir: state.dataDir });
     state.browser = await launchBrowser();
     state.contexts = [];
-  }, 120_000);
+    // admin:create and a server start, each a minute on a loaded two-core machine.
+  }, 300_000);
 
   afterAll(async () => {
     for (const context of state.contexts) await context.close();
@@ -107,6 +116,7 @@ describe('contact and the support console (issue 13)', () => {
     expect(await row.textContent()).toContain(demoEmail);
     expect(await row.textContent()).toContain('Abierto');
     await screenshotAt(desk, 'admin-inbox', 768);
+    expect(await pageOverflow(desk)).toBe(0);
     expect(await seriousAxeViolations(desk)).toEqual([]);
 
     await row.getByRole('link', { name: subject }).click();
@@ -117,6 +127,7 @@ describe('contact and the support console (issue 13)', () => {
     await desk.getByText(`Respuesta enviada por correo a ${demoEmail}.`).waitFor();
     await desk.getByRole('listitem').filter({ hasText: answer }).waitFor();
     await screenshotAt(desk, 'admin-message', 768);
+    expect(await pageOverflow(desk)).toBe(0);
     await screenshotAt(desk, 'admin-message', 1280);
     expect(await seriousAxeViolations(desk)).toEqual([]);
 
@@ -149,6 +160,7 @@ describe('contact and the support console (issue 13)', () => {
     await desk.getByText('Pagó').waitFor();
     await desk.getByRole('link', { name: subject }).waitFor();
     await screenshotAt(desk, 'admin-user', 768);
+    expect(await pageOverflow(desk)).toBe(0);
     expect(await seriousAxeViolations(desk)).toEqual([]);
 
     await desk.getByRole('link', { name: 'Códigos promocionales' }).click();
@@ -160,6 +172,7 @@ describe('contact and the support console (issue 13)', () => {
     const created = desk.getByRole('row').filter({ hasText: 'E2E-2026' });
     expect(await created.textContent()).toContain('0 de 10');
     await screenshotAt(desk, 'admin-promo-codes', 768);
+    expect(await pageOverflow(desk)).toBe(0);
     await screenshotAt(desk, 'admin-promo-codes', 1280);
     expect(await seriousAxeViolations(desk)).toEqual([]);
 
@@ -167,11 +180,91 @@ describe('contact and the support console (issue 13)', () => {
     await desk.getByRole('heading', { level: 1, name: 'Socios y referidos' }).waitFor();
     await desk.getByText(/registros? del/).waitFor();
     await screenshotAt(desk, 'admin-partners', 768);
+    expect(await pageOverflow(desk)).toBe(0);
     expect(await seriousAxeViolations(desk)).toEqual([]);
 
     await desk.getByRole('link', { name: 'Registro de auditoría' }).click();
     await desk.getByRole('cell', { name: 'Creó un código promocional' }).waitFor();
     await screenshotAt(desk, 'admin-audit-log', 768);
+    expect(await pageOverflow(desk)).toBe(0);
+  }, 90_000);
+
+  it('an admin refunds a paying user under the 30-day guarantee from the console', async () => {
+    const user = await newPage();
+    const email = await registerThroughForm(user, 'es');
+    await user.waitForURL('**/payment');
+    await user.getByRole('button', { name: paymentCopy.es.accept }).click();
+    await user.getByRole('button', { name: paymentCopy.es.payMonthly }).click();
+    await user.waitForURL('**/sim-pay/checkout/**');
+    await fillCard(user, 'es', '4242 4242 4242 4242');
+    await user.waitForURL('**/link-account', { timeout: 20_000 });
+    expect(await authorized(user)).toBe(true);
+
+    const { desk } = state;
+    await desk.setViewportSize({ width: 768, height: 900 });
+    await desk.getByRole('link', { name: 'Usuarios' }).click();
+    await desk.getByRole('heading', { level: 1, name: 'Usuarios' }).waitFor();
+    await desk.getByLabel('Correo electrónico o nombre').fill(email);
+    await desk.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await desk.getByRole('link', { name: 'María Gonçalves' }).click();
+    await desk.getByRole('heading', { level: 1, name: 'María Gonçalves' }).waitFor();
+    await desk.getByText('Plan mensual · activa').waitFor();
+    const guarantee = desk.getByRole('region', { name: 'Garantía de 30 días' });
+    await guarantee.getByText(/^Elegible hasta el .*USD\s?29[.,]00/).waitFor();
+    expect(await pageOverflow(desk)).toBe(0);
+    expect(await seriousAxeViolations(desk)).toEqual([]);
+
+    await guarantee.getByRole('button', { name: 'Reembolsar con la garantía' }).click();
+    const dialog = desk.getByRole('alertdialog');
+    await dialog.getByText('¿Reembolsar a María Gonçalves con la garantía de 30 días?').waitFor();
+    await screenshotAt(desk, 'admin-guarantee-confirm', 768);
+    await dialog.getByRole('button', { name: 'Sí, reembolsar' }).click();
+    await guarantee
+      .getByText('Pago reembolsado. El acceso del usuario terminó y le enviamos un correo.')
+      .waitFor();
+    await guarantee.getByText(/^No es elegible: el primer pago ya fue reembolsado el/).waitFor();
+    await desk.getByText('Plan mensual · reembolsada').waitFor();
+    await screenshotAt(desk, 'admin-guarantee-done', 768);
+    expect(await pageOverflow(desk)).toBe(0);
+
+    // Its effects: access ended, the user told by e-mail, the action in the audit log.
+    expect(await authorized(user)).toBe(false);
+    const notice = await latestMailTo(state.dataDir, email);
+    expect(notice).toMatch(/^Subject: .*Te[ _]devolvimos[ _]el[ _]pago/m);
+    await desk.getByRole('link', { name: 'Registro de auditoría' }).click();
+    const entry = desk.getByRole('row').filter({ hasText: 'Reembolsó con la garantía de 30 días' });
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain('refunded');
+  }, 120_000);
+
+  it('every console screen in Portuguese at 768 px: no sideways scrolling of the page', async () => {
+    const { desk } = state;
+    await desk.setViewportSize({ width: 768, height: 900 });
+    await desk.getByRole('button', { name: /PT/ }).click();
+    for (const [link, heading] of [
+      ['Mensagens', 'Mensagens'],
+      ['Usuários', 'Usuários'],
+      ['Códigos promocionais', 'Códigos promocionais'],
+      ['Parceiros e indicações', 'Parceiros e indicações'],
+      ['Registro de auditoria', 'Registro de auditoria'],
+    ] as const) {
+      await desk.getByRole('link', { name: link, exact: true }).click();
+      await desk.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await desk.waitForLoadState('networkidle');
+      expect(await pageOverflow(desk), heading).toBe(0);
+      expect(await seriousAxeViolations(desk)).toEqual([]);
+    }
+    await screenshotAt(desk, 'admin-audit-log-pt', 768);
+    await desk.getByRole('link', { name: 'Usuários', exact: true }).click();
+    await desk.getByLabel('E-mail ou nome').fill('María');
+    await desk.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await desk.getByRole('link', { name: 'María Gonçalves' }).first().click();
+    await desk
+      .getByRole('region', { name: 'Garantia de 30 dias' })
+      .getByText(/^Não é elegível/)
+      .waitFor();
+    expect(await pageOverflow(desk)).toBe(0);
+    await screenshotAt(desk, 'admin-user-pt', 768);
   }, 90_000);
 
   it("the console refuses a user's session, and its screens need the second factor", async () => {

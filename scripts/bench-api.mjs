@@ -4,8 +4,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import {
   autocannonRun,
+  bundleServerScript,
   summarize,
   root,
   serverDir,
@@ -17,6 +19,20 @@ import {
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Databases the logins run on: PGlite in the process, PostgreSQL out of it (scaled mode). */
+const loginDatabases = (process.env.BENCH_LOGIN_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .filter(Boolean);
+/** Where a fresh database is created for the PostgreSQL runs. */
+const postgresAdminUrl =
+  process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Rounds per database; in each, every server variant and both baselines, in turn. */
+const loginRounds = Number(process.env.BENCH_LOGIN_ROUNDS ?? 3);
+/**
+ * Another build of the server (its dist/main.js, e.g. the code before a change), measured in
+ * the same rounds, alternating with this one: an A/B whose ratios share the machine's load.
+ */
+const loginBefore = process.env.BENCH_LOGIN_BEFORE;
 
 function measure(url, title, options = {}) {
   return autocannonRun({
@@ -34,7 +50,7 @@ function measure(url, title, options = {}) {
 // Logins against argon2's ceiling, and an authenticated read (issue 11). The server runs
 // behind one trusted proxy hop (TRUST_PROXY=1): each request names its own client address
 // and its own account, so that the rate limits stay out of the way of the measurement.
-const loginAccounts = 500;
+const loginAccounts = Number(process.env.BENCH_LOGIN_ACCOUNTS ?? 500);
 const benchPassword = 'bench-password-1';
 const clientAddress = (index) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
 
@@ -141,9 +157,60 @@ function loginRequests(url) {
   };
 }
 
+/** A fresh database for the login servers: a PGlite directory, or a PostgreSQL database. */
+async function loginDatabase(kind) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tradebot-bench-login-${kind}-`));
+  if (kind === 'pglite') {
+    return { kind, dataDir, url: '', drop: () => fs.rm(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `tradebot_bench_login_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({
+    connectionString: postgresAdminUrl,
+    connectionTimeoutMillis: 2000,
+  });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    dataDir,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function startLoginServer(script, database) {
+  return startServer(
+    script,
+    serverEnv(database.dataDir, {
+      DATABASE_URL: database.url,
+      TRUST_PROXY: '1',
+      ROBOT_ENABLED: 'false',
+      SEED_DEMO: 'false',
+    }),
+  );
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const spread = (values) =>
+  `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-bench-'));
 const api = await startServer(path.join(serverDir, 'dist/main.js'), serverEnv(dataDir));
 const bare = await startServer(path.join(serverDir, 'scripts/bench-bare-server.mjs'));
+const argon2Route = await bundleServerScript('bench-argon2-server.ts', 'bench-argon2-server.js');
 try {
   const route = '/core-api/public/api/v1/country-code';
   // Warm both up so that JIT and first-request costs do not count.
@@ -152,52 +219,117 @@ try {
   const ours = summarize(await measure(`${api.url}${route}`, 'country-code'));
   const baseline = summarize(await measure(`${bare.url}/bare`, 'bare'));
   const ratio = ours.requestsPerSecond / baseline.requestsPerSecond;
+  await stopServer(api);
 
-  // argon2's ceiling, the servers idle: one verification per core at a time, and four
-  // (libuv's default thread pool); the better of the two. Measured before the logins and
-  // again after them, and averaged, so that a change of load during the run counts on both
-  // sides of the ratio.
   const hashing = await argon2Options();
   const cores = os.availableParallelism();
-  const ceilingAt = {};
-  const measureCeiling = async () => {
-    for (const concurrency of [...new Set([cores, 4])]) {
-      ceilingAt[concurrency] = [
-        ...(ceilingAt[concurrency] ?? []),
-        await argon2PerSecond(hashing, concurrency, 5),
-      ];
+  const variants = [
+    ...(loginBefore ? [{ name: 'before', script: path.resolve(loginBefore) }] : []),
+    { name: 'this build', script: path.join(serverDir, 'dist/main.js') },
+  ];
+  /** One row per database and round: logins per variant, both baselines, the ceiling's runs. */
+  const rounds = [];
+  const reads = [];
+  const failures = [];
+  for (const kind of loginDatabases) {
+    let database;
+    try {
+      database = await loginDatabase(kind);
+    } catch (error) {
+      console.log(`logins on ${kind} skipped: ${error.message}`);
+      continue;
     }
-  };
-  await measureCeiling();
-  const loginDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-bench-login-'));
-  const loginServer = await startServer(
-    path.join(serverDir, 'dist/main.js'),
-    serverEnv(loginDataDir, { TRUST_PROXY: '1', ROBOT_ENABLED: 'false', SEED_DEMO: 'false' }),
-  );
-  let logins;
-  let settings;
-  let bareGet;
-  try {
-    const token = await registerLoginAccounts(loginServer.url);
-    await measure(loginServer.url, 'warm-up', { ...loginRequests(loginServer.url), duration: 2 });
-    logins = summarize(await measure(loginServer.url, 'logins', loginRequests(loginServer.url)));
-    const reading = { method: 'GET', body: undefined };
-    const authorized = { ...reading, headers: { authorization: `Bearer ${token}` } };
-    const settingsUrl = `${loginServer.url}/core-api/public/api/v1/get-settings`;
-    await measure(settingsUrl, 'warm-up', { ...authorized, duration: 2 });
-    settings = summarize(await measure(settingsUrl, 'get-settings', authorized));
-    bareGet = summarize(await measure(`${bare.url}/bare`, 'bare GET', reading));
-  } finally {
-    await stopServer(loginServer);
-    await fs.rm(loginDataDir, { recursive: true, force: true });
+    try {
+      // The accounts, registered through this build; every server below shares them.
+      let token;
+      const registering = await startLoginServer(variants.at(-1).script, database);
+      try {
+        token = await registerLoginAccounts(registering.url);
+        // An authenticated read (the session cache's path, decision 045) against bare GET.
+        const reading = { method: 'GET', body: undefined };
+        const authorized = { ...reading, headers: { authorization: `Bearer ${token}` } };
+        const settingsUrl = `${registering.url}/core-api/public/api/v1/get-settings`;
+        await measure(settingsUrl, 'warm-up', { ...authorized, duration: 2 });
+        const settings = summarize(await measure(settingsUrl, 'get-settings', authorized));
+        const bareGet = summarize(await measure(`${bare.url}/bare`, 'bare GET', reading));
+        reads.push({ kind, settings, bareGet });
+        failures.push(settings, bareGet);
+      } finally {
+        await stopServer(registering);
+      }
+      for (let round = 0; round < loginRounds; round++) {
+        const row = { kind, round: round + 1, logins: {} };
+        // Alternate which variant goes first, so that neither always meets the same load.
+        const order = round % 2 ? [...variants].reverse() : variants;
+        for (const variant of order) {
+          const server = await startLoginServer(variant.script, database);
+          try {
+            await measure(server.url, 'warm-up', { ...loginRequests(server.url), duration: 2 });
+            row.logins[variant.name] = summarize(
+              await measure(server.url, `logins (${variant.name})`, loginRequests(server.url)),
+            );
+            failures.push(row.logins[variant.name]);
+          } finally {
+            await stopServer(server);
+          }
+        }
+        const hashOnly = await startServer(argon2Route, {
+          ...process.env,
+          BENCH_PASSWORD: benchPassword,
+        });
+        try {
+          await measure(hashOnly.url, 'warm-up', { ...loginRequests(hashOnly.url), duration: 2 });
+          row.hashOnly = summarize(
+            await measure(hashOnly.url, 'argon2 route', loginRequests(hashOnly.url)),
+          );
+          failures.push(row.hashOnly);
+        } finally {
+          await stopServer(hashOnly);
+        }
+        // argon2's ceiling, no server and no load generator: one verification per core at a
+        // time, and four (libuv's default thread pool); the better of the two.
+        row.ceilingAt = {};
+        for (const concurrency of [...new Set([cores, 4])]) {
+          row.ceilingAt[concurrency] = await argon2PerSecond(hashing, concurrency, 5);
+        }
+        row.ceiling = Math.max(...Object.values(row.ceilingAt));
+        rounds.push(row);
+        console.log(JSON.stringify(row));
+      }
+    } finally {
+      await database.drop();
+    }
   }
-  await measureCeiling();
-  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const ceiling = Math.max(...Object.values(ceilingAt).map(mean));
-  const loginRatio = logins.requestsPerSecond / ceiling;
-  const settingsRatio = settings.requestsPerSecond / bareGet.requestsPerSecond;
 
   const date = new Date().toISOString().slice(0, 10);
+  const names = variants.map((variant) => variant.name);
+  const loginRows = rounds.map(
+    (row) =>
+      [
+        `| ${row.kind} | ${row.round}`,
+        ...names.map(
+          (name) => `${row.logins[name].requestsPerSecond} (p99 ${row.logins[name].p99})`,
+        ),
+        `${row.hashOnly.requestsPerSecond} (p99 ${row.hashOnly.p99})`,
+        Object.entries(row.ceilingAt)
+          .map(([concurrency, perSecond]) => `${Math.round(perSecond)} (${concurrency})`)
+          .join(', '),
+        ...names.map((name) => (row.logins[name].requestsPerSecond / row.ceiling).toFixed(2)),
+        ...names.map((name) =>
+          (row.logins[name].requestsPerSecond / row.hashOnly.requestsPerSecond).toFixed(2),
+        ),
+      ].join(' | ') + ' |',
+  );
+  const summaryLines = loginDatabases
+    .filter((kind) => rounds.some((row) => row.kind === kind))
+    .flatMap((kind) => {
+      const of = rounds.filter((row) => row.kind === kind);
+      return names.map(
+        (name) =>
+          `- ${kind}, ${name}: logins / ceiling ${spread(of.map((row) => row.logins[name].requestsPerSecond / row.ceiling))}; ` +
+          `logins / argon2 route ${spread(of.map((row) => row.logins[name].requestsPerSecond / row.hashOnly.requestsPerSecond))}`,
+      );
+    });
   const body = [
     '## API (`npm run bench`)',
     '',
@@ -214,30 +346,34 @@ try {
     '',
     '### Logins and an authenticated read',
     '',
-    `The same run, then: a server with \`TRUST_PROXY=1\`, \`ROBOT_ENABLED=false\` and ${loginAccounts} ` +
-      'accounts registered through the API; each login names another account and another ' +
-      'client address (X-Forwarded-For), so no rate limit is reached. The ceiling is argon2id ' +
-      "with the server's parameters (read from `password-hasher.ts`) verifying in a process of " +
-      `its own while the servers idle, before and after the logins: ${Object.entries(ceilingAt)
-        .map(
-          ([concurrency, runs]) =>
-            `${runs.map((perSecond) => Math.round(perSecond)).join(' and ')}/s ${concurrency} at a time`,
-        )
-        .join(', ')}; the better mean is the ceiling. get-settings is read with one session ` +
-      "token (the session cache's path, decision 045) against the bare `GET /bare`.",
+    `The same run, then, on each database: ${loginAccounts} accounts registered through the API; ` +
+      'servers with `TRUST_PROXY=1` and `ROBOT_ENABLED=false`, each login naming another account ' +
+      `and another client address (X-Forwarded-For), so no rate limit is reached. ${loginRounds} ` +
+      `rounds per database; in each, in turn: logins on ${names.length > 1 ? `each build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
+      'then two baselines. **argon2 route**: a bare Fastify route on the login path whose only ' +
+      "work is one verification with the server's hasher (`apps/server/scripts/bench-argon2-server.ts`), " +
+      'driven by the same load generator: what the machine does for a login whose only cost is ' +
+      'the hash. **Ceiling**: argon2id with the same parameters verifying in a process of its ' +
+      'own, with no server and no load generator, 2 and 4 at a time; the better one counts. ' +
+      'Logins req/s with p99 in ms.',
     '',
-    '| measured | req/s | p50 (ms) | p99 (ms) | errors |',
+    `| database | round | ${names.map((name) => `logins, ${name}`).join(' | ')} | argon2 route | ceiling (at a time) | ${names.map((name) => `/ ceiling, ${name}`).join(' | ')} | ${names.map((name) => `/ argon2 route, ${name}`).join(' | ')} |`,
+    `| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ${names.map(() => '---:').join(' | ')} | ${names.map(() => '---:').join(' | ')} |`,
+    ...loginRows,
+    '',
+    'Median (min–max) over the rounds (target: logins ≥ 0.8 × the ceiling):',
+    '',
+    ...summaryLines,
+    '',
+    '| database | `GET /get-settings` (bearer token) req/s | p99 (ms) | bare Fastify `GET /bare` req/s | ratio (target ≥ 0.25) |',
     '| --- | ---: | ---: | ---: | ---: |',
-    `| \`POST /login\`, a new account and address each time | ${logins.requestsPerSecond} | ${logins.p50} | ${logins.p99} | ${logins.errors} |`,
-    `| argon2id verifications, the ceiling (baseline) | ${Math.round(ceiling)} | | | |`,
-    `| \`GET /get-settings\` (bearer token) | ${settings.requestsPerSecond} | ${settings.p50} | ${settings.p99} | ${settings.errors} |`,
-    `| bare Fastify \`GET /bare\` (baseline) | ${bareGet.requestsPerSecond} | ${bareGet.p50} | ${bareGet.p99} | ${bareGet.errors} |`,
-    '',
-    `**Ratios: logins / argon2 ceiling ${loginRatio.toFixed(2)} (target ≥ 0.8); ` +
-      `get-settings / bare ${settingsRatio.toFixed(2)} (target ≥ 0.25)**`,
+    ...reads.map(
+      ({ kind, settings, bareGet }) =>
+        `| ${kind} | ${settings.requestsPerSecond} | ${settings.p99} | ${bareGet.requestsPerSecond} | ${(settings.requestsPerSecond / bareGet.requestsPerSecond).toFixed(2)} |`,
+    ),
   ].join('\n');
   console.log(await writeBenchSection('api', body));
-  if ([ours, baseline, logins, settings, bareGet].some((result) => result.errors > 0)) {
+  if ([ours, baseline, ...failures].some((result) => result.errors > 0)) {
     process.exitCode = 1;
   }
 } finally {

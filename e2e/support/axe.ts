@@ -19,7 +19,8 @@ export interface AxeViolation {
  * the driver, not added as a script tag: the app's CSP refuses inline scripts (decision 051).
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
+  // Once per document: evaluating axe again on the same page only costs time.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } })
       .axe;

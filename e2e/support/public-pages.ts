@@ -21,6 +21,7 @@ export const publicPages: PublicPage[] = [
   { path: '/asked-questions', ...entry('faq', 'title', 'lead') },
   { path: '/terms-and-conditions', ...entry('legal', 'terms.title', 'terms.intro') },
   { path: '/privacy-policy', ...entry('legal', 'privacy.title', 'privacy.intro') },
+  { path: '/track-record', ...entry('track-record', 'title', 'lead') },
   ...['/searching-broker', '/how-it-works'].flatMap((base) =>
     [1, 2, 3, 4, 5].map((step) => ({
       path: step === 1 ? base : `${base}/${String(step)}`,

@@ -50,8 +50,9 @@ export async function startServer(
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`server did not start within 60 s:\n${output}`));
-    }, 60_000);
+      reject(new Error(`server did not start within 120 s:\n${output}`));
+      // A shared machine under load can take a minute to open PGlite and seed it.
+    }, 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);

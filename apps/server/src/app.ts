@@ -25,6 +25,9 @@ import type { RobotClockSpec } from './robot/robot-protocol';
 import type { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
+import { trackRecordRoutes } from './http/v1/track-record.routes';
+import { houseAccount, TrackRecordRepository } from './repositories/track-record.repository';
+import { TrackRecordService } from './services/track-record.service';
 import { billingRoutes } from './http/v1/billing.routes';
 import { simulatedCheckoutRoutes } from './payments/simulated/checkout.routes';
 import { SimulatedPaymentProvider } from './payments/simulated/simulated-provider';
@@ -80,6 +83,11 @@ import { AdminAuditRepository } from './repositories/admin-audit.repository';
 import { AdminPromoCodesRepository } from './repositories/admin-promo-codes.repository';
 import { AdminUsersRepository } from './repositories/admin-users.repository';
 import { AdminSessionsRepository, AdminsRepository } from './repositories/admins.repository';
+import {
+  adminTotpCipher,
+  adminTotpKeyFile,
+  TotpSecretSealer,
+} from './repositories/totp-secret-sealer';
 import { ContactMessagesRepository } from './repositories/contact-messages.repository';
 import { PartnerReportRepository } from './repositories/partner-report.repository';
 import { otplibTotp } from './repositories/totp';
@@ -112,6 +120,7 @@ export interface Services {
   adminPromoCodes: AdminPromoCodesService;
   partnerReport: PartnerReportService;
   adminAudit: AdminAuditService;
+  trackRecord: TrackRecordService;
 }
 
 declare module 'fastify' {
@@ -441,13 +450,15 @@ export async function buildApp(
     robot,
     closedPages,
   );
+  const trackRecordRepository = new TrackRecordRepository(db);
   const promoCodes = new PromoCodesRepository(db);
   const platformLogins = new PlatformUsersRepository(db);
   const billingTimers = dependencies.billingTimers ?? true;
   const payments =
     dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
+  const billingRepository = new BillingRepository(db);
   const billing = new BillingService({
-    repository: new BillingRepository(db),
+    repository: billingRepository,
     provider: payments,
     users,
     mailer,
@@ -457,6 +468,12 @@ export async function buildApp(
     onAccessChanged: (userId) => trading.applyStoredSettings(userId),
     onError: (error, what) => {
       app.log.error({ err: error }, `billing: ${what} failed`);
+    },
+    onIgnoredEvent: ({ id, type }) => {
+      app.log.info(
+        { eventId: id, eventType: type },
+        'billing: event about an unknown object ignored',
+      );
     },
   });
   // Read when a session ends, by then `app.realtime` (registered below) exists.
@@ -564,6 +581,7 @@ export async function buildApp(
       argon2PasswordHasher,
       secrets,
       otplibTotp,
+      new TotpSecretSealer(await adminTotpCipher(config, clock.now())),
       clock,
       async (token) => (await authService.authenticate(token)) !== undefined,
     ),
@@ -575,10 +593,17 @@ export async function buildApp(
       transact,
       onMailFailure,
     ),
-    adminUsers: new AdminUsersService(adminUsers, contactMessages, trading, adminAudit, clock),
+    adminUsers: new AdminUsersService(
+      adminUsers,
+      contactMessages,
+      trading,
+      billing,
+      billingRepository,
+      adminAudit,
+      clock,
+    ),
     adminPromoCodes: new AdminPromoCodesService(
       new AdminPromoCodesRepository(db),
-      adminUsers,
       adminAudit,
       clock,
       transact,
@@ -590,7 +615,25 @@ export async function buildApp(
       config.SUPPORT_TIME_ZONE,
     ),
     adminAudit: new AdminAuditService(adminAudit),
+    trackRecord: new TrackRecordService(
+      trackRecordRepository,
+      robot?.catalogue ?? new InstrumentCatalogue(),
+      robot !== undefined,
+      clock,
+      robotNow,
+    ),
   });
+  if (config.DATABASE_URL && !config.ADMIN_TOTP_KEYS) {
+    app.log.warn(
+      { file: adminTotpKeyFile(config.dataDir) },
+      'ADMIN_TOTP_KEYS is unset: admins’ TOTP secrets are sealed with a key kept in DATA_DIR; ' +
+        'every process sharing this database needs the same key',
+    );
+  }
+  // TOTP secrets in clear (before decision 059) or under an older key: sealed with the newest.
+  const resealed = await app.services.adminAuth.sealTotpSecrets();
+  if (resealed > 0)
+    app.log.info({ admins: resealed }, 'admin TOTP secrets sealed with the newest key');
   // Codes requested just before closing are stored and mailed before the database closes.
   app.addHook('onClose', async () => {
     await app.services.passwordRecovery.settled();
@@ -608,7 +651,26 @@ export async function buildApp(
         app.log.error({ err: error }, 'robot: opening platform accounts failed');
         return 0;
       });
+    // The robot's own account (the public track record, decision 060), written once; it opens
+    // with the pending ones. Its password is random and kept nowhere: nobody logs in as it.
+    if (config.TRACK_RECORD_ENABLED) {
+      await trackRecordRepository
+        .ensureHouseAccount(houseAccount, () =>
+          argon2PasswordHasher.hash(randomBytes(32).toString('base64url')),
+        )
+        .then(async (created) => {
+          if (created) await users.userChanged(houseAccount.accountId);
+        })
+        .catch((error: unknown) => {
+          app.log.error({ err: error }, 'robot: writing its own account failed');
+        });
+    }
     await openPending();
+    if (config.TRACK_RECORD_ENABLED) {
+      await trading.applyStoredSettings(houseAccount.accountId).catch((error: unknown) => {
+        app.log.error({ err: error }, "robot: applying its own account's settings failed");
+      });
+    }
     let openings: Promise<number> = Promise.resolve(0);
     const openingsTimer =
       (dependencies.robotTimers ?? true)
@@ -675,6 +737,7 @@ export async function buildApp(
       await v1.register(tradingRoutes);
       await v1.register(linkingRoutes);
       await v1.register(brokerSearchRoutes);
+      await v1.register(trackRecordRoutes);
       await v1.register(billingRoutes);
       await v1.register(contactRoutes);
       await v1.register(adminSessionRoutes);

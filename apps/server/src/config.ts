@@ -130,6 +130,22 @@ export const configSchema = z.object({
       }
     })
     .optional(),
+  /**
+   * Keys encrypting the admins' TOTP secrets at rest (decision 059), in the same format. Unset:
+   * DATA_DIR/secrets/admin-totp.keys holds a generated one. Adding a newer key last and
+   * restarting re-encrypts every secret with it.
+   */
+  ADMIN_TOTP_KEYS: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      try {
+        parseCredentialsKeys(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   SEED_DEMO: booleanish.default(true),
@@ -140,6 +156,11 @@ export const configSchema = z.object({
    * delays an answer of the API, or this process's main thread (`inline`: debugging, profiling).
    */
   ROBOT_THREAD: z.enum(['worker', 'inline']).default('worker'),
+  /**
+   * The robot trades its own account too, for the public track record (decision 060): the
+   * process running the robot opens it at start if missing.
+   */
+  TRACK_RECORD_ENABLED: booleanish.default(true),
   /**
    * How often the robot sends this thread the figures and open operations of the accounts read
    * lately, when they changed: what get-all-data answers from (decision 046). 0 sends none, and

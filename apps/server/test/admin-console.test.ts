@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { promoCodeUses, users } from '../src/db/schema';
+import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
+import { UsersRepository } from '../src/repositories/users.repository';
+import { PromoCodesService } from '../src/services/promo-codes.service';
 import { bearer, manualClock, register, registeredToken, v1 } from './helpers/accounts';
 import { auditEntries, createAdmin, signedInAdmin } from './helpers/admin';
 import { useTestApp } from './helpers/app';
@@ -179,10 +184,15 @@ describe('promo codes in the console (decision 057)', () => {
     expect(uses.json()).toMatchObject({ data: { uses: 2 } });
     expect(
       uses
-        .json<{ data: { accounts: { email: string }[] } }>()
-        .data.accounts.map((account) => account.email)
-        .sort(),
-    ).toEqual(['a@example.com', 'b@example.com']);
+        .json<{
+          data: { history: { user: { email: string }; source: string; usedAt: string }[] };
+        }>()
+        .data.history.map(({ user, source, usedAt }) => ({ email: user.email, source, usedAt }))
+        .sort((a, b) => a.email.localeCompare(b.email)),
+    ).toEqual([
+      { email: 'a@example.com', source: 'registration', usedAt: clock.now().toISOString() },
+      { email: 'b@example.com', source: 'registration', usedAt: clock.now().toISOString() },
+    ]);
     const list = await context.app.inject({ url: `${v1}/admin/promo-codes`, headers });
     expect(list.json()).toMatchObject({
       data: { promoCodes: [{ code: 'VERANO26', uses: 2, state: 'exhausted' }] },
@@ -197,6 +207,73 @@ describe('promo codes in the console (decision 057)', () => {
       before: null,
       after: { benefit: 'free_month', maxUses: 2, uses: 0, state: 'active' },
     });
+  });
+
+  it('keeps every use as history, also after the account applies another code', async () => {
+    const { db } = context.app.database;
+    const headers = await signedInAdmin(context.app, clock, await createAdmin(context.app));
+    for (const code of ['VERANO26', 'OTONO27']) {
+      await context.app.inject({
+        method: 'POST',
+        url: `${v1}/admin/promo-codes`,
+        headers,
+        payload: { ...newCode, code, maxUses: null },
+      });
+    }
+    const registeredAt = clock.now().toISOString();
+    const registered = await register(context.app, {
+      email: 'a@example.com',
+      promocode: 'verano26',
+    });
+    const token = registered.json<{ data: { token: string } }>().data.token;
+    const [user] = await db.select().from(users).where(eq(users.email, 'a@example.com'));
+    if (!user) throw new Error('no user');
+    // A second free month is refused: the refused application leaves no use behind.
+    const refused = await context.app.inject({
+      method: 'PUT',
+      url: `${v1}/update-promocode`,
+      headers: bearer(token),
+      payload: { promocode: 'OTONO27' },
+    });
+    expect(refused.statusCode).toBe(409);
+    // The same application where codes carry no benefit (the service as billing-less set-ups
+    // build it): the account changes code, and the first use stays in the history.
+    clock.advance(3_600_000);
+    const promoCodes = new PromoCodesService(
+      new PromoCodesRepository(db),
+      new UsersRepository(db),
+      db,
+      clock,
+    );
+    await promoCodes.applyToUser(user, 'otono27');
+    const history = async (code: string) =>
+      (await context.app.inject({ url: `${v1}/admin/promo-codes/${code}/uses`, headers })).json<{
+        data: { uses: number; history: Record<string, unknown>[] };
+      }>().data;
+    expect(await history('VERANO26')).toMatchObject({
+      uses: 1,
+      history: [
+        {
+          usedAt: registeredAt,
+          benefit: 'free_month',
+          source: 'registration',
+          user: { id: user.id, email: 'a@example.com' },
+          current: false,
+        },
+      ],
+    });
+    expect(await history('OTONO27')).toMatchObject({
+      uses: 1,
+      history: [
+        {
+          usedAt: clock.now().toISOString(),
+          source: 'profile',
+          user: { id: user.id },
+          current: true,
+        },
+      ],
+    });
+    expect(await db.select().from(promoCodeUses)).toHaveLength(2);
   });
 
   it('retires a code: it stops validating at once, and retiring it again is a conflict', async () => {

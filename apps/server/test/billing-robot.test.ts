@@ -10,7 +10,15 @@ import {
   v1,
   validRegistration,
 } from './helpers/accounts';
-import { overview, pay, simSecret, simulatedEvents, postWebhook } from './helpers/billing';
+import {
+  overview,
+  pay,
+  postWebhook,
+  simSecret,
+  simulatedEvents,
+  submitCard,
+  testCards,
+} from './helpers/billing';
 import { getAllData, robotOf, trader, useRobotApp } from './helpers/trading';
 
 const dayMs = 86_400_000;
@@ -160,5 +168,39 @@ describe('when access ends, the robot stops', () => {
     context.clock.advance(30 * dayMs + 1000);
     await app.services.billing.runDue();
     expect((await robot.accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
+  });
+
+  it('a declined renewal (past_due) stops the robot; paying with a new card starts it again', async () => {
+    const { app } = context;
+    const { token, userId, headers } = await trader(app);
+    await pay(app, token, 'monthly', testCards.renewalsDeclined);
+    const robot = robotOf(app);
+    expect((await robot.accountStatus(userId)).idleReason).not.toBe('ROBOT_OFF');
+
+    // Just past the period's end: the renewal is declined.
+    const periodEnd = (await overview(app, token)).subscription?.currentPeriodEnd ?? '';
+    context.clock.advance(Date.parse(periodEnd) - context.clock.now().getTime() + 60_000);
+    await app.services.billing.runDue();
+    const login1 = await login(app, {
+      email: 'trader@example.com',
+      password: validRegistration.password,
+      rememberMe: true,
+    });
+    const fresh = login1.json<{ data: { token: string } }>().data.token;
+    expect((await overview(app, fresh)).subscription?.status).toBe('past_due');
+    expect((await robot.accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
+    expect((await getAllData(app, { ...headers, ...bearer(fresh) })).statusCode).toBe(403);
+
+    const portal = await app.inject({
+      method: 'POST',
+      url: `${v1}/billing/portal`,
+      headers: bearer(fresh),
+      payload: {},
+    });
+    const url = portal.json<{ data: { url: string } }>().data.url;
+    expect((await submitCard(app, url, testCards.pays)).statusCode).toBe(303);
+    await app.services.billing.runDue();
+    expect((await overview(app, fresh)).subscription?.status).toBe('active');
+    expect((await robot.accountStatus(userId)).idleReason).not.toBe('ROBOT_OFF');
   });
 });

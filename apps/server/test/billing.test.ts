@@ -481,25 +481,120 @@ describe('renewals on the driven clock', () => {
     expect(await readMails(context.mailDir, 5)).toHaveLength(5);
   });
 
-  it('a declined renewal is past_due, keeps access through the grace, then cancels', async () => {
+  it('a declined renewal is past_due without access, retried daily, then cancels', async () => {
     const { app, clock } = context;
     const user = await newCustomer(context);
     await pay(app, user, 'monthly', testCards.renewalsDeclined);
     clock.advance(30 * dayMs + 60_000);
     await app.services.billing.runDue();
-    expect((await overview(app, user)).subscription?.status).toBe('past_due');
-    expect(await authorized(context, user)).toBe(true);
+    let billing = await overview(app, user);
+    expect(billing.subscription).toMatchObject({
+      status: 'past_due',
+      accessUntil: null,
+      nextChargeAt: null,
+      // The decline was at the period's end (2026-12-21 12:00); the retry is a day later.
+      retryAt: '2026-12-22T12:00:00.000Z',
+    });
+    expect(billing.portal).toBe(true);
+    // The robot opens nothing new until the card pays.
+    expect(await authorized(context, user)).toBe(false);
+    // A second subscription is not opened meanwhile: the card is changed instead.
+    const again = await app.inject({
+      method: 'POST',
+      url: `${v1}/billing/checkout`,
+      headers: bearer(await user.token()),
+      payload: { plan: 'monthly' },
+    });
+    expect(again.statusCode).toBe(409);
     clock.advance(dayMs);
     await app.services.billing.runDue();
-    expect((await overview(app, user)).subscription?.status).toBe('past_due');
+    billing = await overview(app, user);
+    expect(billing.subscription?.status).toBe('past_due');
+    expect(billing.subscription?.retryAt).toBe('2026-12-23T12:00:00.000Z');
     clock.advance(dayMs);
     await app.services.billing.runDue();
-    const billing = await overview(app, user);
-    expect(billing.subscription?.status).toBe('canceled');
+    billing = await overview(app, user);
+    expect(billing.subscription).toMatchObject({ status: 'canceled', retryAt: null });
     expect(billing.payments).toHaveLength(1);
+    expect(billing.portal).toBe(false);
     expect(await authorized(context, user)).toBe(false);
     // Paying again is possible once it ended.
     await pay(app, user, 'monthly');
+    expect(await authorized(context, user)).toBe(true);
+  });
+
+  it('a past_due user changes the card on the provider’s page: the charge is retried and the webhook makes it active', async () => {
+    const { app, clock } = context;
+    const user = await newCustomer(context, { email: 'tarjeta@example.com' });
+    await pay(app, user, 'monthly', testCards.renewalsDeclined);
+    clock.advance(30 * dayMs + 60_000);
+    await app.services.billing.runDue();
+    expect((await overview(app, user)).subscription?.status).toBe('past_due');
+    expect(await authorized(context, user)).toBe(false);
+
+    const portal = await app.inject({
+      method: 'POST',
+      url: `${v1}/billing/portal`,
+      headers: { ...bearer(await user.token()), 'accept-language': 'pt-BR' },
+      payload: {},
+    });
+    expect(portal.statusCode).toBe(200);
+    const url = portal.json<{ data: { url: string } }>().data.url;
+    expect(url).toMatch(/^\/sim-pay\/card\?session=[\w-]+\.[\w-]{43}$/);
+
+    const page = await app.inject({ url });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('lang="pt"');
+    expect(page.body).toContain('Visa •••• 0341');
+    expect(page.body).toContain('Salvar e pagar US$');
+    for (const autocomplete of ['cc-name', 'cc-number', 'cc-exp', 'cc-csc']) {
+      expect(page.body).toContain(`autocomplete="${autocomplete}"`);
+    }
+    // A forged or altered link shows nothing.
+    const [payload] = url.slice('/sim-pay/card?session='.length).split('.');
+    expect(
+      (await app.inject({ url: `/sim-pay/card?session=${payload ?? ''}.${'A'.repeat(43)}` }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await submitCard(
+          app,
+          `/sim-pay/card?session=${payload ?? ''}.${'A'.repeat(43)}`,
+          testCards.pays,
+        )
+      ).statusCode,
+    ).toBe(404);
+
+    // A declined card: the page again, nothing charged.
+    const declined = await submitCard(app, url, testCards.declined);
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('Seu cartão foi recusado');
+    // The card that declines every charge after the first declines this one too.
+    expect((await submitCard(app, url, testCards.renewalsDeclined)).statusCode).toBe(402);
+    await app.services.billing.runDue();
+    expect((await overview(app, user)).subscription?.status).toBe('past_due');
+
+    // The browser's return proves nothing: the state changes only when the event arrives.
+    const paid = await submitCard(app, url, testCards.pays);
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toMatch(/\/payment\?card=updated$/);
+    expect((await overview(app, user)).subscription?.status).toBe('past_due');
+    await app.services.billing.runDue();
+    const billing = await overview(app, user);
+    expect(billing.subscription).toMatchObject({
+      status: 'active',
+      retryAt: null,
+      currentPeriodEnd: '2027-01-21T12:00:00.000Z',
+      nextChargeAt: '2027-01-21T12:00:00.000Z',
+    });
+    expect(billing.payments).toHaveLength(2);
+    expect(billing.payments[0]).toMatchObject({ cardLast4: '4242', status: 'paid' });
+    expect(await authorized(context, user)).toBe(true);
+    // The next renewal is charged to the new card.
+    clock.advance(31 * dayMs);
+    await app.services.billing.runDue();
+    expect((await overview(app, user)).payments).toHaveLength(3);
     expect(await authorized(context, user)).toBe(true);
   });
 

@@ -9,8 +9,15 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { useTestApp } from './helpers/app';
-import { login, register, registeredToken, v1, validRegistration } from './helpers/accounts';
-import { hasRedisServer, startOwnRedis, type OwnRedis } from './helpers/redis-server';
+import {
+  bearer,
+  login,
+  register,
+  registeredToken,
+  v1,
+  validRegistration,
+} from './helpers/accounts';
+import { startOwnRedis, type OwnRedis } from './helpers/redis-server';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 /** The load balancer in front of the server, as the server's socket sees it. */
@@ -210,7 +217,7 @@ describe.skipIf(!redisUrl)('scaled: two processes share the counters in Redis', 
   });
 });
 
-describe.skipIf(!hasRedisServer)('when Redis goes down', () => {
+describe('when Redis goes down', () => {
   const context = useTestApp();
   let redis: OwnRedis | undefined;
   let app: FastifyInstance | undefined;
@@ -261,6 +268,57 @@ describe.skipIf(!hasRedisServer)('when Redis goes down', () => {
         .toHaveLength(1);
     } finally {
       counter.disconnect();
+    }
+  });
+});
+
+describe('billing mutations, per signed-in user', () => {
+  const context = useTestApp();
+  const post = (token: string, path: string, language = 'es', remoteAddress = '127.0.0.1') =>
+    context.app.inject({
+      method: 'POST',
+      url: `${v1}/billing/${path}`,
+      remoteAddress,
+      headers: { ...bearer(token), 'accept-language': language },
+      payload: path === 'checkout' ? { plan: 'monthly' } : {},
+    });
+
+  it('opens 10 checkouts an hour per user, then answers a localized 429', async () => {
+    const token = await registeredToken(context.app);
+    // Each opens a session at the provider: the user never paid, so each one succeeds.
+    const seen = await statuses(10, () => post(token, 'checkout'));
+    expect(seen).toEqual(Array(10).fill(200));
+    const refused = await post(token, 'checkout');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(refused.json()).toEqual({
+      message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+      code: 'RATE_LIMITED',
+    });
+    // From another address too: the user is counted, not only the address.
+    const elsewhere = await post(token, 'checkout', 'pt-BR', '200.147.67.142');
+    expect(elsewhere.statusCode).toBe(429);
+    expect(elsewhere.json()).toEqual({
+      message: 'Muitas tentativas. Aguarde um momento e tente novamente.',
+      code: 'RATE_LIMITED',
+    });
+    // Another user still may.
+    const other = await registeredToken(context.app, 'otra@example.com');
+    expect((await post(other, 'checkout')).statusCode).toBe(200);
+  });
+
+  it('counts cancel, resume, refund and the card page together: 10 per 15 minutes', async () => {
+    const token = await registeredToken(context.app);
+    const paths = ['cancel', 'resume', 'refund', 'portal'];
+    // Nothing to change (no subscription): refused with 409, and each still counts.
+    const seen = await statuses(10, (attempt) => post(token, paths[attempt % 4] ?? 'cancel'));
+    expect(seen).toEqual(Array(10).fill(409));
+    for (const path of paths) {
+      const refused = await post(token, path, 'pt');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json<{ message: string }>().message).toBe(
+        'Muitas tentativas. Aguarde um momento e tente novamente.',
+      );
     }
   });
 });

@@ -103,6 +103,8 @@ describe('the robot in the server', () => {
         WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
         MARKET_TICK_MS: String(marketTickMs),
         MARKET_SEED: '12',
+        // As in the first start (test/helpers/app.ts): no robot's own account (decision 060).
+        TRACK_RECORD_ENABLED: 'false',
       }),
       {
         database: context.testDatabase.database,

@@ -139,7 +139,7 @@ describe('the Stripe adapter against a local server answering as Stripe', () => 
     expect((await stripe.getSubscription(paid.subscriptionId)).status).toBe('canceled');
     expect(fake.calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
 
-    expect(await stripe.portalUrl(paid.customerId, 'http://app.test/profile-config')).toMatch(
+    expect(await stripe.portalUrl(paid.customerId, 'http://app.test/profile-config', 'pt')).toMatch(
       /^https:\/\/billing\.stripe\.test\//,
     );
   });
@@ -250,5 +250,151 @@ describe('billing with Stripe as the provider', () => {
         data: { payments: { status: string }[] };
       }>().data.payments[0]?.status,
     ).toBe('refunded');
+  });
+});
+
+describe('a past_due Stripe subscription paid again through the customer portal', () => {
+  const clock = manualClock(new Date());
+  const context = useTestApp({}, () => ({
+    clock,
+    billingTimers: false,
+    paymentProvider: adapter(),
+  }));
+
+  it('past_due ends access and shows the retry; invoice.paid after the portal makes it active', async () => {
+    const { app } = context;
+    const token = await registeredToken(app);
+    const post = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: `${v1}/billing/webhooks/stripe`,
+        headers: { 'content-type': 'application/json', 'stripe-signature': sign(payload) },
+        payload,
+      });
+    const { sessionId } = await startCheckout(app, token, 'monthly');
+    const paid = fake.complete(sessionId);
+    expect((await post(fake.event('invoice.paid', paid.invoiceId))).statusCode).toBe(200);
+    expect((await overview(app, token)).subscription?.status).toBe('active');
+
+    const retryAt = Date.now() + 3 * 86_400_000;
+    const failed = fake.renewalFails(paid.subscriptionId, retryAt);
+    expect((await post(fake.event('invoice.payment_failed', failed.invoiceId))).statusCode).toBe(
+      200,
+    );
+    let billing = await overview(app, token);
+    expect(billing.subscription).toMatchObject({
+      status: 'past_due',
+      accessUntil: null,
+      retryAt: new Date(Math.floor(retryAt / 1000) * 1000).toISOString(),
+    });
+    expect(billing.authorized).toBe(false);
+    expect(billing.portal).toBe(true);
+
+    // The portal opens for the customer, in the user's language, back to /payment.
+    const portal = await app.inject({
+      method: 'POST',
+      url: `${v1}/billing/portal`,
+      headers: { ...bearer(token), 'accept-language': 'pt-BR' },
+      payload: {},
+    });
+    expect(portal.json<{ data: { url: string } }>().data.url).toMatch(/billing\.stripe\.test/);
+    expect(fake.calls.at(-1)?.params).toMatchObject({
+      customer: paid.customerId,
+      locale: 'pt-BR',
+      return_url: expect.stringMatching(/\/payment\?card=updated$/) as unknown,
+    });
+
+    // The card changed there, Stripe retried and tells us: active again.
+    const retried = fake.payLatest(paid.subscriptionId, { brand: 'mastercard', last4: '4444' });
+    const invoicePaid = fake.event('invoice.paid', retried.invoiceId);
+    for (let replay = 0; replay < 3; replay++) {
+      expect((await post(invoicePaid)).statusCode).toBe(200);
+    }
+    billing = await overview(app, token);
+    expect(billing.subscription).toMatchObject({ status: 'active', retryAt: null });
+    expect(billing.authorized).toBe(true);
+    expect(billing.payments).toHaveLength(2);
+    expect(billing.payments[0]).toMatchObject({ cardLast4: '4444', status: 'paid' });
+  });
+});
+
+describe('Stripe events about objects this app does not know', () => {
+  const lines: string[] = [];
+  const context = useTestApp({ LOG_LEVEL: 'info' }, () => ({
+    billingTimers: false,
+    paymentProvider: adapter(),
+    logStream: { write: (line: string) => lines.push(line) },
+  }));
+
+  it('are acknowledged with 200, ignored, and logged by id and type only', async () => {
+    const { app } = context;
+    const post = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: `${v1}/billing/webhooks/stripe`,
+        headers: { 'content-type': 'application/json', 'stripe-signature': sign(payload) },
+        payload,
+      });
+    fake.put({
+      id: 'sub_test_foreign',
+      object: 'subscription',
+      customer: 'cus_test_foreign',
+      status: 'past_due',
+      metadata: {},
+      start_date: 1,
+      cancel_at_period_end: false,
+      ended_at: null,
+      items: { object: 'list', data: [] },
+    });
+    const events = [
+      // Stripe no longer has it (404).
+      fake.eventAbout('customer.subscription.updated', {
+        id: 'sub_test_gone',
+        object: 'subscription',
+        customer: 'cus_test_gone',
+      }),
+      fake.eventAbout('customer.subscription.deleted', {
+        id: 'sub_test_foreign',
+        object: 'subscription',
+        customer: 'cus_test_foreign',
+      }),
+      fake.eventAbout('invoice.paid', {
+        id: 'in_test_gone',
+        object: 'invoice',
+        customer_email: 'stranger@example.com',
+        parent: { subscription_details: { subscription: 'sub_test_foreign' } },
+      }),
+      fake.eventAbout('invoice.payment_failed', {
+        id: 'in_test_gone2',
+        object: 'invoice',
+        parent: { subscription_details: { subscription: 'sub_test_gone' } },
+      }),
+      // Types billing does not follow.
+      fake.eventAbout('customer.created', {
+        id: 'cus_test_new',
+        object: 'customer',
+        email: 'stranger@example.com',
+      }),
+      fake.eventAbout('payment_method.attached', { id: 'pm_test_1', object: 'payment_method' }),
+    ];
+    for (const event of events) {
+      expect((await post(event)).statusCode).toBe(200);
+      // A replay: still 200, still nothing.
+      expect((await post(event)).statusCode).toBe(200);
+    }
+    const ignored = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'billing: event about an unknown object ignored');
+    // The four about unknown objects, once each (a replay is known as seen).
+    expect(ignored.map((entry) => entry.eventType)).toEqual([
+      'customer.subscription.updated',
+      'customer.subscription.deleted',
+      'invoice.paid',
+      'invoice.payment_failed',
+    ]);
+    for (const entry of ignored) expect(entry.eventId).toMatch(/^evt_test_/);
+    const log = lines.join('');
+    expect(log).not.toContain('stranger@example.com');
+    expect(log).not.toContain('"level":50');
   });
 });

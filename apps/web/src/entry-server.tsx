@@ -1,5 +1,4 @@
 import type { Language } from '@tradebot/contract';
-import { languages } from '@tradebot/contract/constants';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import {
@@ -10,7 +9,7 @@ import {
 } from 'react-router';
 import { resolveRoutes, routes } from './app/app-router';
 import { pageHead, privatePagePaths, publicPagePaths, type PageHead } from './app/page-head';
-import { i18n, loadNamespaces, startI18n, type Namespace } from './lib/i18n';
+import { changeLanguage, i18n, startI18n } from './lib/i18n';
 import { basenameOf, localizedPath } from './lib/language-url';
 
 /**
@@ -18,25 +17,9 @@ import { basenameOf, localizedPath } from './lib/language-url';
  * with it, in each language, into the HTML the server sends. It is never served.
  */
 
-const namespaces: Namespace[] = [
-  'common',
-  'home',
-  'faq',
-  'legal',
-  'broker',
-  'promo',
-  'auth',
-  'forms',
-  'plans',
-];
-
-/** Every catalogue a public page shows, in both languages. */
+/** The catalogues start in Spanish; each page loads its own (see `renderPage`). */
 export async function prepare(): Promise<void> {
   await startI18n('es');
-  for (const language of languages) {
-    await i18n.changeLanguage(language);
-    await loadNamespaces(namespaces);
-  }
 }
 
 // The guards run in the browser (a visitor's stored session): at build time every page is
@@ -59,8 +42,11 @@ export async function renderPage(
   language: Language,
   publicUrl: string,
 ): Promise<RenderedPage> {
-  await i18n.changeLanguage(language);
+  // Resolving the page's routes asks for its catalogues (each route lists them); switching the
+  // language then loads every catalogue asked for so far in that language, so a page rendered
+  // in Spanish first and in Portuguese later has both.
   await resolveRoutes(path);
+  await changeLanguage(language);
   const basename = basenameOf(language);
   const handler = createStaticHandler(routes, basename ? { basename } : {});
   const context = await handler.query(
@@ -88,4 +74,5 @@ export function appShellHead(language: Language): PageHead {
   };
 }
 
-export { privatePagePaths, publicPagePaths };
+/** The app's route table: e2e/screens.e2e.ts checks that every route has a screen visit. */
+export { privatePagePaths, publicPagePaths, routes };

@@ -10,7 +10,7 @@ import type { RouteFlags } from './lib/route-paths';
 import { storeTrackingParameters } from './lib/tracking';
 import { useAppStore } from './stores/app';
 import './components/ui/tokens.css';
-import './styles.css';
+import './components/ui/base.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');

@@ -2,6 +2,7 @@ import { text } from './text';
 import { z } from './zod';
 import { categoriesEnabledSchema, emailSchema, limits, promoBenefits } from './accounts';
 import { languageSchema } from './common-schemas';
+import { planIds, subscriptionStatuses } from './plans';
 import { dataEnvelope } from './envelope';
 import { contactKinds, contactLimits, contactStatuses } from './support';
 import { robotStatusSchema, tradeRowSchema, tradingAccountSchema } from './trading';
@@ -143,6 +144,26 @@ export const adminUserSearchResponseSchema = dataEnvelope(
   z.object({ users: z.array(adminUserSummarySchema), more: z.boolean() }),
 );
 
+export const adminSubscriptionSchema = z.object({
+  plan: z.enum(planIds).nullable(),
+  status: z.enum(subscriptionStatuses),
+  freeMonth: z.boolean(),
+  accessUntil: isoInstant.nullable(),
+  endedAt: isoInstant.nullable(),
+});
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+
+/** Why the 30-day guarantee (decision 048) cannot be honoured for a user now. */
+export const guaranteeRefusals = ['no_payment', 'expired', 'refunded'] as const;
+export type GuaranteeRefusal = (typeof guaranteeRefusals)[number];
+export const adminGuaranteeSchema = z.object({
+  eligible: z.boolean(),
+  /** When the guarantee ends (or ended); null without a payment. */
+  until: isoInstant.nullable(),
+  reason: z.enum(guaranteeRefusals).nullable(),
+});
+export type AdminGuarantee = z.infer<typeof adminGuaranteeSchema>;
+
 export const adminUserDetailSchema = z.object({
   user: adminUserSummarySchema.extend({
     phone: z.string().nullable(),
@@ -158,6 +179,17 @@ export const adminUserDetailSchema = z.object({
     risk: z.number().int(),
     categories_enabled: categoriesEnabledSchema,
   }),
+  /** The user's current subscription (decision 047), null when they never had one. */
+  subscription: adminSubscriptionSchema.nullable(),
+  firstPayment: z
+    .object({
+      amountCents: z.number().int(),
+      currency: z.string(),
+      paidAt: isoInstant,
+      refundedAt: isoInstant.nullable(),
+    })
+    .nullable(),
+  guarantee: adminGuaranteeSchema,
   robot: robotStatusSchema,
   account: tradingAccountSchema.nullable(),
   openOperations: z.array(tradeRowSchema),
@@ -166,6 +198,9 @@ export const adminUserDetailSchema = z.object({
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 export const adminUserResponseSchema = dataEnvelope(adminUserDetailSchema);
+
+/** A user refunded under the 30-day guarantee: the user as the console now sees them. */
+export const adminGuaranteeRefundResponseSchema = dataEnvelope(adminUserDetailSchema);
 
 export const adminKillResponseSchema = dataEnvelope(
   z.object({ bot_on: z.literal(false), closed: z.number().int() }),
@@ -224,18 +259,23 @@ export const adminPromoCodeParamsSchema = z.object({
     .max(limits.promocode.max, { error: 'validation.invalidValue' })
     .regex(promoCodePattern, { error: 'validation.invalidValue' }),
 });
+/** How an account came to use a code. `before_history`: carried before uses were recorded. */
+export const promoCodeUseSources = ['registration', 'profile', 'before_history'] as const;
+export const adminPromoCodeUseSchema = z.object({
+  id: z.string(),
+  usedAt: isoInstant,
+  benefit: z.enum(promoBenefits),
+  source: z.enum(promoCodeUseSources),
+  user: z.object({ id: z.string(), email: z.string(), name: z.string(), last_name: z.string() }),
+  /** Whether the account still carries this code (it may have applied another since). */
+  current: z.boolean(),
+});
+export type AdminPromoCodeUse = z.infer<typeof adminPromoCodeUseSchema>;
 export const adminPromoCodeUsesResponseSchema = dataEnvelope(
   z.object({
     uses: z.number().int(),
-    accounts: z.array(
-      z.object({
-        id: z.string(),
-        email: z.string(),
-        name: z.string(),
-        last_name: z.string(),
-        createdAt: isoInstant,
-      }),
-    ),
+    /** Every recorded use, newest first (at most the newest 200). */
+    history: z.array(adminPromoCodeUseSchema),
   }),
 );
 
@@ -264,20 +304,41 @@ export const partnerReportQuerySchema = z
     }
   });
 export type PartnerReportQuery = z.input<typeof partnerReportQuerySchema>;
-export const partnerReportRowSchema = z.object({
-  /** The parameter's value; null for registrations that carried none. */
-  key: z.string().nullable(),
-  registrations: z.number().int(),
+/** Money of one currency, in its minor units: what was paid, refunded, and the difference. */
+export const partnerRevenueSchema = z.object({
+  currency: z.string(),
+  grossCents: z.number().int(),
+  refundedCents: z.number().int(),
+  netCents: z.number().int(),
 });
+export type PartnerRevenue = z.infer<typeof partnerRevenueSchema>;
+export const partnerReportRowSchema = z.object({
+  /** The parameter's value; null for accounts that carried none. */
+  key: z.string().nullable(),
+  /** Accounts registered in the period. */
+  registrations: z.number().int(),
+  /** Payments made in the period by accounts with this key, whenever they registered. */
+  payments: z.number().int(),
+  /** Refunds made in the period (of payments of any date). */
+  refunds: z.number().int(),
+  /** One entry per currency in `currencies`, in that order. */
+  revenue: z.array(partnerRevenueSchema),
+});
+export type PartnerReportRow = z.infer<typeof partnerReportRowSchema>;
 export const partnerReportSchema = z.object({
   dimension: z.enum(partnerReportDimensions),
   from: z.string(),
   to: z.string(),
   /** The operator's time zone: days start and end at its midnight. */
   timeZone: z.string(),
+  /** Currencies of the period's payments and refunds, upper case, sorted. */
+  currencies: z.array(z.string()),
   rows: z.array(partnerReportRowSchema),
   /** Accounts registered in the period (a registration with two referral pairs counts once). */
   registrations: z.number().int(),
+  payments: z.number().int(),
+  refunds: z.number().int(),
+  revenue: z.array(partnerRevenueSchema),
 });
 export type PartnerReport = z.infer<typeof partnerReportSchema>;
 export const partnerReportResponseSchema = dataEnvelope(partnerReportSchema);
@@ -289,6 +350,7 @@ export const adminAuditActions = [
   'message.replied',
   'message.status_changed',
   'robot.killed',
+  'guarantee.refunded',
   'promo_code.created',
   'promo_code.retired',
   'report.exported',

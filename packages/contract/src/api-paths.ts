@@ -10,6 +10,7 @@ export const v1Paths = {
   linkAccount: '/link-account',
   tradingPlatformLogin: '/trading-platform-login',
   brokerSearch: '/broker-search',
+  trackRecord: '/track-record',
 } as const;
 
 /** Billing (issue 10; decision 047), under apiV1Prefix. */
@@ -46,6 +47,7 @@ export const supportApiPaths = {
   adminUsers: '/admin/users',
   adminUser: '/admin/users/:id',
   adminUserRobotKill: '/admin/users/:id/robot/kill',
+  adminUserGuaranteeRefund: '/admin/users/:id/guarantee-refund',
   adminPromoCodes: '/admin/promo-codes',
   adminPromoCodeRetire: '/admin/promo-codes/:code/retire',
   adminPromoCodeUses: '/admin/promo-codes/:code/uses',

@@ -52,8 +52,10 @@ export const subscriptionViewSchema = z.object({
   /** When the next charge is due and how much; null when none will be made. */
   nextChargeAt: z.string().nullable(),
   nextChargeCents: z.number().int().nullable(),
-  /** Until when the user has access; null once it ended. */
+  /** Until when the user has access; null once it ended (or while a charge is past due). */
   accessUntil: z.string().nullable(),
+  /** past_due: when the failed charge is tried again; null when it will not be. */
+  retryAt: z.string().nullable(),
   endedAt: z.string().nullable(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
@@ -90,8 +92,13 @@ export const billingOverviewSchema = z.object({
   gift: z
     .object({ cents: z.number().int(), status: z.enum(['owed', 'granted', 'canceled']) })
     .nullable(),
-  /** The provider's customer portal (Stripe) can be opened. */
+  /** The provider's page to change the card (Stripe's customer portal, the simulated one's). */
   portal: z.boolean(),
+  /**
+   * The 30-day money guarantee (decision 048): claimed through customer service until `until`
+   * while the first payment is unrefunded.
+   */
+  guarantee: z.object({ eligible: z.boolean(), until: z.string().nullable() }),
   /** The free month was used already (a promo code gives it once). */
   freeMonthUsed: z.boolean(),
 });

@@ -10,3 +10,4 @@ export * from './linking';
 export * from './broker-search';
 export * from './support';
 export * from './admin';
+export * from './track-record';

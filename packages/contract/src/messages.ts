@@ -81,6 +81,11 @@ const es = {
   'admin.periodReversed': 'La fecha final debe ser igual o posterior a la inicial',
   'admin.userNotTrading':
     'Este usuario no tiene una cuenta de trading vinculada: no hay robot que detener.',
+  'admin.guaranteeNoPayment':
+    'Este usuario no tiene pagos: no hay nada que reembolsar con la garantía de 30 días.',
+  'admin.guaranteeExpired':
+    'Pasaron más de 30 días desde el primer pago: la garantía ya no se aplica.',
+  'admin.guaranteeRefunded': 'El primer pago de este usuario ya fue reembolsado.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -160,6 +165,11 @@ const pt: Record<MessageKey, string> = {
   'admin.periodReversed': 'A data final deve ser igual ou posterior à inicial',
   'admin.userNotTrading':
     'Este usuário não tem uma conta de trading vinculada: não há robô para parar.',
+  'admin.guaranteeNoPayment':
+    'Este usuário não tem pagamentos: não há nada a reembolsar com a garantia de 30 dias.',
+  'admin.guaranteeExpired':
+    'Passaram mais de 30 dias desde o primeiro pagamento: a garantia não se aplica mais.',
+  'admin.guaranteeRefunded': 'O primeiro pagamento deste usuário já foi reembolsado.',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

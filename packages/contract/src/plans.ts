@@ -46,14 +46,11 @@ export const refundWindowDays = 7;
 export const guaranteeDays = 30;
 /** The free-month promotion: a 30-day trial without a card. */
 export const freeMonthDays = 30;
-/** A payment that failed keeps access this long past the period's end while it is retried. */
-export const pastDueGraceDays = 3;
 
 export const billingDurationsMs = {
   refundWindow: refundWindowDays * dayMs,
   guarantee: guaranteeDays * dayMs,
   freeMonth: freeMonthDays * dayMs,
-  pastDueGrace: pastDueGraceDays * dayMs,
 } as const;
 
 /** spec §3 subscription states; `authorized` follows them (decision 047). */

@@ -15,6 +15,7 @@ import { migrate, readMigrations } from '../db/migrate';
 import { AdminsRepository } from '../repositories/admins.repository';
 import { argon2PasswordHasher } from '../repositories/password-hasher';
 import { otplibTotp } from '../repositories/totp';
+import { adminTotpCipher, TotpSecretSealer } from '../repositories/totp-secret-sealer';
 import { AdminEnrolmentError, enrolAdmin } from '../services/admin-enrolment';
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
@@ -93,6 +94,8 @@ async function main(): Promise<number> {
       new AdminsRepository(database.db),
       argon2PasswordHasher,
       otplibTotp,
+      // The server's keys (ADMIN_TOTP_KEYS, else the key file in DATA_DIR/secrets).
+      new TotpSecretSealer(await adminTotpCipher(config, new Date())),
       { email: values.email, name: values.name, password },
     );
     console.log(`Admin created: ${admin.email} (${admin.id})`);

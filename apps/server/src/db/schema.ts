@@ -128,6 +128,31 @@ export const promoCodes = pgTable('promo_codes', {
   createdAt: createdAt(),
 });
 
+/**
+ * Every use of a promotional code (decision 059): who, when, which benefit, written in the
+ * redeeming transaction. Kept when the account later applies another code.
+ */
+export const promoCodeUses = pgTable(
+  'promo_code_uses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code')
+      .notNull()
+      .references(() => promoCodes.code),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    benefit: text('benefit').$type<'free_month'>().notNull(),
+    /** registration | profile | before_history (carried before uses were recorded). */
+    source: text('source').$type<'registration' | 'profile' | 'before_history'>().notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('promo_code_uses_code_idx').on(table.code, table.usedAt),
+    index('promo_code_uses_user_idx').on(table.userId),
+  ],
+);
+
 // The robot in the server (docs/decisions/042-robot-in-the-server.md). Money is integer cents
 // (decision 022), prices keep the instrument's digits, and an account id is its user's id.
 // Every key makes its insert idempotent: replaying a write after a crash changes nothing.
@@ -203,6 +228,8 @@ export const operations = pgTable(
     uniqueIndex('operations_client_order_id_key').on(table.clientOrderId),
     // The history, newest first, paged by (closed_at, position_id).
     index('operations_account_closed_idx').on(table.accountId, table.closedAt, table.positionId),
+    // Every operation, newest opened first, paged by (opened_at, position_id): the track record.
+    index('operations_account_opened_idx').on(table.accountId, table.openedAt, table.positionId),
     index('operations_open_idx')
       .on(table.accountId)
       .where(sql`${table.closeReason} = 'open'`),
@@ -385,6 +412,8 @@ export const subscriptions = pgTable(
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     /** Until when it gives access (decision 047); null once it ended. */
     accessUntil: instant('access_until'),
+    /** past_due: when the provider tries the failed charge again; null when it will not. */
+    nextPaymentAttemptAt: instant('next_payment_attempt_at'),
     endedAt: instant('ended_at'),
     refundedAt: instant('refunded_at'),
     createdAt: createdAt(),
@@ -567,8 +596,13 @@ export const admins = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
-    /** Base32 TOTP secret (RFC 6238), shown once when the admin is created. */
+    /**
+     * The TOTP secret (RFC 6238), shown once when the admin is created, sealed with
+     * AES-256-GCM under `totp_key_id` (decision 059). A null key id is a secret stored in clear
+     * before that: the server seals it when it starts.
+     */
     totpSecret: text('totp_secret').notNull(),
+    totpKeyId: text('totp_key_id'),
     /** The last accepted TOTP time step: a code is accepted once. */
     lastTotpStep: bigint('last_totp_step', { mode: 'number' }),
     createdAt: createdAt(),

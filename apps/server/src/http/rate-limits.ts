@@ -46,6 +46,8 @@ export const rateLimitRules = {
     perAccount: { max: 5, timeWindow: 15 * minute },
   },
   brokerSearch: { perIp: { max: 60, timeWindow: minute } },
+  // Public and cached for a few seconds; the page polls and pages through the operations.
+  trackRecord: { perIp: { max: 120, timeWindow: minute } },
   contact: {
     perIp: { max: 20, timeWindow: hour },
     perAccount: { max: 5, timeWindow: hour },
@@ -65,6 +67,16 @@ export const rateLimitRules = {
     perAccount: { max: 5, timeWindow: 15 * minute },
   },
   tradingPlatformLogin: {
+    perIp: { max: 30, timeWindow: 15 * minute },
+    perAccount: { max: 10, timeWindow: 15 * minute },
+  },
+  // Per user id: each opens a session at the payment provider (decision 058).
+  billingCheckout: {
+    perIp: { max: 30, timeWindow: hour },
+    perAccount: { max: 10, timeWindow: hour },
+  },
+  // Cancel, resume, refund and the card's page (the portal), per user id together.
+  billingChange: {
     perIp: { max: 30, timeWindow: 15 * minute },
     perAccount: { max: 10, timeWindow: 15 * minute },
   },

@@ -42,6 +42,8 @@ export interface ProviderSubscription {
   currentPeriodEnd: number;
   cancelAtPeriodEnd: boolean;
   endedAt: number | null;
+  /** past_due: when the provider tries the failed charge again; null when it will not. */
+  nextPaymentAttemptAt: number | null;
 }
 
 export interface ProviderPayment {
@@ -81,6 +83,17 @@ export class WebhookRejected extends Error {
   }
 }
 
+/**
+ * The provider does not know the object an event is about, or it is not one this app made
+ * (another integration on the same account): the event is acknowledged and ignored.
+ */
+export class UnknownObject extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnknownObject';
+  }
+}
+
 /** The provider could not be reached or refused a call it should have taken. */
 export class ProviderUnavailable extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -91,7 +104,7 @@ export class ProviderUnavailable extends Error {
 
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
-  /** Whether a customer portal (update card, invoices) exists. */
+  /** Whether a hosted page to change the card (Stripe: the customer portal) exists. */
   readonly hasPortal: boolean;
   createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }>;
   getCheckout(sessionId: string): Promise<CheckoutSessionInfo | undefined>;
@@ -103,7 +116,8 @@ export interface PaymentProvider {
   refund(refundRef: string): Promise<void>;
   /** Ends a subscription now, without refunding anything. */
   cancelNow(subscriptionId: string): Promise<void>;
-  portalUrl(customerId: string, returnUrl: string): Promise<string>;
+  /** The hosted page where the customer changes the card; a past-due charge is retried there. */
+  portalUrl(customerId: string, returnUrl: string, language: Language): Promise<string>;
   /**
    * Checks the signature over the raw body and the timestamp (at `now`, epoch ms), then reads
    * the event. Throws WebhookRejected.

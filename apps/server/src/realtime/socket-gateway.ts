@@ -90,9 +90,36 @@ function refusal(language: Language, code: ErrorCode): Error & { data: RealtimeR
   return Object.assign(new Error(translate(language, errorMessageKey(code))), { data: { code } });
 }
 
+/**
+ * A Redis connection of the Socket.IO adapter. The adapter sends most commands without awaiting
+ * them (a publish on every emit, subscriptions as a namespace starts, unsubscriptions as it
+ * closes): while Redis is down each of them fails once the client gives up retrying, and Node
+ * ends the process on a rejection nobody handles. Each command here gets a handler; the outage
+ * itself is logged by the connection's `error` events.
+ */
+class AdapterConnection extends Redis {
+  override sendCommand(...args: Parameters<Redis['sendCommand']>): unknown {
+    const sent = super.sendCommand(...args);
+    if (sent instanceof Promise) sent.catch(() => undefined);
+    return sent;
+  }
+}
+
+/**
+ * Quits over a live connection; otherwise drops it at once: QUIT would wait in the offline
+ * queue behind what it holds, through every reconnection attempt.
+ */
+async function quitOrDrop(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    await client.quit();
+    return;
+  }
+  client.disconnect();
+}
+
 function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
-  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  const subscriber = publisher.duplicate();
+  const publisher = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
+  const subscriber = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
   for (const client of [publisher, subscriber]) {
     client.on('error', (error: unknown) => {
       app.log.warn({ err: error }, 'real-time Redis connection failed');
@@ -108,7 +135,7 @@ function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
       await subscriber.ping();
     },
     async close() {
-      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+      await Promise.allSettled([quitOrDrop(publisher), quitOrDrop(subscriber)]);
     },
   };
 }

@@ -1,7 +1,13 @@
 import { and, asc, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { promoCodes } from '../db/schema';
+import { promoCodes, promoCodeUses, users } from '../db/schema';
 import type { NewPromoCode, PromoCodeRow } from './promo-codes.repository';
+import type { UserRow } from './users.repository';
+
+export interface PromoCodeUseListing {
+  use: typeof promoCodeUses.$inferSelect;
+  user: Pick<UserRow, 'id' | 'email' | 'name' | 'lastName' | 'promocode'>;
+}
 
 /** The console's side of promotional codes: every code, created and retired by hand. */
 export interface AdminPromoCodesStore {
@@ -11,6 +17,8 @@ export interface AdminPromoCodesStore {
   create(code: NewPromoCode, db?: Db): Promise<PromoCodeRow | undefined>;
   /** Ends the code's validity now, if it has not ended: undefined otherwise. */
   retire(code: string, now: Date, db?: Db): Promise<PromoCodeRow | undefined>;
+  /** The code's recorded uses, newest first, with their accounts. */
+  usesOf(code: string, limit: number): Promise<PromoCodeUseListing[]>;
 }
 
 export class AdminPromoCodesRepository implements AdminPromoCodesStore {
@@ -45,5 +53,24 @@ export class AdminPromoCodesRepository implements AdminPromoCodesStore {
       )
       .returning();
     return row;
+  }
+
+  async usesOf(code: string, limit: number): Promise<PromoCodeUseListing[]> {
+    return this.db
+      .select({
+        use: promoCodeUses,
+        user: {
+          id: users.id,
+          email: users.email,
+          name: users.name,
+          lastName: users.lastName,
+          promocode: users.promocode,
+        },
+      })
+      .from(promoCodeUses)
+      .innerJoin(users, eq(users.id, promoCodeUses.userId))
+      .where(eq(promoCodeUses.code, code))
+      .orderBy(desc(promoCodeUses.usedAt), desc(promoCodeUses.id))
+      .limit(limit);
   }
 }

@@ -1,6 +1,7 @@
-import { asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { users, userSettings } from '../db/schema';
+import { houseAccount } from './track-record.repository';
 import type { SettingsRow, UserRow } from './users.repository';
 
 export interface UserListing {
@@ -13,8 +14,6 @@ export interface AdminUsersStore {
   /** By e-mail or name, case-insensitively, anywhere in the text. */
   search(query: string, limit: number): Promise<UserListing[]>;
   find(userId: string): Promise<UserListing | undefined>;
-  /** Accounts whose registration or later application carried the code. */
-  withPromocode(code: string, limit: number): Promise<UserRow[]>;
 }
 
 /** LIKE's wildcards in a search are searched for, not obeyed. */
@@ -34,10 +33,14 @@ export class AdminUsersRepository implements AdminUsersStore {
     const pattern = likePattern(query);
     return this.listing()
       .where(
-        or(
-          ilike(users.email, pattern),
-          ilike(sql`${users.name} || ' ' || ${users.lastName}`, pattern),
-          ilike(users.lastName, pattern),
+        and(
+          // The robot's own account (decision 060) is no customer.
+          ne(users.id, houseAccount.accountId),
+          or(
+            ilike(users.email, pattern),
+            ilike(sql`${users.name} || ' ' || ${users.lastName}`, pattern),
+            ilike(users.lastName, pattern),
+          ),
         ),
       )
       .orderBy(desc(users.createdAt), asc(users.id))
@@ -47,14 +50,5 @@ export class AdminUsersRepository implements AdminUsersStore {
   async find(userId: string): Promise<UserListing | undefined> {
     const [row] = await this.listing().where(eq(users.id, userId)).limit(1);
     return row;
-  }
-
-  async withPromocode(code: string, limit: number): Promise<UserRow[]> {
-    return this.db
-      .select()
-      .from(users)
-      .where(eq(users.promocode, code))
-      .orderBy(desc(users.createdAt))
-      .limit(limit);
   }
 }

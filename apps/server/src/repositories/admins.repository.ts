@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { adminSessions, admins } from '../db/schema';
 
@@ -15,6 +15,14 @@ export interface AdminsStore {
    * (or an older one) was already used, so a code signs in once.
    */
   useTotpStep(adminId: string, step: number): Promise<boolean>;
+  /** Admins whose TOTP secret is in clear or sealed with another key than `keyId`. */
+  totpNotSealedWith(keyId: string): Promise<AdminRow[]>;
+  /** Replaces a stored secret if it is still `from`: false when it changed meanwhile. */
+  resealTotp(
+    adminId: string,
+    from: Pick<AdminRow, 'totpKeyId' | 'totpSecret'>,
+    to: { keyId: string; ciphertext: string },
+  ): Promise<boolean>;
 }
 
 /** Admin bearer tokens, kept as hashes, apart from users' sessions. */
@@ -55,6 +63,32 @@ export class AdminsRepository implements AdminsStore {
       .set({ lastTotpStep: step })
       .where(
         and(eq(admins.id, adminId), or(isNull(admins.lastTotpStep), lt(admins.lastTotpStep, step))),
+      )
+      .returning({ id: admins.id });
+    return updated.length === 1;
+  }
+
+  async totpNotSealedWith(keyId: string): Promise<AdminRow[]> {
+    return this.db
+      .select()
+      .from(admins)
+      .where(or(isNull(admins.totpKeyId), ne(admins.totpKeyId, keyId)));
+  }
+
+  async resealTotp(
+    adminId: string,
+    from: Pick<AdminRow, 'totpKeyId' | 'totpSecret'>,
+    to: { keyId: string; ciphertext: string },
+  ): Promise<boolean> {
+    const updated = await this.db
+      .update(admins)
+      .set({ totpKeyId: to.keyId, totpSecret: to.ciphertext })
+      .where(
+        and(
+          eq(admins.id, adminId),
+          eq(admins.totpSecret, from.totpSecret),
+          from.totpKeyId === null ? isNull(admins.totpKeyId) : eq(admins.totpKeyId, from.totpKeyId),
+        ),
       )
       .returning({ id: admins.id });
     return updated.length === 1;

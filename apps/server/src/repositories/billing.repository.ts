@@ -134,6 +134,7 @@ export class BillingRepository {
           currentPeriodEnd: row.currentPeriodEnd,
           cancelAtPeriodEnd: row.cancelAtPeriodEnd,
           accessUntil: row.accessUntil,
+          nextPaymentAttemptAt: row.nextPaymentAttemptAt ?? null,
           endedAt: row.endedAt,
           refundedAt: sql`coalesce(${subscriptions.refundedAt}, excluded.refunded_at)`,
           updatedAt: row.updatedAt,

@@ -1,9 +1,10 @@
 import { and, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { promoCodes } from '../db/schema';
+import { promoCodes, promoCodeUses } from '../db/schema';
 
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
 export type NewPromoCode = typeof promoCodes.$inferInsert;
+export type NewPromoCodeUse = Omit<typeof promoCodeUses.$inferInsert, 'id'>;
 
 export const normalizePromocode = (code: string) => code.trim().toUpperCase();
 
@@ -38,6 +39,11 @@ export class PromoCodesRepository {
       .where(and(eq(promoCodes.code, normalizePromocode(code)), usableAt(now)))
       .returning();
     return row;
+  }
+
+  /** A use's history row: written in the transaction of the `redeem` it records. */
+  async recordUse(db: Db, use: NewPromoCodeUse): Promise<void> {
+    await db.insert(promoCodeUses).values({ ...use, code: normalizePromocode(use.code) });
   }
 
   async upsert(code: NewPromoCode): Promise<void> {

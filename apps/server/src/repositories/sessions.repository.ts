@@ -1,13 +1,28 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { sessions, users } from '../db/schema';
 import type { UserRow } from './users.repository';
 
+function insertSession(db: Db) {
+  return db
+    .insert(sessions)
+    .values({
+      userId: sql.placeholder('userId'),
+      tokenHash: sql.placeholder('tokenHash'),
+      expiresAt: sql.placeholder('expiresAt'),
+    })
+    .prepare('sessions_create');
+}
+
 export class SessionsRepository {
+  /** Built once: every login and registration inserts a session. */
+  private insertQuery: ReturnType<typeof insertSession> | undefined;
+
   constructor(private readonly db: Db) {}
 
   async create(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.insert(sessions).values({ userId, tokenHash, expiresAt });
+    this.insertQuery ??= insertSession(this.db);
+    await this.insertQuery.execute({ userId, tokenHash, expiresAt });
   }
 
   /** The user behind a live (unexpired, unrevoked) session. */

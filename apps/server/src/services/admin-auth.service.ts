@@ -6,6 +6,7 @@ import type { Clock } from '../repositories/clock';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Secrets } from '../repositories/secrets';
 import type { Totp } from '../repositories/totp';
+import type { TotpSecretSealer } from '../repositories/totp-secret-sealer';
 
 const minute = 60_000;
 /**
@@ -48,6 +49,8 @@ export class AdminAuthService {
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly totp: Totp,
+    /** Public for enrolment, which seals new secrets with the same keys. */
+    readonly totpSealer: TotpSecretSealer,
     private readonly clock: Clock,
     /** Whether a token is a live user session (users' tokens get 403 here, not 401). */
     private readonly isUserToken: (token: string) => Promise<boolean>,
@@ -80,7 +83,8 @@ export class AdminAuthService {
     if (session.secondFactorAt) {
       return { admin: adminProfileOf(admin), expiresAt: session.expiresAt.toISOString() };
     }
-    const step = await this.totp.verify(admin.totpSecret, code, now, admin.lastTotpStep);
+    const secret = this.totpSealer.open(admin.id, admin);
+    const step = await this.totp.verify(secret, code, now, admin.lastTotpStep);
     if (step === undefined || !(await this.admins.useTotpStep(admin.id, step))) {
       const failures = await this.sessions.recordFailedCode(session.id);
       if (failures >= adminSessionPolicy.maxWrongCodes) await this.sessions.revoke(session.id, now);
@@ -132,5 +136,20 @@ export class AdminAuthService {
       },
       now,
     );
+  }
+
+  /**
+   * Seals every TOTP secret still in clear (stored before decision 059) or sealed with an older
+   * key, with the newest key; run when the server starts, so adding a key and restarting
+   * rotates. Each row is replaced only if it is still what was read. Returns how many changed.
+   */
+  async sealTotpSecrets(): Promise<number> {
+    let sealed = 0;
+    for (const admin of await this.admins.totpNotSealedWith(this.totpSealer.currentKeyId)) {
+      const secret = this.totpSealer.open(admin.id, admin);
+      const to = this.totpSealer.seal(admin.id, secret);
+      if (await this.admins.resealTotp(admin.id, admin, to)) sealed++;
+    }
+    return sealed;
   }
 }

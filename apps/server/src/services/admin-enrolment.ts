@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { emailSchema } from '@tradebot/contract';
 import { z } from 'zod';
 import type { AdminsStore } from '../repositories/admins.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Totp } from '../repositories/totp';
+import type { TotpSecretSealer } from '../repositories/totp-secret-sealer';
 
 /** An admin's password: longer than a user's, since it opens every account. */
 export const adminPasswordPolicy = { min: 12, max: 128 } as const;
@@ -30,13 +32,14 @@ export class AdminEnrolmentError extends Error {
 }
 
 /**
- * Creates an admin with a fresh TOTP secret. The secret and its otpauth:// URI are returned
- * once, to be put in an authenticator app; they are never shown again.
+ * Creates an admin with a fresh TOTP secret, stored sealed (decision 059). The secret and its
+ * otpauth:// URI are returned once, to be put in an authenticator app; never shown again.
  */
 export async function enrolAdmin(
   admins: AdminsStore,
   hasher: PasswordHasher,
   totp: Totp,
+  sealer: TotpSecretSealer,
   input: NewAdminInput,
 ): Promise<{ id: string; email: string; secret: string; uri: string }> {
   const parsed = newAdminSchema.safeParse(input);
@@ -50,11 +53,15 @@ export async function enrolAdmin(
     throw new AdminEnrolmentError([`email: an admin with ${email} exists already`]);
   }
   const secret = totp.newSecret();
+  const id = randomUUID();
+  const sealed = sealer.seal(id, secret);
   const admin = await admins.create({
+    id,
     email,
     name,
     passwordHash: await hasher.hash(password),
-    totpSecret: secret,
+    totpSecret: sealed.ciphertext,
+    totpKeyId: sealed.keyId,
   });
   return { id: admin.id, email: admin.email, secret, uri: totp.uri(admin.email, secret) };
 }

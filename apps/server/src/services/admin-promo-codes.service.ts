@@ -2,7 +2,6 @@ import type { AdminPromoCode, PromoCodeState } from '@tradebot/contract';
 import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminPromoCodesStore } from '../repositories/admin-promo-codes.repository';
-import type { AdminUsersStore } from '../repositories/admin-users.repository';
 import type { AdminRow } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
 import { normalizePromocode, type PromoCodeRow } from '../repositories/promo-codes.repository';
@@ -49,11 +48,10 @@ const auditedState = (code: AdminPromoCode) => ({
 
 const usesShown = 200;
 
-/** Promotional codes from the console: create, retire, and see who used them. */
+/** Promotional codes from the console: create, retire, and see every use (decision 059). */
 export class AdminPromoCodesService {
   constructor(
     private readonly codes: AdminPromoCodesStore,
-    private readonly users: AdminUsersStore,
     private readonly audit: AdminAuditStore,
     private readonly clock: Clock,
     private readonly transact: Transact,
@@ -127,15 +125,16 @@ export class AdminPromoCodesService {
     const normalized = normalizePromocode(code);
     const row = await this.codes.find(normalized);
     if (!row) throw new AppError('NOT_FOUND');
-    const accounts = await this.users.withPromocode(normalized, usesShown);
+    const history = await this.codes.usesOf(normalized, usesShown);
     return {
       uses: row.uses,
-      accounts: accounts.map((user) => ({
-        id: user.id,
-        email: user.email,
-        name: user.name,
-        last_name: user.lastName,
-        createdAt: user.createdAt.toISOString(),
+      history: history.map(({ use, user }) => ({
+        id: use.id,
+        usedAt: use.usedAt.toISOString(),
+        benefit: use.benefit,
+        source: use.source,
+        user: { id: user.id, email: user.email, name: user.name, last_name: user.lastName },
+        current: user.promocode === normalized,
       })),
     };
   }

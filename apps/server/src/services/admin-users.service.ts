@@ -1,11 +1,23 @@
-import type { AdminUserDetail, AdminUserSummary } from '@tradebot/contract';
+import type {
+  AdminGuarantee,
+  AdminSubscription,
+  AdminUserDetail,
+  AdminUserSummary,
+} from '@tradebot/contract';
 import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminUsersStore, UserListing } from '../repositories/admin-users.repository';
 import type { AdminRow } from '../repositories/admins.repository';
+import {
+  BillingRepository,
+  type PaymentRow,
+  type SubscriptionRow,
+} from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
 import type { ContactMessagesStore } from '../repositories/contact-messages.repository';
 import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import type { BillingService } from './billing.service';
+import { KeyedQueue } from './keyed-queue';
 import { messageSummaryOf } from './support-inbox.service';
 import type { TradingService } from './trading.service';
 
@@ -14,6 +26,12 @@ export type TradingDesk = Pick<
   TradingService,
   'account' | 'openRows' | 'newestClosedRows' | 'robotStatus' | 'kill'
 >;
+
+/** The 30-day guarantee, as billing answers and honours it (decision 048). */
+export type GuaranteeDesk = Pick<BillingService, 'guaranteeEligibility' | 'honourGuarantee'>;
+
+/** What the console reads of a user's billing. */
+export type BillingRecords = Pick<BillingRepository, 'subscriptionsOf' | 'firstPayment'>;
 
 const searchLimit = 25;
 const recentClosedCount = 20;
@@ -32,12 +50,76 @@ function summaryOf({ user, settings }: UserListing): AdminUserSummary {
   };
 }
 
-/** The console's view of users: find one, see their state, stop their robot. */
+function subscriptionOf(row: SubscriptionRow | undefined): AdminSubscription | null {
+  if (!row) return null;
+  return {
+    plan: row.plan,
+    status: row.status,
+    freeMonth: row.provider === 'promo',
+    accessUntil: row.accessUntil?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Why the guarantee cannot be honoured, read from billing's own answer: no payment gives no
+ * date; a date still ahead with no eligibility means the payment was refunded.
+ */
+function guaranteeOf(answer: { eligible: boolean; until: Date | null }, now: Date): AdminGuarantee {
+  const until = answer.until?.toISOString() ?? null;
+  if (answer.eligible) return { eligible: true, until, reason: null };
+  if (answer.until === null) return { eligible: false, until, reason: 'no_payment' };
+  return {
+    eligible: false,
+    until,
+    reason: answer.until.getTime() > now.getTime() ? 'refunded' : 'expired',
+  };
+}
+
+const guaranteeRefusalKeys = {
+  no_payment: 'admin.guaranteeNoPayment',
+  expired: 'admin.guaranteeExpired',
+  refunded: 'admin.guaranteeRefunded',
+} as const;
+
+/** The audit log's before and after of a refund: the user's subscription state. */
+async function billingState(
+  records: BillingRecords,
+  userId: string,
+  authorized: boolean,
+  now: Date,
+) {
+  const [subscriptions, first] = await Promise.all([
+    records.subscriptionsOf(userId),
+    records.firstPayment(userId),
+  ]);
+  return {
+    authorized,
+    subscription: subscriptionOf(BillingRepository.current(subscriptions, now)),
+    firstPayment: first ? firstPaymentOf(first) : null,
+  };
+}
+
+function firstPaymentOf(row: PaymentRow) {
+  return {
+    amountCents: row.amountCents,
+    currency: row.currency,
+    paidAt: row.paidAt.toISOString(),
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+  };
+}
+
+/** The console's view of users: find one, see their state, stop their robot, refund them. */
 export class AdminUsersService {
+  /** One refund at a time per user: two admins clicking together refund once. */
+  private readonly refunds = new KeyedQueue();
+
   constructor(
     private readonly users: AdminUsersStore,
     private readonly messages: ContactMessagesStore,
     private readonly trading: TradingDesk,
+    private readonly billing: GuaranteeDesk,
+    private readonly billingRecords: BillingRecords,
     private readonly audit: AdminAuditStore,
     private readonly clock: Clock,
   ) {}
@@ -57,12 +139,16 @@ export class AdminUsersService {
     const listing = await this.listing(userId);
     const { user, settings } = listing;
     const now = this.clock.now();
-    const [account, openOperations, recentClosed, messages] = await Promise.all([
-      this.trading.account(userId),
-      this.trading.openRows(userId),
-      this.trading.newestClosedRows(userId, recentClosedCount),
-      this.messages.ofUser(userId, recentMessagesCount),
-    ]);
+    const [account, openOperations, recentClosed, messages, billing, guarantee] = await Promise.all(
+      [
+        this.trading.account(userId),
+        this.trading.openRows(userId),
+        this.trading.newestClosedRows(userId, recentClosedCount),
+        this.messages.ofUser(userId, recentMessagesCount),
+        billingState(this.billingRecords, userId, settings.authorized, now),
+        this.billing.guaranteeEligibility(userId),
+      ],
+    );
     return {
       user: {
         ...summaryOf(listing),
@@ -79,6 +165,9 @@ export class AdminUsersService {
         risk: settings.risk,
         categories_enabled: effectiveRobotSettings(settings).categories_enabled,
       },
+      subscription: billing.subscription,
+      firstPayment: billing.firstPayment,
+      guarantee: guaranteeOf(guarantee, now),
       robot: await this.trading.robotStatus(settings),
       account,
       openOperations,
@@ -113,5 +202,38 @@ export class AdminUsersService {
       this.clock.now(),
     );
     return { bot_on: false, closed: result.closed };
+  }
+
+  /**
+   * Honours the 30-day money guarantee (decision 048) for a user who claimed it through
+   * customer service: billing refunds the first payment at the provider, ends access (the
+   * robot opens nothing more) and e-mails the user. Audited once billing has done it, since the
+   * provider is not part of our transaction.
+   */
+  async refundGuarantee(admin: AdminRow, userId: string): Promise<AdminUserDetail> {
+    await this.refunds.run(userId, async () => {
+      const { settings } = await this.listing(userId);
+      const now = this.clock.now();
+      const guarantee = guaranteeOf(await this.billing.guaranteeEligibility(userId), now);
+      if (guarantee.reason) {
+        throw new AppError('CONFLICT', { key: guaranteeRefusalKeys[guarantee.reason] });
+      }
+      const before = await billingState(this.billingRecords, userId, settings.authorized, now);
+      await this.billing.honourGuarantee(userId);
+      const after = await this.listing(userId);
+      const done = this.clock.now();
+      await this.audit.record(
+        {
+          adminId: admin.id,
+          action: 'guarantee.refunded',
+          targetType: 'user',
+          targetId: userId,
+          before: { ...before, guaranteeUntil: guarantee.until },
+          after: await billingState(this.billingRecords, userId, after.settings.authorized, done),
+        },
+        done,
+      );
+    });
+    return this.detail(userId);
   }
 }

@@ -57,7 +57,7 @@ export class AuthService {
 
   /** Same answer for an unknown e-mail and a wrong password. */
   async login(input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>>) {
-    const user = await this.users.findByEmail(input.email);
+    const user = await this.users.findCredentials(input.email);
     if (!user) {
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
       await this.hasher.verify(await this.dummyHash, input.password);
@@ -103,7 +103,15 @@ export class AuthService {
           if (!redeemed) throw AppError.onField('promocode', 'validation.promocodeInvalid');
         },
         async (tx: Db, created: UserRow) => {
-          if (!redeemed || !this.promoBenefits) return;
+          if (!redeemed) return;
+          await this.promoCodes.recordUse(tx, {
+            code: redeemed.code,
+            userId: created.id,
+            benefit: redeemed.benefit,
+            source: 'registration',
+            usedAt: now,
+          });
+          if (!this.promoBenefits) return;
           await this.promoBenefits.grant(tx, created.id, redeemed.benefit);
           benefit.granted = true;
         },

@@ -12,7 +12,7 @@ const start = Date.UTC(2026, 10, 21, 12);
 const period = { currentPeriodStart: start, currentPeriodEnd: start + 30 * day };
 
 describe('access by subscription state (decision 047)', () => {
-  it('gives access while trialing, active (with slack while renewing) and within the past_due grace', () => {
+  it('gives access while trialing and active (with slack while renewing); none once a charge failed', () => {
     expect(accessUntil({ ...period, status: 'trialing', cancelAtPeriodEnd: false })).toBe(
       period.currentPeriodEnd,
     );
@@ -22,9 +22,7 @@ describe('access by subscription state (decision 047)', () => {
     expect(accessUntil({ ...period, status: 'active', cancelAtPeriodEnd: true })).toBe(
       period.currentPeriodEnd,
     );
-    expect(accessUntil({ ...period, status: 'past_due', cancelAtPeriodEnd: false })).toBe(
-      start + 3 * day,
-    );
+    expect(accessUntil({ ...period, status: 'past_due', cancelAtPeriodEnd: false })).toBeNull();
     expect(accessUntil({ ...period, status: 'canceled', cancelAtPeriodEnd: false })).toBeNull();
     expect(accessUntil({ ...period, status: 'refunded', cancelAtPeriodEnd: false })).toBeNull();
   });

@@ -45,9 +45,8 @@ export function accessUntil(subscription: AccessInput): number | null {
       return subscription.cancelAtPeriodEnd
         ? subscription.currentPeriodEnd
         : subscription.currentPeriodEnd + renewalSlackMs;
+    // A charge failed: the robot opens nothing new until the card pays (decision 058).
     case 'past_due':
-      // The renewal that failed opened the period; its retries run within the grace.
-      return subscription.currentPeriodStart + billingDurationsMs.pastDueGrace;
     case 'canceled':
     case 'refunded':
       return null;

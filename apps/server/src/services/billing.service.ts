@@ -12,6 +12,7 @@ import {
 import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../http/errors';
 import {
+  UnknownObject,
   WebhookRejected,
   type PaymentProvider,
   type ProviderEvent,
@@ -58,6 +59,8 @@ export interface BillingServiceOptions {
   /** After `authorized` changed and was stored: the robot follows it (decision 047). */
   onAccessChanged: (userId: string) => Promise<void>;
   onError: (error: unknown, what: string) => void;
+  /** A verified event about an object we do not know, acknowledged and ignored: log its id and type only. */
+  onIgnoredEvent: (event: { id: string; type: string }) => void;
 }
 
 export type RefundReason = 'refund_7_days' | 'guarantee_30_days';
@@ -128,10 +131,8 @@ export class BillingService implements PromoBenefits {
     ]);
     const current = BillingRepository.current(subscriptions, now);
     const first = payments.at(-1);
-    const refund = selfRefundWindow(
-      first && { paidAt: first.paidAt.getTime(), refundedAt: first.refundedAt?.getTime() ?? null },
-      now.getTime(),
-    );
+    const refund = selfRefundWindow(first && paymentFacts(first), now.getTime());
+    const guarantee = guaranteeWindow(first && paymentFacts(first), now.getTime());
     return {
       provider: this.provider.name,
       authorized: settings?.authorized ?? false,
@@ -145,23 +146,36 @@ export class BillingService implements PromoBenefits {
       gift: gift
         ? { cents: gift.cents, status: gift.status === 'granting' ? 'owed' : gift.status }
         : null,
-      portal:
-        this.provider.hasPortal &&
-        current?.provider === this.provider.name &&
-        current.providerCustomerId !== null,
+      portal: this.portalCustomer(current) !== null,
+      guarantee: {
+        eligible: guarantee.eligible,
+        until:
+          guarantee.eligible && guarantee.until !== null
+            ? new Date(guarantee.until).toISOString()
+            : null,
+      },
       freeMonthUsed: subscriptions.some((row) => row.provider === 'promo'),
     };
   }
 
+  /**
+   * The paid subscription still running: giving access, or past due (no access, but the
+   * provider still retries it, and a new card pays it: decision 058).
+   */
   private livePaid(subscriptions: SubscriptionRow[], now: Date): SubscriptionRow | undefined {
     return subscriptions.find(
       (row) =>
         row.provider === this.provider.name &&
         row.providerSubscriptionId !== null &&
         liveStatuses.has(row.status) &&
-        row.accessUntil !== null &&
-        row.accessUntil > now,
+        (row.status === 'past_due' || (row.accessUntil !== null && row.accessUntil > now)),
     );
+  }
+
+  /** The provider's customer whose card page may be opened: one with a subscription running. */
+  private portalCustomer(current: SubscriptionRow | undefined): string | null {
+    if (!this.provider.hasPortal || current?.provider !== this.provider.name) return null;
+    return liveStatuses.has(current.status) ? current.providerCustomerId : null;
   }
 
   /** Opens the provider's hosted checkout for a plan. A free month running carries over. */
@@ -282,18 +296,22 @@ export class BillingService implements PromoBenefits {
     });
   }
 
-  /** The provider's customer portal (Stripe): card, invoices, cancellation. */
-  async portal(user: UserRow, origin: string): Promise<{ url: string }> {
+  /**
+   * The provider's page to change the card (Stripe's customer portal, with invoices and
+   * cancellation too; the simulated provider's card page). A past-due charge is retried there
+   * and reported by the signed webhook; the browser comes back to /payment, which waits for it.
+   */
+  async portal(user: UserRow, language: Language, origin: string): Promise<{ url: string }> {
     const current = BillingRepository.current(
       await this.repository.subscriptionsOf(user.id),
       this.now(),
     );
-    const customerId = current?.provider === this.provider.name ? current.providerCustomerId : null;
-    if (!this.provider.hasPortal || !customerId) {
-      throw new AppError('CONFLICT', { key: 'billing.portalUnavailable' });
-    }
+    const customerId = this.portalCustomer(current);
+    if (!customerId) throw new AppError('CONFLICT', { key: 'billing.portalUnavailable' });
+    // Without access, /profile-config is closed to the user: /payment shows the state instead.
+    const back = current?.status === 'past_due' ? '/payment?card=updated' : '/profile-config';
     const url = await this.call('opening the customer portal', () =>
-      this.provider.portalUrl(customerId, `${this.baseUrl(origin)}/profile-config`),
+      this.provider.portalUrl(customerId, `${this.baseUrl(origin)}${back}`, language),
     );
     return { url };
   }
@@ -369,7 +387,22 @@ export class BillingService implements PromoBenefits {
     );
   }
 
+  /**
+   * An event about a subscription, customer or payment we do not know (made by another
+   * integration on the same provider account, or deleted since) is answered 200 and recorded,
+   * so the provider stops retrying it; any other failure is a 500 and the provider retries.
+   */
   private async applyEvent(event: ProviderEvent): Promise<void> {
+    try {
+      await this.applyKnownEvent(event);
+    } catch (error) {
+      if (!(error instanceof UnknownObject)) throw error;
+      await this.repository.transaction((tx) => this.recordEvent(tx, event));
+      this.options.onIgnoredEvent({ id: event.id, type: event.type });
+    }
+  }
+
+  private async applyKnownEvent(event: ProviderEvent): Promise<void> {
     if (await this.repository.eventSeen(this.provider.name, event.id)) return;
     let paymentId = event.paymentId;
     if (!paymentId && event.refundRef) {
@@ -437,6 +470,10 @@ export class BillingService implements PromoBenefits {
           currentPeriodEnd: new Date(subscription.currentPeriodEnd),
           cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
           accessUntil: until === null ? null : new Date(until),
+          nextPaymentAttemptAt:
+            status === 'past_due' && subscription.nextPaymentAttemptAt !== null
+              ? new Date(subscription.nextPaymentAttemptAt)
+              : null,
           endedAt:
             subscription.endedAt !== null
               ? new Date(subscription.endedAt)
@@ -652,6 +689,7 @@ function subscriptionView(row: SubscriptionRow, now: Date): SubscriptionView {
     nextChargeAt: renews ? row.currentPeriodEnd.toISOString() : null,
     nextChargeCents: renews && row.plan ? plans[row.plan].priceCents : null,
     accessUntil: row.accessUntil && row.accessUntil > now ? row.accessUntil.toISOString() : null,
+    retryAt: row.status === 'past_due' ? iso(row.nextPaymentAttemptAt) : null,
     endedAt: iso(row.endedAt),
   };
 }

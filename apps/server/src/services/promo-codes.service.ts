@@ -45,6 +45,13 @@ export class PromoCodesService {
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
       if (!redeemed) throw invalidPromocode();
       await this.users.setPromocode(user.id, normalized, now, tx);
+      await this.promoCodes.recordUse(tx, {
+        code: normalized,
+        userId: user.id,
+        benefit: redeemed.benefit,
+        source: 'profile',
+        usedAt: now,
+      });
       const granted = await this.benefits?.grant(tx, user.id, redeemed.benefit);
       return {
         promocode: normalized,

@@ -29,6 +29,7 @@ export async function createAdmin(
     new AdminsRepository(app.database.db),
     argon2PasswordHasher,
     otplibTotp,
+    app.services.adminAuth.totpSealer,
     input,
   );
   return { id: created.id, email: created.email, password: input.password, secret: created.secret };

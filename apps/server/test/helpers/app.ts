@@ -35,6 +35,8 @@ export function useTestApp(
       WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
       // The robot costs a start-up and a timer: suites that need it turn it on.
       ROBOT_ENABLED: 'false',
+      // The robot's own account (decision 060) trades beside the users: its suite turns it on.
+      TRACK_RECORD_ENABLED: 'false',
       ...(typeof env === 'function' ? env() : env),
     });
     context.app = await buildApp(config, {

@@ -272,8 +272,96 @@ export class FakeStripe {
     return { subscriptionId, invoiceId, intentId, chargeId, customerId };
   }
 
+  /**
+   * The renewal's charge fails: the subscription is past_due with a new period and an open
+   * invoice that Smart Retries will try again at `nextAttemptMs`.
+   */
+  renewalFails(subscriptionId: string, nextAttemptMs: number) {
+    const subscription = this.get(subscriptionId);
+    const item = (subscription.items as { data: Record<string, number>[] }).data[0] ?? {};
+    const start = item.current_period_end ?? seconds(Date.now());
+    const end = new Date(start * 1000);
+    end.setUTCMonth(end.getUTCMonth() + 1);
+    item.current_period_start = start;
+    item.current_period_end = seconds(end.getTime());
+    const invoiceId = this.id('in');
+    const metadata = subscription.metadata;
+    this.objects.set(invoiceId, {
+      id: invoiceId,
+      object: 'invoice',
+      amount_paid: 0,
+      amount_due: 2900,
+      currency: 'usd',
+      created: start,
+      period_start: start,
+      period_end: start,
+      status: 'open',
+      next_payment_attempt: seconds(nextAttemptMs),
+      status_transitions: { paid_at: null },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: subscriptionId, metadata },
+      },
+      lines: {
+        object: 'list',
+        data: [{ id: this.id('il'), period: { start, end: item.current_period_end } }],
+      },
+      payments: { object: 'list', data: [] },
+    });
+    subscription.status = 'past_due';
+    subscription.latest_invoice = invoiceId;
+    return { invoiceId };
+  }
+
+  /** The customer changed the card in the portal and Stripe retried: the open invoice is paid. */
+  payLatest(subscriptionId: string, card = { brand: 'visa', last4: '4242' }, now = Date.now()) {
+    const subscription = this.get(subscriptionId);
+    const invoice = this.get(String(subscription.latest_invoice));
+    const chargeId = this.id('ch');
+    const intentId = this.id('pi');
+    this.objects.set(chargeId, {
+      id: chargeId,
+      object: 'charge',
+      created: seconds(now),
+      refunded: false,
+      refunds: { object: 'list', data: [] },
+      payment_intent: intentId,
+      payment_method_details: { type: 'card', card },
+    });
+    this.objects.set(intentId, { id: intentId, object: 'payment_intent', latest_charge: chargeId });
+    Object.assign(invoice, {
+      status: 'paid',
+      amount_paid: invoice.amount_due,
+      next_payment_attempt: null,
+      status_transitions: { paid_at: seconds(now) },
+      payments: {
+        object: 'list',
+        data: [
+          {
+            id: this.id('inpay'),
+            object: 'invoice_payment',
+            status: 'paid',
+            payment: { type: 'payment_intent', payment_intent: intentId },
+          },
+        ],
+      },
+    });
+    subscription.status = 'active';
+    return { invoiceId: invoice.id };
+  }
+
+  /** Puts an object made elsewhere (another integration on the same Stripe account). */
+  put(object: StripeObject): void {
+    this.objects.set(object.id, object);
+  }
+
   /** An event as Stripe posts it: a snapshot of the object at the time. */
   event(type: string, objectId: string): string {
+    return this.eventAbout(type, structuredClone(this.get(objectId)));
+  }
+
+  /** An event about any object, whether this server has it or not. */
+  eventAbout(type: string, object: Record<string, unknown>): string {
     return JSON.stringify({
       id: this.id('evt'),
       object: 'event',
@@ -281,7 +369,7 @@ export class FakeStripe {
       created: seconds(Date.now()),
       livemode: false,
       type,
-      data: { object: structuredClone(this.get(objectId)) },
+      data: { object },
     });
   }
 }

@@ -1,10 +1,18 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
-/** Whether this machine has redis-server (CI installs it; .ci/run starts the shared one). */
-export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+/**
+ * Tests that stop a Redis need a private redis-server (.ci/run starts the shared Redis with the
+ * same binary). Without it they fail with this message rather than skip.
+ */
+function requireRedisServer(): void {
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    throw new Error('redis-server is not installed: these tests start a Redis of their own');
+  }
+}
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on once this resolves. */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -51,6 +59,7 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
  * Resolves once it accepts connections.
  */
 export async function startOwnRedis(): Promise<OwnRedis> {
+  requireRedisServer();
   const port = await freePort();
   let child = await spawnRedis(port);
   return {

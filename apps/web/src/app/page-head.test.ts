@@ -23,7 +23,7 @@ describe('pageMetaOf', () => {
   });
 
   it('lists the public pages of spec §2 and nothing logged in', () => {
-    expect(publicPagePaths).toHaveLength(19);
+    expect(publicPagePaths).toHaveLength(20);
     for (const path of publicPagePaths) expect(pageMetaOf(path).kind, path).toBe('public');
     for (const path of privatePagePaths)
       expect(pageMetaOf(path)).toMatchObject({ kind: 'private', indexable: false });

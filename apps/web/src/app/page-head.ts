@@ -19,6 +19,7 @@ const publicPages: Record<string, string> = {
   '/asked-questions': 'faq',
   '/terms-and-conditions': 'terms',
   '/privacy-policy': 'privacy',
+  '/track-record': 'trackRecord',
   '/login': 'login',
   '/register': 'register',
   '/forgot-password': 'forgotPassword',

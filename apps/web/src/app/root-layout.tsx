@@ -8,6 +8,7 @@ import { useTranslation } from '../lib/i18n';
 import { applyPageHead, pageHead } from './page-head';
 import { ScrollManager } from './scroll-manager';
 import { SiteHeader } from './site-header';
+import styles from './root-layout.module.css';
 
 /** Keeps the title, description and language links in step with the route (page-head.ts). */
 function DocumentHead() {
@@ -24,34 +25,39 @@ export function RootLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a className={styles.skipLink} href="#main">
         {t('nav.skipToContent')}
       </a>
       <SiteHeader />
-      <main id="main" className="site-main" tabIndex={-1}>
+      <main id="main" className={styles.main} tabIndex={-1}>
         {children ?? <Outlet />}
       </main>
-      <footer className="site-footer">
-        <nav aria-label={t('footer.nav')}>
-          <ul className="site-footer__links">
-            <li>
-              <AppLink to="/terms-and-conditions">{t('footer.terms')}</AppLink>
-            </li>
-            <li>
-              <AppLink to="/privacy-policy">{t('footer.privacy')}</AppLink>
-            </li>
-            <li>
-              <AppLink to="/asked-questions">{t('nav.faq')}</AppLink>
-            </li>
-            <li>
-              <AppLink to="/contact">{t('footer.contact')}</AppLink>
-            </li>
-          </ul>
-        </nav>
-        <p>{t('footer.riskShort')}</p>
-        <OperatorIdentity headingLevel="p" />
-        {/* The build's year: the prerendered page and the hydrating client agree on it. */}
-        <p>{t('footer.rights', { year: __BUILD_YEAR__ })}</p>
+      <footer className={styles.footer}>
+        <div className={styles.footerInner}>
+          <nav aria-label={t('footer.nav')}>
+            <ul className={styles.footerLinks}>
+              <li>
+                <AppLink to="/terms-and-conditions">{t('footer.terms')}</AppLink>
+              </li>
+              <li>
+                <AppLink to="/privacy-policy">{t('footer.privacy')}</AppLink>
+              </li>
+              <li>
+                <AppLink to="/asked-questions">{t('nav.faq')}</AppLink>
+              </li>
+              <li>
+                <AppLink to="/track-record">{t('footer.trackRecord')}</AppLink>
+              </li>
+              <li>
+                <AppLink to="/contact">{t('footer.contact')}</AppLink>
+              </li>
+            </ul>
+          </nav>
+          <p>{t('footer.riskShort')}</p>
+          <OperatorIdentity headingLevel="p" />
+          {/* The build's year: the prerendered page and the hydrating client agree on it. */}
+          <p className={styles.rights}>{t('footer.rights', { year: __BUILD_YEAR__ })}</p>
+        </div>
       </footer>
       <MessageOverlay />
       <NavigationLoader />

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
+import { StatusPage } from '../components/status-page';
+import { Button } from '../components/ui/button';
 import { useTranslation } from '../lib/i18n';
 import { RootLayout } from './root-layout';
 
@@ -17,13 +19,13 @@ function useLoggedRouteError() {
 function ErrorNote() {
   const { t } = useTranslation();
   return (
-    <section className="not-found" aria-labelledby="route-error-title">
-      <h1 id="route-error-title">{t('routeError.title')}</h1>
-      <p>{t('routeError.text')}</p>
-      <a className="button button--primary button--md" href="/">
-        {t('notFound.back')}
-      </a>
-    </section>
+    // A full load of the home page: the router that failed is not trusted to navigate.
+    <StatusPage
+      titleId="route-error-title"
+      title={t('routeError.title')}
+      text={t('routeError.text')}
+      action={<Button href="/" label={t('notFound.back')} />}
+    />
   );
 }
 

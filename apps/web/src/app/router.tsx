@@ -102,6 +102,9 @@ export const routes: RouteObject[] = [
           page('privacy-policy', () => import('../features/public/routes/privacy'), {
             namespaces: ['legal'],
           }),
+          page('track-record', () => import('../features/track-record/routes/track-record'), {
+            namespaces: ['track-record'],
+          }),
           ...stepPages('searching-broker'),
           ...stepPages('how-it-works'),
           page('contact', () => import('../features/support/routes/contact'), {

@@ -1,7 +1,7 @@
 import { AppLink, NavItem } from '../components/ui/app-link';
 import { useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Icon } from '../components/ui/icon';
+import { Button } from '../components/ui/button';
 import { LanguageSwitch } from '../components/ui/language-switch';
 import { useAuthStore } from '../stores/auth';
 import { useTranslation } from '../lib/i18n';
@@ -9,6 +9,7 @@ import { useHydrated } from '../lib/use-hydrated';
 import { useAppStore } from '../stores/app';
 import { routePath } from '../lib/route-paths';
 import { logout } from './session';
+import styles from './site-header.module.css';
 
 const publicLinks = [
   { to: '/how-it-works', key: 'nav.howItWorks' },
@@ -18,7 +19,7 @@ const publicLinks = [
 ] as const;
 
 /**
- * The header: brand, navigation (behind a menu button below 48rem), the language switch,
+ * The header: brand, navigation (behind a menu button below 64rem), the language switch,
  * and Login/Register or Dashboard/Logout.
  */
 export function SiteHeader() {
@@ -50,60 +51,56 @@ export function SiteHeader() {
   };
 
   return (
-    <header className="site-header">
-      <div className="site-header__inner">
-        <AppLink to="/" className="brand">
+    <header className={styles.header}>
+      <div className={styles.inner}>
+        <AppLink to="/" className={styles.brand}>
           <img src="/favicon.svg" alt="" width="28" height="28" />
           <span>{t('brand')}</span>
         </AppLink>
-        <button
-          type="button"
-          className="menu-button"
-          aria-expanded={open}
-          aria-controls={menuId}
-          onClick={() => {
-            setOpen((value) => !value);
-          }}
-        >
-          <Icon name={open ? 'close' : 'menu'} size={22} />
-          <span>{t('nav.menu')}</span>
-        </button>
-        <nav
-          id={menuId}
-          className={`site-nav${open ? ' site-nav--open' : ''}`}
-          aria-label={t('nav.main')}
-        >
-          <ul className="site-nav__links">
+        <div className={styles.menu}>
+          <Button
+            color="other"
+            size="sm"
+            aria-expanded={open}
+            aria-controls={menuId}
+            leftIcon={{ name: open ? 'close' : 'menu', size: 22 }}
+            label={t('nav.menu')}
+            onClick={() => {
+              setOpen((value) => !value);
+            }}
+          />
+        </div>
+        <nav id={menuId} className={styles.nav} data-open={open} aria-label={t('nav.main')}>
+          <ul className={styles.links}>
             {publicLinks.map((link) => (
               <li key={link.to}>
-                <NavItem to={link.to}>{t(link.key)}</NavItem>
+                <NavItem to={link.to} className={styles.link}>
+                  {t(link.key)}
+                </NavItem>
               </li>
             ))}
           </ul>
-          <div className="site-nav__account">
+          <div className={styles.account}>
             {token ? (
               <>
-                <NavItem to={routePath('Dashboard')} className="site-nav__plain">
+                <NavItem to={routePath('Dashboard')} className={styles.link}>
                   {t('nav.dashboard')}
                 </NavItem>
-                <button
-                  type="button"
-                  className="button button--secondary button--sm"
+                <Button
+                  color="secondary"
+                  size="sm"
+                  leftIcon={{ name: 'logout', size: 18 }}
+                  label={t('nav.logout')}
                   disabled={leaving}
                   onClick={() => void onLogout()}
-                >
-                  <Icon name="logout" size={18} />
-                  {t('nav.logout')}
-                </button>
+                />
               </>
             ) : (
               <>
-                <NavItem to={routePath('Login')} className="site-nav__plain">
+                <NavItem to={routePath('Login')} className={styles.link}>
                   {t('nav.login')}
                 </NavItem>
-                <AppLink to={routePath('Register')} className="button button--primary button--sm">
-                  {t('nav.register')}
-                </AppLink>
+                <Button to={routePath('Register')} size="sm" label={t('nav.register')} />
               </>
             )}
             {showLanguageBtn && <LanguageSwitch />}

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from '../lib/i18n';
+import styles from './operator-identity.module.css';
 
 /**
  * Who runs the service (legal name, registration, address, contact), from the build's
@@ -11,16 +12,16 @@ export function OperatorIdentity({ headingLevel }: { headingLevel: 'h2' | 'p' })
   const Heading = headingLevel;
   const titleId = useId();
   return (
-    <section className="operator" aria-labelledby={titleId}>
-      <Heading id={titleId} className="operator__title">
+    <section className={styles.operator} aria-labelledby={titleId}>
+      <Heading id={titleId} className={styles.title}>
         {t('footer.operator.title')}
       </Heading>
       {operator.example ? (
-        <p className="operator__example">
+        <p className={styles.example}>
           <strong>{t('footer.operator.example')}</strong>
         </p>
       ) : null}
-      <address className="operator__details">
+      <address className={styles.details}>
         <span>{operator.legalName}</span>
         <span>
           {t('footer.operator.registration')}: {operator.registration}

@@ -31,7 +31,8 @@ export type Namespace =
   | 'billing'
   | 'plans'
   | 'support'
-  | 'admin';
+  | 'admin'
+  | 'track-record';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

@@ -2,6 +2,7 @@ import {
   adminAuditQuerySchema,
   adminAuditResponseSchema,
   adminCreatePromoCodeRequestSchema,
+  adminGuaranteeRefundResponseSchema,
   adminIdParamsSchema,
   adminKillResponseSchema,
   adminMessageResponseSchema,
@@ -145,6 +146,22 @@ export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       data: await adminUsers.killRobot(admin(request), request.params.id),
+    }),
+  );
+
+  app.post(
+    paths.adminUserGuaranteeRefund,
+    {
+      schema: {
+        ...consoleRoute,
+        summary:
+          "Honour the 30-day guarantee: the user's first payment refunded in full, access ended",
+        params: adminIdParamsSchema,
+        response: { 200: adminGuaranteeRefundResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({
+      data: await adminUsers.refundGuarantee(admin(request), request.params.id),
     }),
   );
 

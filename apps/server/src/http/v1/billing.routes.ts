@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser, userOf } from '../authenticate';
 import { requestLanguage } from '../language';
+import { limitAttempts } from '../rate-limits';
 
 const refusals = {
   401: apiErrorSchema,
@@ -22,6 +23,7 @@ const refusals = {
   422: apiErrorSchema,
   503: apiErrorSchema,
 };
+const limitedRefusals = { ...refusals, 429: apiErrorSchema };
 
 /** Where the browser came from: the provider sends it back there (unless PUBLIC_URL says). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -36,6 +38,9 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { billing } = app.services;
   app.addHook('onRequest', requireUser(app));
   const security = [{ bearer: [] }];
+  const userIdOf = (request: FastifyRequest) => userOf(request).id;
+  // One counter for every change of the subscription (decision 058).
+  const limitChanges = limitAttempts(app, 'billingChange', userIdOf);
 
   app.get(
     billingPaths.overview,
@@ -58,8 +63,9 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Opens the provider's hosted checkout for a plan",
         security,
         body: checkoutRequestSchema,
-        response: { 200: checkoutResponseSchema, ...refusals },
+        response: { 200: checkoutResponseSchema, ...limitedRefusals },
       },
+      preHandler: limitAttempts(app, 'billingCheckout', userIdOf),
     },
     async (request) => ({
       data: await billing.startCheckout(
@@ -99,8 +105,9 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
           summary,
           security,
           body: billingActionRequestSchema,
-          response: { 200: billingOverviewResponseSchema, ...refusals },
+          response: { 200: billingOverviewResponseSchema, ...limitedRefusals },
         },
+        preHandler: limitChanges,
       },
       async (request) => ({ data: await billing.setCancelAtPeriodEnd(userOf(request), cancel) }),
     );
@@ -114,8 +121,9 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The 7-day refund of the first payment (spec §1): access ends',
         security,
         body: billingActionRequestSchema,
-        response: { 200: billingOverviewResponseSchema, ...refusals },
+        response: { 200: billingOverviewResponseSchema, ...limitedRefusals },
       },
+      preHandler: limitChanges,
     },
     async (request) => ({ data: await billing.refund(userOf(request)) }),
   );
@@ -125,13 +133,20 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['billing'],
-        summary: "The provider's customer portal (Stripe)",
+        summary: "The provider's page to change the card (Stripe: the customer portal)",
         security,
         body: billingActionRequestSchema,
-        response: { 200: portalResponseSchema, ...refusals },
+        response: { 200: portalResponseSchema, ...limitedRefusals },
       },
+      preHandler: limitChanges,
     },
-    async (request) => ({ data: await billing.portal(userOf(request), originOf(request)) }),
+    async (request) => ({
+      data: await billing.portal(
+        userOf(request),
+        requestLanguage(request, userOf(request).language),
+        originOf(request),
+      ),
+    }),
   );
 };
 

@@ -64,6 +64,16 @@ const copy = {
     back: 'Volver a Tradebot',
     noCardKept:
       'Tradebot no guarda el número de tu tarjeta: solo la marca y los últimos 4 dígitos.',
+    cardTitle: 'Cambiar la tarjeta',
+    currentCard: (card: string) => `Tarjeta actual: ${card}.`,
+    due: (amount: string) =>
+      `No pudimos cobrar ${amount} con tu tarjeta actual. Al guardar la nueva, cobramos ese importe otra vez con ella.`,
+    saveAndPay: (amount: string) => `Guardar y pagar ${amount}`,
+    save: 'Guardar la tarjeta',
+    keepCard: 'Volver sin cambiar la tarjeta',
+    cardGone: 'Este enlace ya no sirve',
+    cardGoneText:
+      'El enlace para cambiar la tarjeta vence en una hora. Vuelve a la aplicación y ábrelo otra vez.',
   },
   pt: {
     title: 'Pagamento seguro',
@@ -103,6 +113,16 @@ const copy = {
     back: 'Voltar para a Tradebot',
     noCardKept:
       'A Tradebot não guarda o número do seu cartão: só a bandeira e os 4 últimos dígitos.',
+    cardTitle: 'Trocar o cartão',
+    currentCard: (card: string) => `Cartão atual: ${card}.`,
+    due: (amount: string) =>
+      `Não conseguimos cobrar ${amount} no seu cartão atual. Ao salvar o novo, cobramos esse valor de novo nele.`,
+    saveAndPay: (amount: string) => `Salvar e pagar ${amount}`,
+    save: 'Salvar o cartão',
+    keepCard: 'Voltar sem trocar o cartão',
+    cardGone: 'Este link não vale mais',
+    cardGoneText:
+      'O link para trocar o cartão vence em uma hora. Volte ao aplicativo e abra-o de novo.',
   },
 } as const;
 
@@ -145,14 +165,90 @@ function field(id: string, label: string, attributes: string, value = ''): strin
 <input id="${id}" ${attributes} value="${escapeHtml(value)}"></p>`;
 }
 
+/** The card fields, with the standard autocomplete attributes (cc-name, cc-number, cc-exp, cc-csc). */
+function cardFields(language: Language, values?: { name: string; expiry: string }): string {
+  const text = copy[language];
+  return `${field('name', text.name, 'name="name" autocomplete="cc-name" required maxlength="100"', values?.name)}
+${field('number', text.number, 'name="number" autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
+<div class="row">
+${field('expiry', text.expiry, 'name="expiry" autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"', values?.expiry)}
+${field('cvc', text.cvc, 'name="cvc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
+</div>`;
+}
+
+function errorsOf(language: Language, declined?: boolean, problems?: CardProblem[]): string {
+  const text = copy[language];
+  const errors = [
+    ...(declined ? [text.declined] : []),
+    ...(problems ?? []).map((problem) => text.problems[problem]),
+  ];
+  return errors.length > 0
+    ? `<div class="error" role="alert">${errors.map((error) => `<p>${escapeHtml(error)}</p>`).join('')}</div>`
+    : '';
+}
+
+function testCardList(language: Language): string {
+  const text = copy[language];
+  return `<section class="test-cards">
+<p>${escapeHtml(text.testCards)}</p>
+<ul>
+<li><code>${simulatedTestCards.pays}</code>: ${escapeHtml(text.pays)}</li>
+<li><code>${simulatedTestCards.declined}</code>: ${escapeHtml(text.declinedCard)}</li>
+<li><code>${simulatedTestCards.renewalsDeclined}</code>: ${escapeHtml(text.renewalsDeclined)}</li>
+</ul>
+</section>`;
+}
+
+export interface CardUpdatePageInput {
+  language: Language;
+  token: string;
+  plan: PlanId;
+  card: string;
+  /** A past-due charge, tried again with the new card. */
+  dueCents: number | null;
+  returnUrl: string;
+  values?: { name: string; expiry: string };
+  declined?: boolean;
+  problems?: CardProblem[];
+}
+
+/** The simulated provider's "customer portal": change the card, and pay a past-due charge. */
+export function cardUpdatePage(input: CardUpdatePageInput): string {
+  const text = copy[input.language];
+  const due = input.dueCents === null ? null : formatAmount(input.language, input.dueCents);
+  const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
+<h1>${escapeHtml(text.cardTitle)}</h1>
+<section class="summary" aria-label="${escapeHtml(text.plan[input.plan])}">
+<p class="plan">${escapeHtml(text.plan[input.plan])}</p>
+<p>${escapeHtml(text.currentCard(input.card))}</p>
+${due ? `<p>${escapeHtml(text.due(due))}</p>` : ''}
+</section>
+${errorsOf(input.language, input.declined, input.problems)}
+<form method="post" action="${simulatedPaymentsPath}/card?session=${escapeHtml(input.token)}">
+${cardFields(input.language, input.values)}
+<button type="submit">${escapeHtml(due ? text.saveAndPay(due) : text.save)}</button>
+</form>
+<p><a href="${escapeHtml(input.returnUrl)}">${escapeHtml(text.keepCard)}</a></p>
+<p class="muted">${escapeHtml(text.noCardKept)}</p>
+${testCardList(input.language)}`;
+  return layout(input.language, text.cardTitle, body);
+}
+
+export function cardPageGonePage(language: Language): string {
+  const text = copy[language];
+  return layout(
+    language,
+    text.cardGone,
+    `<h1>${escapeHtml(text.cardGone)}</h1>
+<p>${escapeHtml(text.cardGoneText)}</p>
+<p><a class="button" href="/payment">${escapeHtml(text.back)}</a></p>`,
+  );
+}
+
 export function checkoutPage(input: CheckoutPageInput): string {
   const text = copy[input.language];
   const amount = formatAmount(input.language, input.amountCents);
   const gift = plans[input.plan].brokerGiftCents;
-  const errors = [
-    ...(input.declined ? [text.declined] : []),
-    ...(input.problems ?? []).map((problem) => text.problems[problem]),
-  ];
   const trial = input.trialEnd ? formatDay(input.language, input.trialEnd) : null;
   const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
 <h1>${escapeHtml(text.title)}</h1>
@@ -164,30 +260,14 @@ ${trial ? `<p>${escapeHtml(text.trial(trial))}</p>` : ''}
 <p class="muted">${escapeHtml(text.renews)}</p>
 <p class="muted">${escapeHtml(text.email)}: ${escapeHtml(input.email)}</p>
 </section>
-${
-  errors.length > 0
-    ? `<div class="error" role="alert">${errors.map((error) => `<p>${escapeHtml(error)}</p>`).join('')}</div>`
-    : ''
-}
+${errorsOf(input.language, input.declined, input.problems)}
 <form method="post" action="${simulatedPaymentsPath}/checkout/${escapeHtml(input.sessionId)}">
-${field('name', text.name, 'name="name" autocomplete="cc-name" required maxlength="100"', input.values?.name)}
-${field('number', text.number, 'name="number" autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
-<div class="row">
-${field('expiry', text.expiry, 'name="expiry" autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"', input.values?.expiry)}
-${field('cvc', text.cvc, 'name="cvc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
-</div>
+${cardFields(input.language, input.values)}
 <button type="submit">${escapeHtml(trial ? text.subscribe : text.pay(amount))}</button>
 </form>
 <p><a href="${escapeHtml(input.cancelUrl)}">${escapeHtml(text.cancel)}</a></p>
 <p class="muted">${escapeHtml(text.noCardKept)}</p>
-<section class="test-cards">
-<p>${escapeHtml(text.testCards)}</p>
-<ul>
-<li><code>${simulatedTestCards.pays}</code>: ${escapeHtml(text.pays)}</li>
-<li><code>${simulatedTestCards.declined}</code>: ${escapeHtml(text.declinedCard)}</li>
-<li><code>${simulatedTestCards.renewalsDeclined}</code>: ${escapeHtml(text.renewalsDeclined)}</li>
-</ul>
-</section>`;
+${testCardList(input.language)}`;
   return layout(input.language, text.title, body);
 }
 

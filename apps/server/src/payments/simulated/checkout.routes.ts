@@ -6,17 +6,25 @@ import {
 } from '@tradebot/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
+  cardPageGonePage,
+  cardUpdatePage,
   checkoutCss,
   checkoutGonePage,
   checkoutPage,
   type CheckoutPageInput,
 } from './checkout-page';
-import type { SimulatedCheckout, SimulatedPaymentProvider } from './simulated-provider';
+import type {
+  CardPageView,
+  SimulatedCheckout,
+  SimulatedPaymentProvider,
+} from './simulated-provider';
 
 /** Another company's pages in the simulation: not part of our API's document. */
 const hidden = { schema: { hide: true } };
 
 const sessionIdPattern = /^cs_sim_[\w-]{1,64}$/;
+/** A signed card-page link: base64url payload, a dot, base64url signature. */
+const cardTokenPattern = /^[\w-]{1,2000}\.[\w-]{43}$/;
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return reply
@@ -42,6 +50,27 @@ function pageInput(checkout: SimulatedCheckout, fallback: Language): CheckoutPag
 
 const text = (value: unknown, max: number) =>
   typeof value === 'string' ? value.slice(0, max) : '';
+
+function cardFormOf(body: Record<string, unknown> | undefined) {
+  const values = body ?? {};
+  return {
+    name: text(values.name, 100),
+    number: text(values.number, 40),
+    expiry: text(values.expiry, 10),
+    cvc: text(values.cvc, 10),
+  };
+}
+
+function cardPageInput(view: CardPageView, token: string) {
+  return {
+    language: view.session.language,
+    token,
+    plan: view.plan,
+    card: `${view.cardBrand.charAt(0).toUpperCase()}${view.cardBrand.slice(1)} •••• ${view.cardLast4}`,
+    dueCents: view.dueCents,
+    returnUrl: view.session.returnUrl,
+  };
+}
 
 /**
  * The simulated provider's hosted checkout, on our port under /sim-pay (decision 047): a
@@ -87,13 +116,7 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
         if (!sessionIdPattern.test(request.params.id)) {
           return sendPage(reply, 404, checkoutGonePage(fallback));
         }
-        const body = request.body ?? {};
-        const form = {
-          name: text(body.name, 100),
-          number: text(body.number, 40),
-          expiry: text(body.expiry, 10),
-          cvc: text(body.cvc, 10),
-        };
+        const form = cardFormOf(request.body);
         const outcome = await provider.pay(request.params.id, form);
         switch (outcome.kind) {
           case 'gone':
@@ -117,5 +140,47 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
         }
       },
     );
+
+    // The "customer portal": change the card; a past-due charge is tried again with it.
+    // The signed link is longer than a path parameter may be: it comes in the query.
+    app.get<{ Querystring: { session?: unknown } }>('/card', hidden, async (request, reply) => {
+      const fallback =
+        languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
+      const token = text(request.query.session, 2100);
+      const view = cardTokenPattern.test(token) ? await provider.cardPage(token) : undefined;
+      if (!view) return sendPage(reply, 404, cardPageGonePage(fallback));
+      return sendPage(reply, 200, cardUpdatePage(cardPageInput(view, token)));
+    });
+
+    app.post<{
+      Querystring: { session?: unknown };
+      Body: Record<string, unknown> | undefined;
+    }>('/card', hidden, async (request, reply) => {
+      const fallback =
+        languageFromAcceptLanguage(request.headers['accept-language']) ?? defaultLanguage;
+      const token = text(request.query.session, 2100);
+      if (!cardTokenPattern.test(token)) return sendPage(reply, 404, cardPageGonePage(fallback));
+      const form = cardFormOf(request.body);
+      const outcome = await provider.updateCard(token, form);
+      switch (outcome.kind) {
+        case 'gone':
+          return sendPage(reply, 404, cardPageGonePage(fallback));
+        case 'redirect':
+          return reply.redirect(outcome.url, 303);
+        case 'form': {
+          const { check } = outcome;
+          return sendPage(
+            reply,
+            'declined' in check ? 402 : 422,
+            cardUpdatePage({
+              ...cardPageInput(outcome.view, token),
+              values: { name: form.name, expiry: form.expiry },
+              ...('declined' in check ? { declined: true } : {}),
+              ...('problems' in check ? { problems: check.problems } : {}),
+            }),
+          );
+        }
+      }
+    });
   };
 }

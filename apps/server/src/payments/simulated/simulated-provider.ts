@@ -1,10 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { plans, simulatedPaymentsPath, type PlanId } from '@tradebot/contract';
-import { and, asc, count, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  isLanguage,
+  plans,
+  simulatedPaymentsPath,
+  type Language,
+  type PlanId,
+} from '@tradebot/contract';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { simPayCharges, simPayCheckouts, simPayEvents, simPaySubscriptions } from '../../db/schema';
 import type { Clock } from '../../repositories/clock';
 import {
+  UnknownObject,
   WebhookRejected,
   type CheckoutInput,
   type CheckoutSessionInfo,
@@ -27,6 +34,8 @@ const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
 /** An open checkout expires after a day, as Stripe's do. */
 const checkoutLifetimeMs = dayMs;
+/** A link to the card page works for an hour, as Stripe's portal sessions are short-lived. */
+const cardPageLifetimeMs = hourMs;
 /** A declined renewal is retried a day later, twice; the third decline cancels. */
 const renewalAttempts = 3;
 const renewalRetryMs = dayMs;
@@ -75,6 +84,29 @@ export type PayOutcome =
   | { kind: 'form'; checkout: CheckoutRow; check: CardCheck | { ok: false; declined: true } }
   | { kind: 'gone' };
 
+/** A signed link to the card page: whose card, where the browser goes back, until when. */
+export interface CardPageSession {
+  customerId: string;
+  returnUrl: string;
+  language: Language;
+  expiresAt: number;
+}
+
+/** What the card page shows: the subscription it pays, and a charge due if one failed. */
+export interface CardPageView {
+  session: CardPageSession;
+  plan: PlanId;
+  cardBrand: string;
+  cardLast4: string;
+  /** A past-due charge, tried again with the new card. */
+  dueCents: number | null;
+}
+
+export type CardUpdateOutcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'form'; view: CardPageView; check: CardCheck | { ok: false; declined: true } }
+  | { kind: 'gone' };
+
 const newId = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('base64url')}`;
 
 /** A calendar month or year after `from`, in UTC (Jan 31 + 1 month = Mar 3, as Date does). */
@@ -97,7 +129,7 @@ const fillSessionId = (url: string, sessionId: string) =>
  */
 export class SimulatedPaymentProvider implements PaymentProvider {
   readonly name = 'simulated' as const;
-  readonly hasPortal = false;
+  readonly hasPortal = true;
   private readonly transport: WebhookTransport;
   private delivering: Promise<void> | undefined;
   private deliverAgain = false;
@@ -306,7 +338,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       .from(simPaySubscriptions)
       .where(eq(simPaySubscriptions.id, id))
       .limit(1);
-    if (!row) throw new Error(`no simulated subscription ${id}`);
+    if (!row) throw new UnknownObject(`no simulated subscription ${id}`);
     return row;
   }
 
@@ -323,6 +355,8 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       currentPeriodEnd: row.currentPeriodEnd.getTime(),
       cancelAtPeriodEnd: row.cancelAtPeriodEnd,
       endedAt: row.status === 'canceled' ? (row.canceledAt?.getTime() ?? null) : null,
+      nextPaymentAttemptAt:
+        row.status === 'past_due' ? (row.nextChargeAt?.getTime() ?? null) : null,
     };
   }
 
@@ -332,7 +366,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       .from(simPayCharges)
       .where(eq(simPayCharges.id, paymentId))
       .limit(1);
-    if (!row) throw new Error(`no simulated charge ${paymentId}`);
+    if (!row) throw new UnknownObject(`no simulated charge ${paymentId}`);
     return paymentOf(row);
   }
 
@@ -391,8 +425,143 @@ export class SimulatedPaymentProvider implements PaymentProvider {
     );
   }
 
-  portalUrl(): Promise<string> {
-    return Promise.reject(new Error('the simulated provider has no customer portal'));
+  /**
+   * Its "customer portal": a hosted page to change the card (checkout.routes.ts), behind a
+   * link signed with the provider's secret, valid for an hour.
+   */
+  portalUrl(customerId: string, returnUrl: string, language: Language): Promise<string> {
+    const session: CardPageSession = {
+      customerId,
+      returnUrl,
+      language,
+      expiresAt: this.now().getTime() + cardPageLifetimeMs,
+    };
+    const payload = Buffer.from(JSON.stringify(session)).toString('base64url');
+    return Promise.resolve(
+      `${simulatedPaymentsPath}/card?session=${payload}.${this.cardSignature(payload)}`,
+    );
+  }
+
+  private cardSignature(payload: string): string {
+    return createHmac('sha256', this.options.secret)
+      .update(`card-page.${payload}`)
+      .digest('base64url');
+  }
+
+  /** The card page's link read back: undefined when forged, malformed or expired. */
+  cardPageSession(token: string): CardPageSession | undefined {
+    const [payload, signature, ...rest] = token.split('.');
+    if (!payload || !signature || rest.length > 0) return undefined;
+    const expected = Buffer.from(this.cardSignature(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    let session: Partial<CardPageSession>;
+    try {
+      session = JSON.parse(
+        Buffer.from(payload, 'base64url').toString('utf8'),
+      ) as Partial<CardPageSession>;
+    } catch {
+      return undefined;
+    }
+    if (
+      typeof session.customerId !== 'string' ||
+      typeof session.returnUrl !== 'string' ||
+      typeof session.expiresAt !== 'number' ||
+      !isLanguage(session.language) ||
+      session.expiresAt <= this.now().getTime()
+    ) {
+      return undefined;
+    }
+    return session as CardPageSession;
+  }
+
+  /** The customer's subscription still running (its card is the one to change). */
+  private async runningOf(customerId: string, tx: Tx | Db = this.options.db) {
+    const [row] = await tx
+      .select()
+      .from(simPaySubscriptions)
+      .where(
+        and(
+          eq(simPaySubscriptions.customerId, customerId),
+          inArray(simPaySubscriptions.status, ['trialing', 'active', 'past_due']),
+        ),
+      )
+      .orderBy(desc(simPaySubscriptions.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  async cardPage(token: string): Promise<CardPageView | undefined> {
+    const session = this.cardPageSession(token);
+    const row = session && (await this.runningOf(session.customerId));
+    return session && row && cardPageView(session, row);
+  }
+
+  /**
+   * The card page's form. A test card that pays replaces the card; when a charge is past due
+   * it is tried again at once with the new card, and on success the subscription is active
+   * again and our webhook hears it (invoice.paid, customer.subscription.updated). Nothing
+   * here trusts the browser: the app learns the outcome from the signed events.
+   */
+  async updateCard(token: string, form: CardForm): Promise<CardUpdateOutcome> {
+    const session = this.cardPageSession(token);
+    if (!session) return { kind: 'gone' };
+    const now = this.now();
+    const check = checkCard(form, now);
+    const outcome = await this.options.db.transaction(async (tx): Promise<CardUpdateOutcome> => {
+      const sub = await this.runningOf(session.customerId, tx);
+      if (!sub) return { kind: 'gone' };
+      const view = cardPageView(session, sub);
+      if (!check.ok) return { kind: 'form', view, check };
+      const [charged] = await tx
+        .select({ charges: count() })
+        .from(simPayCharges)
+        .where(eq(simPayCharges.subscriptionId, sub.id));
+      // 0341 pays only a subscription's first charge: as a new card it declines this one too.
+      const declines =
+        check.outcome === 'declined' ||
+        (check.outcome === 'renewals_declined' && (charged?.charges ?? 0) > 0);
+      if (sub.status === 'past_due' && declines) {
+        return { kind: 'form', view, check: { ok: false, declined: true } };
+      }
+      if (check.outcome === 'declined') {
+        return { kind: 'form', view, check: { ok: false, declined: true } };
+      }
+      const card = {
+        cardBrand: check.brand,
+        cardLast4: check.last4,
+        declinesRenewals: check.outcome === 'renewals_declined',
+      };
+      if (sub.status !== 'past_due') {
+        await tx.update(simPaySubscriptions).set(card).where(eq(simPaySubscriptions.id, sub.id));
+        return { kind: 'redirect', url: session.returnUrl };
+      }
+      const chargeId = await this.charge(tx, {
+        subscriptionId: sub.id,
+        amountCents: sub.amountCents,
+        currency: sub.currency,
+        at: now,
+        periodStart: sub.currentPeriodStart,
+        periodEnd: sub.currentPeriodEnd,
+        cardBrand: check.brand,
+        cardLast4: check.last4,
+      });
+      await tx
+        .update(simPaySubscriptions)
+        .set({
+          ...card,
+          status: 'active',
+          nextChargeAt: sub.currentPeriodEnd,
+          failedAttempts: 0,
+        })
+        .where(eq(simPaySubscriptions.id, sub.id));
+      const event = { id: sub.id, subscription: sub.id };
+      await this.record(tx, 'invoice.paid', { id: chargeId, subscription: sub.id });
+      await this.record(tx, 'customer.subscription.updated', event);
+      return { kind: 'redirect', url: session.returnUrl };
+    });
+    if (outcome.kind === 'redirect') this.kick();
+    return outcome;
   }
 
   verifyWebhook(
@@ -617,6 +786,16 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         .where(eq(simPayEvents.id, event.id));
     }
   }
+}
+
+function cardPageView(session: CardPageSession, row: SubscriptionRow): CardPageView {
+  return {
+    session,
+    plan: row.plan,
+    cardBrand: row.cardBrand,
+    cardLast4: row.cardLast4,
+    dueCents: row.status === 'past_due' ? row.amountCents : null,
+  };
 }
 
 function paymentOf(row: ChargeRow): ProviderPayment {

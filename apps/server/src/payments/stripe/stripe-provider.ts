@@ -1,6 +1,7 @@
 import { isPlanId, plans, type Language, type PlanId } from '@tradebot/contract';
 import Stripe from 'stripe';
 import {
+  UnknownObject,
   WebhookRejected,
   type CheckoutInput,
   type CheckoutSessionInfo,
@@ -68,6 +69,18 @@ function checkoutStatusOf(status: Stripe.Checkout.Session.Status): CheckoutSessi
 
 function isStripeError(error: unknown, predicate: (error: Stripe.errors.StripeError) => boolean) {
   return error instanceof Stripe.errors.StripeError && predicate(error);
+}
+
+/** Reads an object; one Stripe does not have (404) is an UnknownObject. */
+async function known<T>(id: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isStripeError(error, (e) => e.statusCode === 404)) {
+      throw new UnknownObject(`Stripe has no ${id}`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -146,38 +159,53 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async getSubscription(subscriptionId: string): Promise<ProviderSubscription> {
-    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
+    const subscription = await known(subscriptionId, () =>
+      this.stripe.subscriptions.retrieve(subscriptionId),
+    );
     const userId = subscription.metadata.user_id;
     const plan = subscription.metadata.plan;
     const item = subscription.items.data[0];
     const customerId = idOf(subscription.customer);
     if (!userId || !isPlanId(plan) || !item || !customerId) {
-      throw new Error(`Stripe subscription ${subscriptionId} was not made by this app`);
+      throw new UnknownObject(`Stripe subscription ${subscriptionId} was not made by this app`);
     }
+    const status = statusOf(subscription.status);
     return {
       id: subscription.id,
       customerId,
       userId,
       plan,
-      status: statusOf(subscription.status),
+      status,
       startedAt: seconds(subscription.start_date),
       currentPeriodStart: seconds(item.current_period_start),
       currentPeriodEnd: seconds(item.current_period_end),
       cancelAtPeriodEnd: subscription.cancel_at_period_end,
       endedAt: subscription.ended_at === null ? null : seconds(subscription.ended_at),
+      nextPaymentAttemptAt:
+        status === 'past_due' ? await this.nextAttempt(subscription.latest_invoice) : null,
     };
+  }
+
+  /** When Stripe's Smart Retries try the unpaid invoice again (null: no more attempts). */
+  private async nextAttempt(latest: string | Stripe.Invoice | null): Promise<number | null> {
+    if (latest === null) return null;
+    const invoice =
+      typeof latest === 'string' ? await this.stripe.invoices.retrieve(latest) : latest;
+    return invoice.next_payment_attempt === null ? null : seconds(invoice.next_payment_attempt);
   }
 
   /** A payment is a paid invoice; its card and refund are on the payment intent's charge. */
   async getPayment(paymentId: string): Promise<ProviderPayment> {
-    const invoice = await this.stripe.invoices.retrieve(paymentId, { expand: ['payments'] });
+    const invoice = await known(paymentId, () =>
+      this.stripe.invoices.retrieve(paymentId, { expand: ['payments'] }),
+    );
     const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
     const paymentIntentId = idOf(
       invoice.payments?.data.find((payment) => payment.status === 'paid')?.payment.payment_intent ??
         invoice.payments?.data[0]?.payment.payment_intent,
     );
     if (!invoice.id || !subscriptionId || !paymentIntentId) {
-      throw new Error(`Stripe invoice ${paymentId} is not a paid subscription invoice`);
+      throw new UnknownObject(`Stripe invoice ${paymentId} is not a paid subscription invoice`);
     }
     const intent = await this.stripe.paymentIntents.retrieve(paymentIntentId, {
       expand: ['latest_charge'],
@@ -223,10 +251,12 @@ export class StripePaymentProvider implements PaymentProvider {
     await this.stripe.subscriptions.cancel(subscriptionId);
   }
 
-  async portalUrl(customerId: string, returnUrl: string): Promise<string> {
+  /** The customer portal: the card is changed there and Stripe retries an unpaid invoice. */
+  async portalUrl(customerId: string, returnUrl: string, language: Language): Promise<string> {
     const session = await this.stripe.billingPortal.sessions.create({
       customer: customerId,
       return_url: returnUrl,
+      locale: locales[language],
     });
     return session.url;
   }

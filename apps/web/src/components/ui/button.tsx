@@ -1,7 +1,9 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router';
 import { useHydrated } from '../../lib/use-hydrated';
 import { Icon, type IconName } from './icon';
 import { Spinner } from './spinner';
+import { VisuallyHidden } from './visually-hidden';
 import styles from './button.module.css';
 
 export interface ButtonIcon {
@@ -12,21 +14,40 @@ export interface ButtonIcon {
   color?: string;
 }
 
-/** spec §3 Button: every prop of the shared control, with the spec's defaults. */
-export interface ButtonProps extends Omit<
-  ButtonHTMLAttributes<HTMLButtonElement>,
-  'type' | 'color' | 'children'
-> {
-  type?: 'button' | 'submit' | 'reset';
+/** How a button looks, whether it is a button or a link. */
+interface ButtonLook {
   label?: ReactNode;
   children?: ReactNode;
-  disabled?: boolean;
   size?: 'sm' | 'md';
   color?: 'primary' | 'secondary' | 'other' | 'danger';
-  loading?: boolean;
-  form?: string;
+  /** Takes the whole width of its container (a form's submit on a narrow card). */
+  block?: boolean;
   leftIcon?: ButtonIcon;
   rightIcon?: ButtonIcon;
+  className?: string;
+}
+
+/** spec §3 Button: every prop of the shared control, with the spec's defaults. */
+export interface ButtonProps
+  extends
+    ButtonLook,
+    Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'color' | 'children' | 'className'> {
+  type?: 'button' | 'submit' | 'reset';
+  disabled?: boolean;
+  loading?: boolean;
+  form?: string;
+}
+
+/** The link variant inside the app: a router link (it keeps the page's language prefix). */
+export interface ButtonLinkProps
+  extends ButtonLook, Omit<LinkProps, 'color' | 'children' | 'className'> {}
+
+/** The link variant that loads the page afresh (when the router itself may have failed). */
+export interface ButtonAnchorProps
+  extends
+    ButtonLook,
+    Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'color' | 'children' | 'className'> {
+  href: string;
 }
 
 /** spec §4 Button: loading replaces the content with a spinner, 20 px (sm) or 24 px. */
@@ -34,13 +55,59 @@ export function spinnerSize(size: 'sm' | 'md'): number {
   return size === 'sm' ? 20 : 24;
 }
 
-export function Button({
+function lookClass({ size = 'md', color = 'primary', block = false, className }: ButtonLook) {
+  return [styles.button, styles[color], styles[size], block && styles.block, className]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function Content({ label, children, leftIcon, rightIcon }: ButtonLook) {
+  return (
+    <>
+      {leftIcon && <Icon {...leftIcon} />}
+      {label ?? children}
+      {rightIcon && <Icon {...rightIcon} />}
+    </>
+  );
+}
+
+/**
+ * The one button of the app (docs/decisions/044). Given `to` it is an in-app link and given
+ * `href` a plain link, looking the same: screens never style a link as a button themselves.
+ */
+export function Button(props: ButtonProps | ButtonLinkProps | ButtonAnchorProps) {
+  if ('to' in props) {
+    const { label, children, size, color, block, leftIcon, rightIcon, className, ...link } = props;
+    return (
+      <Link {...link} className={lookClass({ size, color, block, className })}>
+        <Content label={label} leftIcon={leftIcon} rightIcon={rightIcon}>
+          {children}
+        </Content>
+      </Link>
+    );
+  }
+  if ('href' in props) {
+    const { label, children, size, color, block, leftIcon, rightIcon, className, ...anchor } =
+      props;
+    return (
+      <a {...anchor} className={lookClass({ size, color, block, className })}>
+        <Content label={label} leftIcon={leftIcon} rightIcon={rightIcon}>
+          {children}
+        </Content>
+      </a>
+    );
+  }
+  return <ActionButton {...props} />;
+}
+
+function ActionButton({
   type = 'button',
   label,
   children,
   disabled = false,
   size = 'md',
-  color = 'primary',
+  color,
+  block,
   loading = false,
   leftIcon,
   rightIcon,
@@ -56,25 +123,18 @@ export function Button({
       type={type}
       disabled={disabled || loading || (type === 'submit' && !hydrated)}
       aria-busy={loading || undefined}
-      className={[
-        'button',
-        color === 'danger' ? styles.danger : `button--${color}`,
-        `button--${size}`,
-        className,
-      ]
-        .filter(Boolean)
-        .join(' ')}
+      className={lookClass({ size, color, block, className })}
     >
       {loading ? (
-        <Spinner size={spinnerSize(size)} />
-      ) : (
         <>
-          {leftIcon && <Icon {...leftIcon} />}
-          {label ?? children}
-          {rightIcon && <Icon {...rightIcon} />}
+          <Spinner size={spinnerSize(size)} />
+          <VisuallyHidden>{label ?? children}</VisuallyHidden>
         </>
+      ) : (
+        <Content label={label} leftIcon={leftIcon} rightIcon={rightIcon}>
+          {children}
+        </Content>
       )}
-      {loading && <span className="visually-hidden">{label ?? children}</span>}
     </button>
   );
 }

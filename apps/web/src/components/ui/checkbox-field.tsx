@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { ErrorText, type ShownError } from './form-field';
+import styles from './form-field.module.css';
 
 /** A checkbox with its label (which may hold links) and its error. */
 export function CheckboxField({
@@ -18,7 +19,7 @@ export function CheckboxField({
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <div className={`field field--checkbox${error ? ' field--invalid' : ''}`}>
+    <div className={`${styles.field} ${styles.checkbox}`} data-invalid={error ? true : undefined}>
       <input
         id={id}
         name={name}

@@ -7,6 +7,7 @@ import {
 } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useHydrated } from '../../lib/use-hydrated';
+import styles from './form-field.module.css';
 
 export type ShownError = { key: string; count?: number } | { text: string };
 
@@ -14,7 +15,7 @@ export type ShownError = { key: string; count?: number } | { text: string };
 export function ErrorText({ id, error }: { id: string; error: ShownError }) {
   const { t } = useTranslation();
   return (
-    <p id={id} className="field__error">
+    <p id={id} className={styles.error}>
       {'text' in error ? error.text : t(error.key, { count: error.count })}
     </p>
   );
@@ -39,26 +40,27 @@ export function TextField({ name, label, hint, error, status, ...input }: TextFi
   const statusId = `${id}-status`;
   const describedBy = [hint && hintId, status && statusId, error && errorId].filter(Boolean);
   return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={id} className="field__label">
+    <div className={styles.field} data-invalid={error ? true : undefined}>
+      <label htmlFor={id} className={styles.label}>
         {label}
       </label>
       <input
         {...input}
         readOnly={input.readOnly === true || !hydrated}
+        data-fixed={input.readOnly === true || undefined}
         id={id}
         name={name}
-        className="field__input"
+        className={styles.input}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
       />
       {hint && (
-        <p id={hintId} className="field__hint">
+        <p id={hintId} className={styles.hint}>
           {hint}
         </p>
       )}
       {status && (
-        <p id={statusId} className="field__status" role="status">
+        <p id={statusId} className={styles.hint} role="status">
           {status}
         </p>
       )}
@@ -100,13 +102,13 @@ function FieldFrame({
   children: ReactNode;
 }) {
   return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={ids.id} className="field__label">
+    <div className={styles.field} data-invalid={error ? true : undefined}>
+      <label htmlFor={ids.id} className={styles.label}>
         {label}
       </label>
       {children}
       {hint && (
-        <p id={ids.hintId} className="field__hint">
+        <p id={ids.hintId} className={styles.hint}>
           {hint}
         </p>
       )}
@@ -135,7 +137,7 @@ export function TextAreaField({ name, label, hint, error, ...textarea }: TextAre
         {...textarea}
         id={ids.id}
         name={name}
-        className="field__input field__input--multiline"
+        className={`${styles.input} ${styles.multiline}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={ids.describedBy}
       />
@@ -177,7 +179,7 @@ export function SelectField<Value extends string = string>({
         {...select}
         id={ids.id}
         name={name}
-        className="field__input"
+        className={styles.input}
         onChange={(event) => {
           select.onChange?.(event);
           const chosen = options.find((option) => option.value === event.target.value);

@@ -2,20 +2,17 @@ import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { Spinner } from './spinner';
+import styles from './page-loader.module.css';
 
-/** spec §2 and §9: size 55, green, shown at most 5 s. */
-export const pageLoaderDefaults = { size: 55, durationMs: 5000, color: '#0b7a4b' } as const;
+/** spec §2 and §9: size 55, shown at most 5 s; green, the brand colour (its CSS module). */
+export const pageLoaderDefaults = { size: 55, durationMs: 5000 } as const;
 
 /** The full-page loader itself (also the first load's fallback). */
 export function PageLoader() {
   const { t } = useTranslation();
   return (
-    <div className="page-loader" role="status" aria-live="polite">
-      <Spinner
-        size={pageLoaderDefaults.size}
-        color={pageLoaderDefaults.color}
-        label={t('loading')}
-      />
+    <div className={styles.loader} role="status" aria-live="polite">
+      <Spinner size={pageLoaderDefaults.size} label={t('loading')} />
     </div>
   );
 }

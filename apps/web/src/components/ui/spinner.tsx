@@ -1,16 +1,10 @@
-/** A spinning ring, `size` px square; decorative unless given a label. */
-export function Spinner({
-  size,
-  color = 'currentColor',
-  label,
-}: {
-  size: number;
-  color?: string;
-  label?: string;
-}) {
+import styles from './spinner.module.css';
+
+/** A spinning ring, `size` px square, in the text's colour; decorative unless given a label. */
+export function Spinner({ size, label }: { size: number; label?: string }) {
   return (
     <svg
-      className="spinner"
+      className={styles.spinner}
       width={size}
       height={size}
       viewBox="0 0 24 24"
@@ -21,14 +15,14 @@ export function Spinner({
         cy="12"
         r="10"
         fill="none"
-        stroke={color}
+        stroke="currentColor"
         strokeOpacity="0.25"
         strokeWidth="3"
       />
       <path
         d="M12 2a10 10 0 0 1 10 10"
         fill="none"
-        stroke={color}
+        stroke="currentColor"
         strokeWidth="3"
         strokeLinecap="round"
       />

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import styles from './table.module.css';
+import hidden from './visually-hidden.module.css';
 
 /**
  * A data table: a caption that names it (shown, or for screen readers only), a header row of column names,
@@ -21,7 +22,7 @@ export function Table({
   return (
     <div className={styles.scroll} tabIndex={0} role="region" aria-label={caption}>
       <table className={styles.table}>
-        <caption className={captionHidden ? 'visually-hidden' : styles.caption}>{caption}</caption>
+        <caption className={captionHidden ? hidden.hidden : styles.caption}>{caption}</caption>
         <thead>
           <tr>
             {columns.map((column) => (

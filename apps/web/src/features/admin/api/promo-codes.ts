@@ -3,13 +3,14 @@ import {
   supportApiPaths as paths,
   type AdminCreatePromoCodeRequest,
   type AdminPromoCode,
+  type AdminPromoCodeUse,
 } from '@tradebot/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminRequest } from './admin-request';
 
 export interface PromoCodeUses {
   uses: number;
-  accounts: { id: string; email: string; name: string; last_name: string; createdAt: string }[];
+  history: AdminPromoCodeUse[];
 }
 
 export function usePromoCodes() {

@@ -42,3 +42,24 @@ export function useKillUserRobot(id: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'user', id] }),
   });
 }
+
+/**
+ * The 30-day guarantee honoured by support (decision 048): the first payment refunded, access
+ * ended. Answers with the user as the console now sees them.
+ */
+export function useGuaranteeRefund(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (
+        await adminRequest<{ data: AdminUserDetail }>(
+          fillPath(paths.adminUserGuaranteeRefund, { id }),
+          { method: 'POST' },
+        )
+      ).data,
+    onSuccess: (detail) => {
+      queryClient.setQueryData(['admin', 'user', id], detail);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'user', id] }),
+  });
+}

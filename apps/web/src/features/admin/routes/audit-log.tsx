@@ -13,7 +13,7 @@ import styles from '../admin.module.css';
 function State({ value }: { value: AdminAuditEntry['before'] }) {
   const { t } = useTranslation('admin');
   if (value === null) return <span className={styles.muted}>{t('audit.nothing')}</span>;
-  return <code className={styles.code}>{JSON.stringify(value, null, 1)}</code>;
+  return <code className={`${styles.code} ${styles.state}`}>{JSON.stringify(value, null, 1)}</code>;
 }
 
 /** Every admin action, newest first: who, what, when, before and after. */

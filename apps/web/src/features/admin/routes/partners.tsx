@@ -14,6 +14,7 @@ import { Table } from '../../../components/ui/table';
 import { validate, type FieldErrors } from '../../../lib/form-errors';
 import { useTranslation } from '../../../lib/i18n';
 import { useExportPartnerReport, usePartnerReport } from '../api/partner-report';
+import { formatCurrencyCents } from '../format-currency';
 import { QueryState } from '../components/query-state';
 import styles from '../admin.module.css';
 
@@ -30,9 +31,12 @@ function thisMonth(): PartnerReportQuery {
   };
 }
 
-/** Registrations by partner, source, promo code or referral pair, over a period; CSV export. */
+/**
+ * Registrations, payments and revenue net of refunds by partner, source, promo code or referral
+ * pair, over a period; CSV export.
+ */
 export default function PartnersRoute() {
-  const { t } = useTranslation('admin');
+  const { t, language } = useTranslation('admin');
   const [values, setValues] = useState<PartnerReportQuery>(thisMonth);
   const [query, setQuery] = useState<PartnerReportQuery>(thisMonth);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -112,6 +116,18 @@ export default function PartnersRoute() {
                   zone: data.timeZone,
                 })}
               </p>
+              <p className={styles.muted}>
+                {data.currencies.length === 0
+                  ? t('partners.noMoney')
+                  : t('partners.moneySummary', {
+                      payments: data.payments,
+                      refunds: data.refunds,
+                      net: data.revenue
+                        .map((item) => formatCurrencyCents(language, item.netCents, item.currency))
+                        .join(' + '),
+                    })}
+              </p>
+              <p className={styles.muted}>{t('partners.moneyNote')}</p>
               {data.dimension === 'referral' && (
                 <p className={styles.muted}>{t('partners.referralNote')}</p>
               )}
@@ -124,12 +140,28 @@ export default function PartnersRoute() {
                   columns={[
                     t(`partners.dimensions.${data.dimension}`),
                     t('partners.registrations'),
+                    t('partners.payments'),
+                    t('partners.refunds'),
+                    ...data.currencies.flatMap((currency) => [
+                      t('partners.gross', { currency }),
+                      t('partners.refunded', { currency }),
+                      t('partners.net', { currency }),
+                    ]),
                   ]}
                 >
                   {data.rows.map((row) => (
                     <tr key={row.key ?? ''}>
                       <td className={styles.code}>{row.key ?? t('partners.noValue')}</td>
                       <td>{row.registrations}</td>
+                      <td>{row.payments}</td>
+                      <td>{row.refunds}</td>
+                      {row.revenue.flatMap((item) =>
+                        (['grossCents', 'refundedCents', 'netCents'] as const).map((field) => (
+                          <td key={`${item.currency}-${field}`} className={styles.nowrap}>
+                            {formatCurrencyCents(language, item[field], item.currency)}
+                          </td>
+                        )),
+                      )}
                     </tr>
                   ))}
                 </Table>

@@ -292,24 +292,26 @@ function PromoCodeUsesDialog({ code, onClose }: { code: string | null; onClose: 
         {(data) => (
           <>
             <p>{t('promo.usesCount', { count: data.uses })}</p>
-            {data.accounts.length === 0 ? (
-              <p className={styles.muted}>{t('promo.noAccounts')}</p>
+            {data.history.length === 0 ? (
+              <p className={styles.muted}>{t('promo.noUses')}</p>
             ) : (
               <ul className={styles.thread}>
-                {data.accounts.map((account) => (
-                  <li key={account.id}>
-                    <AppLink to={`${adminPaths.users}/${account.id}`}>
-                      {account.name} {account.last_name}
+                {data.history.map((use) => (
+                  <li key={use.id} className={styles.entry}>
+                    <p className={styles.entryMeta}>
+                      {formatDateTime(language, use.usedAt)} · {t(`promo.sources.${use.source}`)} ·{' '}
+                      {t(`promo.benefits.${use.benefit}`)}
+                      {!use.current && ` · ${t('promo.changedSince')}`}
+                    </p>
+                    <AppLink to={`${adminPaths.users}/${use.user.id}`}>
+                      {use.user.name} {use.user.last_name}
                     </AppLink>{' '}
-                    {account.email}{' '}
-                    <span className={styles.muted}>
-                      {formatDateTime(language, account.createdAt)}
-                    </span>
+                    <span className={styles.code}>{use.user.email}</span>
                   </li>
                 ))}
               </ul>
             )}
-            <p className={styles.muted}>{t('promo.accountsNote')}</p>
+            <p className={styles.muted}>{t('promo.usesNote')}</p>
           </>
         )}
       </QueryState>

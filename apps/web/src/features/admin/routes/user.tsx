@@ -8,9 +8,10 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Stat, StatGrid } from '../../../components/ui/stat';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDateTime, formatDay, formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useAdminUser, useKillUserRobot } from '../api/users';
+import { useAdminUser, useGuaranteeRefund, useKillUserRobot } from '../api/users';
+import { formatCurrencyCents } from '../format-currency';
 import { MessageStatusBadge } from '../components/message-badges';
 import { OperationsTable } from '../components/operations-table';
 import { QueryState } from '../components/query-state';
@@ -49,6 +50,29 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
         </p>
         <dl className={styles.facts}>
           <div>
+            <dt>{t('user.subscription')}</dt>
+            <dd>
+              {detail.subscription
+                ? [
+                    detail.subscription.freeMonth
+                      ? t('user.freeMonth')
+                      : detail.subscription.plan && t(`user.plans.${detail.subscription.plan}`),
+                    t(`user.subscriptionStatus.${detail.subscription.status}`),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')
+                : t('user.noSubscription')}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('user.accessUntil')}</dt>
+            <dd>
+              {detail.subscription?.accessUntil
+                ? formatDateTime(language, detail.subscription.accessUntil)
+                : none}
+            </dd>
+          </div>
+          <div>
             <dt>{t('user.robot')}</dt>
             <dd>
               {robot.trading
@@ -84,6 +108,7 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
           </StatGrid>
         </Card>
       )}
+      <GuaranteeCard detail={detail} />
       <Card title={t('user.killTitle')} titleId="user-kill" tone="danger">
         <p className={styles.muted}>{t('user.killText')}</p>
         {kill.isSuccess && (
@@ -176,5 +201,56 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
         )}
       </Card>
     </>
+  );
+}
+
+/** The 30-day money guarantee (decision 048): whether it applies, and the refund that honours it. */
+function GuaranteeCard({ detail }: { detail: AdminUserDetail }) {
+  const { t, language } = useTranslation('admin');
+  const { user, guarantee, firstPayment } = detail;
+  const refund = useGuaranteeRefund(user.id);
+  const until = guarantee.until ? formatDay(language, guarantee.until) : '';
+  const amount =
+    firstPayment && formatCurrencyCents(language, firstPayment.amountCents, firstPayment.currency);
+  return (
+    <Card title={t('user.guaranteeTitle')} titleId="user-guarantee">
+      {refund.isSuccess && <Notice tone="success" title={t('user.guaranteeDone')} />}
+      {refund.isError && <Notice tone="error" title={refund.error.message} />}
+      {guarantee.eligible ? (
+        <>
+          <p className={styles.muted}>
+            {t('user.guaranteeEligible', { date: until, amount: amount ?? '' })}
+          </p>
+          <div className={styles.actions}>
+            <ConfirmDialog
+              tone="danger"
+              trigger={
+                <Button
+                  color="danger"
+                  label={t('user.guaranteeButton')}
+                  loading={refund.isPending}
+                />
+              }
+              title={t('user.guaranteeConfirmTitle', { name: `${user.name} ${user.last_name}` })}
+              description={t('user.guaranteeConfirmText', { amount: amount ?? '' })}
+              confirmLabel={t('user.guaranteeConfirm')}
+              cancelLabel={t('cancel')}
+              onConfirm={() => {
+                refund.mutate();
+              }}
+            />
+          </div>
+        </>
+      ) : (
+        <p className={styles.muted}>
+          {t(`user.guaranteeNot.${guarantee.reason ?? 'no_payment'}`, {
+            date: until,
+            refundedAt: firstPayment?.refundedAt
+              ? formatDay(language, firstPayment.refundedAt)
+              : '',
+          })}
+        </p>
+      )}
+    </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
+import { AuthCard } from '../components/auth-card';
 import { forgotPasswordRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -38,9 +39,7 @@ export default function ForgotPasswordRoute() {
   };
 
   return (
-    <section className="auth-card card" aria-labelledby="forgot-title">
-      <h1 id="forgot-title">{t('forgot.title')}</h1>
-      <p className="muted">{t('forgot.lead')}</p>
+    <AuthCard titleId="forgot-title" title={t('forgot.title')} lead={t('forgot.lead')}>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <EmailField
           label={t('fields.email')}
@@ -50,12 +49,7 @@ export default function ForgotPasswordRoute() {
           }}
           error={errors.email}
         />
-        <Button
-          type="submit"
-          label={t('forgot.submit')}
-          loading={sending}
-          className="button--block"
-        />
+        <Button type="submit" label={t('forgot.submit')} loading={sending} block />
       </form>
       <p>
         <AppLink to={routePath('SetPassword')}>{t('forgot.haveCode')}</AppLink>
@@ -63,6 +57,6 @@ export default function ForgotPasswordRoute() {
       <p>
         <AppLink to={routePath('Login')}>{t('forgot.back')}</AppLink>
       </p>
-    </section>
+    </AuthCard>
   );
 }

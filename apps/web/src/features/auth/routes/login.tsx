@@ -1,4 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
+import { AuthCard } from '../components/auth-card';
 import { loginRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -31,9 +32,7 @@ export default function LoginRoute() {
   };
 
   return (
-    <section className="auth-card card" aria-labelledby="login-title">
-      <h1 id="login-title">{t('login.title')}</h1>
-      <p className="muted">{t('login.lead')}</p>
+    <AuthCard titleId="login-title" title={t('login.title')} lead={t('login.lead')}>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <EmailField
           label={t('fields.email')}
@@ -63,12 +62,7 @@ export default function LoginRoute() {
         >
           {t('fields.rememberMe')}
         </CheckboxField>
-        <Button
-          type="submit"
-          label={t('login.submit')}
-          loading={sending}
-          className="button--block"
-        />
+        <Button type="submit" label={t('login.submit')} loading={sending} block />
       </form>
       <p>
         <AppLink to={routePath('ForgotPassword')}>{t('login.forgot')}</AppLink>
@@ -76,6 +70,6 @@ export default function LoginRoute() {
       <p>
         {t('login.noAccount')} <AppLink to={routePath('Register')}>{t('login.register')}</AppLink>
       </p>
-    </section>
+    </AuthCard>
   );
 }

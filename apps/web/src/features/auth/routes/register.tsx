@@ -1,4 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
+import { AuthCard, FinePrint } from '../components/auth-card';
 import { registerRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -18,6 +19,7 @@ import { getBilling } from '../../../lib/billing';
 import { formatDay } from '../../../lib/format';
 import type { Language } from '@tradebot/contract';
 import { registerPayload, type RegisterValues } from '../register-form';
+import styles from './register.module.css';
 
 const textFields = [
   { name: 'name', type: 'text', autoComplete: 'given-name' },
@@ -107,11 +109,9 @@ export default function RegisterRoute() {
   };
 
   return (
-    <section className="auth-card auth-card--wide card" aria-labelledby="register-title">
-      <h1 id="register-title">{t('register.title')}</h1>
-      <p className="muted">{t('register.lead')}</p>
+    <AuthCard titleId="register-title" title={t('register.title')} lead={t('register.lead')} wide>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <div className="form-grid">
+        <div className={styles.grid}>
           {textFields.map((field) => (
             <TextField
               key={field.name}
@@ -162,13 +162,13 @@ export default function RegisterRoute() {
           label={t('register.submit')}
           loading={sending}
           disabled={sending}
-          className="button--block"
+          block
         />
       </form>
       <p>
         {t('register.hasAccount')} <AppLink to={routePath('Login')}>{t('register.login')}</AppLink>
       </p>
-      <p className="muted small">{t('register.risk')}</p>
-    </section>
+      <FinePrint>{t('register.risk')}</FinePrint>
+    </AuthCard>
   );
 }

@@ -1,4 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
+import { AuthCard } from '../components/auth-card';
 import { setPasswordRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -70,9 +71,11 @@ export default function SetPasswordRoute() {
   };
 
   return (
-    <section className="auth-card card" aria-labelledby="set-password-title">
-      <h1 id="set-password-title">{t('setPassword.title')}</h1>
-      <p className="muted">{t('setPassword.lead')}</p>
+    <AuthCard
+      titleId="set-password-title"
+      title={t('setPassword.title')}
+      lead={t('setPassword.lead')}
+    >
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         {fields.map((field) => (
           <TextField
@@ -90,16 +93,11 @@ export default function SetPasswordRoute() {
             error={errors[field.name]}
           />
         ))}
-        <Button
-          type="submit"
-          label={t('setPassword.submit')}
-          loading={sending}
-          className="button--block"
-        />
+        <Button type="submit" label={t('setPassword.submit')} loading={sending} block />
       </form>
       <p>
         <AppLink to={routePath('ForgotPassword')}>{t('setPassword.resend')}</AppLink>
       </p>
-    </section>
+    </AuthCard>
   );
 }

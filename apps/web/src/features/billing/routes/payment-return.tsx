@@ -1,17 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
-import { Spinner } from '../../../components/ui/spinner';
 import { reloadUserConfig } from '../../../lib/billing';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
 import { getCheckoutStatus } from '../api/get-checkout-status';
-import styles from '../components/payment-return.module.css';
+import { Waiting as WaitingNotice } from '../components/waiting';
 
 /** How often the page asks, and for how long before it says the wait is unusual. */
 const pollMs = 1000;
@@ -94,11 +92,7 @@ function Waiting({ sessionId }: { sessionId: string }) {
     return (
       <Notice
         tone="warning"
-        action={
-          <AppLink className="button button--primary button--md" to={routePath('Payment')}>
-            {t('return.backToPayment')}
-          </AppLink>
-        }
+        action={<Button to={routePath('Payment')}>{t('return.backToPayment')}</Button>}
       >
         {t('return.expired')}
       </Notice>
@@ -126,10 +120,5 @@ function Waiting({ sessionId }: { sessionId: string }) {
       </Notice>
     );
   }
-  return (
-    <div className={styles.waiting} role="status" aria-live="polite">
-      <Spinner size={32} />
-      <p>{t('return.waiting')}</p>
-    </div>
-  );
+  return <WaitingNotice>{t('return.waiting')}</WaitingNotice>;
 }

@@ -1,25 +1,69 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BillingOverview, PlanId } from '@tradebot/contract';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PlanCards } from '../../../components/plan-cards';
-import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiRequestError } from '../../../lib/api-client';
-import { billingQueryKey, getBilling, startCheckout } from '../../../lib/billing';
-import { formatDay } from '../../../lib/format';
+import { billingQueryKey, getBilling, reloadUserConfig, startCheckout } from '../../../lib/billing';
+import { useOpenPortal } from '../../../lib/billing-actions';
+import { billingState, offersPlans, type BillingState } from '../../../lib/billing-state';
+import { formatCents, formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
 
-/** /payment (spec §2; issue 10): the plans, and the way to the provider's checkout. */
+import { Waiting } from '../components/waiting';
+
+import styles from './payment.module.css';
+
+/** After the card page, how often /payment asks whether the retried charge was confirmed, and for how long. */
+const pollMs = 1000;
+const patienceMs = 60_000;
+
+/** /payment (spec §2; issue 10): the subscription's state, the plans, and the way to pay. */
 export default function PaymentRoute() {
   const { t } = useTranslation('billing');
-  const billing = useQuery({ queryKey: billingQueryKey, queryFn: getBilling });
+  const [search] = useSearchParams();
+  // Back from the provider's card page: the charge it retried is confirmed by the webhook.
+  const cardUpdated = search.get('card') === 'updated';
+  const [patient, setPatient] = useState(true);
+  useEffect(() => {
+    if (!cardUpdated) return;
+    const timer = setTimeout(() => {
+      setPatient(false);
+    }, patienceMs);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [cardUpdated]);
+  const waitingForCard = cardUpdated && patient;
+  const billing = useQuery({
+    queryKey: billingQueryKey,
+    queryFn: getBilling,
+    refetchInterval: (query) =>
+      waitingForCard && query.state.data?.subscription?.status === 'past_due' ? pollMs : false,
+  });
+  // The server's `authorized` changed (a charge confirmed): the guards must know it.
+  const authorized = billing.data?.authorized;
+  const known = useAuthStore((state) => state.userConfig?.authorized);
+  useEffect(() => {
+    if (authorized !== undefined && known !== undefined && authorized !== known) {
+      void reloadUserConfig().catch(() => undefined);
+    }
+  }, [authorized, known]);
   return (
-    <Page title={t('payment.title')} intro={t('payment.intro')} width="wide">
+    <Page
+      title={t('payment.title')}
+      // "Choose a plan" only where plans are offered (not to a subscriber).
+      intro={
+        billing.data && !offersPlans(billingState(billing.data)) ? undefined : t('payment.intro')
+      }
+      width="wide"
+    >
       {billing.isPending ? (
         <>
           <Skeleton height="3rem" />
@@ -36,17 +80,21 @@ export default function PaymentRoute() {
           }
         />
       ) : (
-        <Payment billing={billing.data} />
+        <Payment billing={billing.data} waitingForCard={waitingForCard} />
       )}
     </Page>
   );
 }
 
-function Payment({ billing }: { billing: BillingOverview }) {
-  const { t, language } = useTranslation('billing');
-  const { t: tPlans } = useTranslation('plans');
+function Payment({
+  billing,
+  waitingForCard,
+}: {
+  billing: BillingOverview;
+  waitingForCard: boolean;
+}) {
+  const { t } = useTranslation('billing');
   const [search] = useSearchParams();
-  const linked = useAuthStore((state) => state.userConfig?.linked ?? false);
   const checkout = useMutation({
     mutationFn: startCheckout,
     // The provider's page, on our port (simulated) or Stripe's.
@@ -54,62 +102,18 @@ function Payment({ billing }: { billing: BillingOverview }) {
       window.location.assign(url);
     },
   });
-  const subscription = billing.subscription;
-  const live = subscription?.accessUntil ? subscription : null;
-  const next = linked ? routePath('Dashboard') : routePath('LinkAccount');
+  const state = billingState(billing);
 
-  if (live && !live.freeMonth) {
-    return (
-      <Notice
-        tone="success"
-        title={t('payment.active')}
-        action={
-          <AppLink className="button button--primary button--md" to={next}>
-            {t('payment.continue')}
-          </AppLink>
-        }
-      >
-        <p>
-          {t('payment.activeText', {
-            plan: live.plan ? tPlans(`names.${live.plan}`) : '',
-            date: formatDay(language, live.currentPeriodEnd),
-          })}
-        </p>
-      </Notice>
-    );
-  }
+  if (!offersPlans(state)) return <Subscribed state={state} waitingForCard={waitingForCard} />;
 
-  const freeMonthEnd = live?.freeMonth ? live.currentPeriodEnd : null;
+  const freeMonthEnd = state.kind === 'freeMonth' ? state.endsAt : null;
   const pending = checkout.isPending || checkout.isSuccess;
-  const choose = (plan: PlanId) => {
-    if (!pending) checkout.mutate(plan);
-  };
   return (
     <>
       {search.get('checkout') === 'canceled' && (
         <Notice tone="info">{t('payment.canceled')}</Notice>
       )}
-      {freeMonthEnd ? (
-        <Notice
-          tone="info"
-          title={t('payment.freeMonthActive', { date: formatDay(language, freeMonthEnd) })}
-          action={
-            <AppLink className="button button--secondary button--md" to={next}>
-              {t('payment.continue')}
-            </AppLink>
-          }
-        >
-          <p>{t('payment.freeMonthActiveHint', { date: formatDay(language, freeMonthEnd) })}</p>
-        </Notice>
-      ) : (
-        subscription?.endedAt && (
-          <Notice tone="warning">
-            {t(subscription.freeMonth ? 'payment.freeMonthEnded' : 'payment.ended', {
-              date: formatDay(language, subscription.endedAt),
-            })}
-          </Notice>
-        )
-      )}
+      <Ended state={state} />
       {checkout.isError && (
         <Notice tone="error" title={t('payment.checkoutFailed')}>
           {checkout.error instanceof ApiRequestError ? checkout.error.message : null}
@@ -117,19 +121,160 @@ function Payment({ billing }: { billing: BillingOverview }) {
       )}
       {checkout.isSuccess && <Notice tone="info">{t('payment.redirecting')}</Notice>}
       <PlanCards
-        action={(plan, name) => (
+        action={(plan: PlanId, name) => (
           <Button
             loading={pending && checkout.variables === plan}
             disabled={pending}
             onClick={() => {
-              choose(plan);
+              if (!pending) checkout.mutate(plan);
             }}
           >
             {t(freeMonthEnd ? 'payment.startWithTrial' : 'payment.choose', { plan: name })}
           </Button>
         )}
       />
-      <p className="muted small">{tPlans('honest')}</p>
+      <PlansNote />
     </>
   );
+}
+
+function PlansNote() {
+  const { t } = useTranslation('plans');
+  return <p className={styles.note}>{t('honest')}</p>;
+}
+
+/** Above the plans: the free month running, or what ended. */
+function Ended({ state }: { state: BillingState }) {
+  const { t, language } = useTranslation('billing');
+  const linked = useAuthStore((store) => store.userConfig?.linked ?? false);
+  const day = (iso: string) => formatDay(language, iso);
+  switch (state.kind) {
+    case 'freeMonth':
+      return (
+        <Notice
+          tone="info"
+          title={t('payment.freeMonthActive', { date: day(state.endsAt) })}
+          action={
+            <Button color="secondary" to={routePath(linked ? 'Dashboard' : 'LinkAccount')}>
+              {t('payment.continue')}
+            </Button>
+          }
+        >
+          <p>{t('payment.freeMonthActiveHint', { date: day(state.endsAt) })}</p>
+        </Notice>
+      );
+    case 'freeMonthEnded':
+      return (
+        <Notice tone="warning">{t('payment.freeMonthEnded', { date: day(state.endedAt) })}</Notice>
+      );
+    case 'canceled':
+      return <Notice tone="warning">{t('payment.ended', { date: day(state.endedAt) })}</Notice>;
+    case 'refunded':
+      return (
+        <Notice tone="warning">{t('payment.refunded', { date: day(state.refundedAt) })}</Notice>
+      );
+    case 'none':
+    case 'active':
+    case 'trialing':
+    case 'endsAtPeriodEnd':
+    case 'pastDue':
+      return null;
+  }
+}
+
+/** A subscription running (or past due): no plans, its state and the next step. */
+function Subscribed({ state, waitingForCard }: { state: BillingState; waitingForCard: boolean }) {
+  const { t, language } = useTranslation('billing');
+  const { t: tPlans } = useTranslation('plans');
+  const linked = useAuthStore((store) => store.userConfig?.linked ?? false);
+  const portal = useOpenPortal();
+  const day = (iso: string) => formatDay(language, iso);
+  const money = (cents: number) => formatCents(language, cents);
+  const next = (
+    <Button to={routePath(linked ? 'Dashboard' : 'LinkAccount')}>{t('payment.continue')}</Button>
+  );
+  switch (state.kind) {
+    case 'trialing':
+      return (
+        <Notice tone="success" title={t('payment.trialing')} action={next}>
+          <p>
+            {t('payment.trialingText', {
+              plan: tPlans(`names.${state.plan}`),
+              amount: money(state.amountCents),
+              date: day(state.firstChargeAt),
+            })}
+          </p>
+        </Notice>
+      );
+    case 'active':
+      return (
+        <Notice tone="success" title={t('payment.active')} action={next}>
+          <p>
+            {t('payment.activeText', {
+              plan: tPlans(`names.${state.plan}`),
+              amount: money(state.amountCents),
+              date: day(state.nextChargeAt),
+            })}
+          </p>
+        </Notice>
+      );
+    case 'endsAtPeriodEnd':
+      return (
+        <Notice tone="info" title={t('payment.endsAtPeriodEnd')} action={next}>
+          <p>
+            {t('payment.endsAtPeriodEndText', {
+              plan: tPlans(`names.${state.plan}`),
+              date: day(state.endsAt),
+            })}
+          </p>
+        </Notice>
+      );
+    case 'pastDue':
+      if (waitingForCard) {
+        return <Waiting>{t('payment.cardConfirming')}</Waiting>;
+      }
+      return (
+        <Notice
+          tone="warning"
+          title={t('payment.pastDue')}
+          action={
+            state.canUpdateCard && (
+              <Button
+                loading={portal.isPending || portal.isSuccess}
+                onClick={() => {
+                  if (!portal.isPending) portal.mutate();
+                }}
+              >
+                {t('payment.updateCard')}
+              </Button>
+            )
+          }
+        >
+          <p>
+            {t('payment.pastDueText', {
+              plan: tPlans(`names.${state.plan}`),
+              amount: money(state.amountCents),
+            })}
+          </p>
+          <p>
+            {state.retryAt
+              ? t('payment.pastDueRetry', { date: day(state.retryAt) })
+              : t('payment.pastDueNoRetry')}
+          </p>
+          {portal.isError && (
+            <p role="alert">
+              {portal.error instanceof ApiRequestError
+                ? portal.error.message
+                : t('payment.cardPageFailed')}
+            </p>
+          )}
+        </Notice>
+      );
+    case 'none':
+    case 'freeMonth':
+    case 'freeMonthEnded':
+    case 'canceled':
+    case 'refunded':
+      return null;
+  }
 }

@@ -1,7 +1,6 @@
 import type { Broker, BrokerSearchRequest } from '@tradebot/contract';
 import { builtInPlatform } from '@tradebot/contract/constants';
 import { useEffect, useState } from 'react';
-import { AppLink } from '../../../components/ui/app-link';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -88,7 +87,7 @@ export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
           ))}
         </ul>
       )}
-      <p className="muted">{t('results.disclaimer')}</p>
+      <p className={styles.note}>{t('results.disclaimer')}</p>
     </section>
   );
 }
@@ -140,12 +139,10 @@ function BrokerCard({ broker }: { broker: Broker }) {
         ]}
       />
       {broker.builtIn && (
-        <AppLink
-          className="button button--primary button--md"
+        <Button
           to={signedIn ? routePath('LinkAccount') : routePath('Register')}
-        >
-          {signedIn ? t('results.link') : t('results.register')}
-        </AppLink>
+          label={signedIn ? t('results.link') : t('results.register')}
+        />
       )}
       {!broker.builtIn && broker.website && (
         <a href={broker.website} target="_blank" rel="noopener noreferrer">

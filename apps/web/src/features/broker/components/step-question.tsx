@@ -6,8 +6,9 @@ import {
   type BrokerPlatform,
   type Language,
 } from '@tradebot/contract/constants';
+import { useId } from 'react';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { SelectField, type ShownError } from '../../../components/ui/form-field';
+import { ErrorText, SelectField, type ShownError } from '../../../components/ui/form-field';
 import { RadioCardGroup } from '../../../components/ui/radio-card-group';
 import { useTranslation } from '../../../lib/i18n';
 import {
@@ -149,10 +150,10 @@ export function StepQuestion({ step, error }: { step: number; error: ShownError 
 }
 
 function QuestionError({ error }: { error: ShownError }) {
-  const { t } = useTranslation();
+  const id = useId();
   return (
-    <p className="field__error" role="alert">
-      {'text' in error ? error.text : t(error.key)}
-    </p>
+    <div role="alert">
+      <ErrorText id={id} error={error} />
+    </div>
   );
 }

@@ -4,7 +4,6 @@ import { useMatches, useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import type { ShownError } from '../../../components/ui/form-field';
-import { Icon } from '../../../components/ui/icon';
 import { Notice } from '../../../components/ui/notice';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 import {
@@ -16,6 +15,7 @@ import {
 import { useGeoStore } from '../../../stores/geo';
 import { BrokerResults } from '../components/broker-results';
 import { StepQuestion } from '../components/step-question';
+import styles from './broker-step.module.css';
 
 interface Step {
   title: string;
@@ -81,58 +81,67 @@ export default function BrokerStepRoute() {
   };
 
   return (
-    <article className="prose" aria-labelledby="step-title">
-      <p className="eyebrow">{t('title')}</p>
-      <p className="muted">{t('lead')}</p>
-      <nav aria-label={t('stepsNav')}>
-        <ol className="stepper">
+    <article className={styles.page} aria-labelledby="step-title">
+      <header className={styles.intro}>
+        <p className={styles.eyebrow}>{t('title')}</p>
+        <p className={styles.note}>{t('lead')}</p>
+      </header>
+      <nav className={styles.steps} aria-label={t('stepsNav')}>
+        <ol className={styles.stepper}>
           {steps.map((item, index) => (
             <li key={item.title}>
               <AppLink
                 to={stepPath(base, index + 1)}
-                className="stepper__item"
+                className={styles.step}
                 aria-current={index + 1 === step ? 'step' : undefined}
               >
-                <span className="stepper__number">{index + 1}</span>
-                <span className="stepper__label">{item.title}</span>
+                <span className={styles.stepNumber}>{index + 1}</span>
+                <span>{item.title}</span>
               </AppLink>
             </li>
           ))}
         </ol>
       </nav>
-      <p className="muted">{t('progress', { step })}</p>
-      <h1 id="step-title">{current.title}</h1>
-      <p>{current.help}</p>
-      <form noValidate onSubmit={onNext}>
-        <StepQuestion step={step} error={error} />
-        <div className="step-nav">
-          {step > 1 ? (
-            <AppLink className="button button--secondary button--md" to={stepPath(base, step - 1)}>
-              <Icon name="arrow-left" />
-              {t('previous')}
-            </AppLink>
+      <div className={styles.body}>
+        <p className={styles.note}>{t('progress', { step })}</p>
+        <h1 id="step-title">{current.title}</h1>
+        <p>{current.help}</p>
+        <form noValidate onSubmit={onNext}>
+          <StepQuestion step={step} error={error} />
+          <div className={styles.stepNav}>
+            {step > 1 ? (
+              <Button
+                to={stepPath(base, step - 1)}
+                color="secondary"
+                label={t('previous')}
+                leftIcon={{ name: 'arrow-left' }}
+              />
+            ) : (
+              <span />
+            )}
+            {step < steps.length && (
+              <Button type="submit" label={t('next')} rightIcon={{ name: 'arrow-right' }} />
+            )}
+          </div>
+        </form>
+        {step === 5 &&
+          (request ? (
+            <BrokerResults request={request} />
           ) : (
-            <span />
-          )}
-          {step < steps.length && (
-            <Button type="submit" label={t('next')} rightIcon={{ name: 'arrow-right' }} />
-          )}
-        </div>
-      </form>
-      {step === 5 &&
-        (request ? (
-          <BrokerResults request={request} />
-        ) : (
-          <Notice
-            tone="warning"
-            title={t('unanswered', { step: pending })}
-            action={
-              <AppLink className="button button--secondary button--sm" to={stepPath(base, pending)}>
-                {t('goToStep', { step: pending })}
-              </AppLink>
-            }
-          />
-        ))}
+            <Notice
+              tone="warning"
+              title={t('unanswered', { step: pending })}
+              action={
+                <Button
+                  to={stepPath(base, pending)}
+                  color="secondary"
+                  size="sm"
+                  label={t('goToStep', { step: pending })}
+                />
+              }
+            />
+          ))}
+      </div>
     </article>
   );
 }

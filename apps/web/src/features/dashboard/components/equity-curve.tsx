@@ -8,7 +8,7 @@ import { useTranslation } from '../../../lib/i18n';
 import styles from './dashboard.module.css';
 
 // lightweight-charts is the heaviest piece of the screen: fetched only when a curve is drawn.
-const EquityChart = lazy(() => import('./equity-chart'));
+const EquityChart = lazy(() => import('../../../components/equity-chart/equity-chart'));
 
 /** The equity over the period (TradingView lightweight-charts), with its figures in words. */
 export function EquityCurve({

@@ -1,23 +1,20 @@
-import { AppLink } from '../../../components/ui/app-link';
+import { Button } from '../../../components/ui/button';
 import { PlanCards } from '../../../components/plan-cards';
 import { useTranslation } from '../../../lib/i18n';
+import styles from './plans-section.module.css';
 
 /** The home page's plans, with their prices (issue 10). */
 export function PlansSection() {
   const { t } = useTranslation('plans');
   return (
-    <section aria-labelledby="plans-title">
+    <section className={styles.section} aria-labelledby="plans-title">
       <h2 id="plans-title">{t('title')}</h2>
-      <p>{t('lead')}</p>
+      <p className={styles.lead}>{t('lead')}</p>
       <PlanCards
-        action={(_plan, name) => (
-          <AppLink className="button button--primary button--md" to="/register">
-            {t('startWith', { plan: name })}
-          </AppLink>
-        )}
+        action={(_plan, name) => <Button to="/register" label={t('startWith', { plan: name })} />}
       />
-      <p className="callout">{t('freeMonth')}</p>
-      <p className="muted small">{t('honest')}</p>
+      <p className={styles.freeMonth}>{t('freeMonth')}</p>
+      <p className={styles.honest}>{t('honest')}</p>
     </section>
   );
 }

@@ -1,13 +1,24 @@
-import { AppLink } from '../../../components/ui/app-link';
+import { Button } from '../../../components/ui/button';
 import { categories, registrationBlockedCountries } from '@tradebot/contract/constants';
 import { useEffect } from 'react';
 
-import { useTranslation } from '../../../lib/i18n';
+import { translateObject, useTranslation } from '../../../lib/i18n';
 import { useGeoStore } from '../../../stores/geo';
 import { PlansSection } from '../components/plans-section';
+import { ProductPicture } from '../components/product-picture';
+import styles from './home.module.css';
 
 const features = ['watch', 'control', 'broker', 'live'] as const;
-const rules = ['perOperation', 'cap', 'takeProfit', 'stopLoss'] as const;
+
+interface Fact {
+  value: string;
+  text: string;
+}
+
+interface Step {
+  title: string;
+  text: string;
+}
 
 export default function HomeRoute() {
   const { t } = useTranslation('home');
@@ -17,33 +28,43 @@ export default function HomeRoute() {
     void ensureCountryCode();
   }, [ensureCountryCode]);
   const registrationBlocked = registrationBlockedCountries.includes(countryCode);
+  const facts = translateObject<Fact[]>(t, 'facts');
+  const steps = translateObject<Step[]>(t, 'decides.steps');
 
   return (
-    <div className="home">
-      <section className="hero" aria-labelledby="home-title">
-        <h1 id="home-title">{t('title')}</h1>
-        <p className="hero__lead">{t('lead')}</p>
-        {registrationBlocked ? (
-          <p className="notice" role="status">
-            {t('regionBlocked')}
-          </p>
-        ) : (
-          <div className="hero__actions">
-            <AppLink className="button button--primary button--md" to="/register">
-              {t('ctaPrimary')}
-            </AppLink>
-            <AppLink className="button button--secondary button--md" to="/how-it-works">
-              {t('ctaSecondary')}
-            </AppLink>
-          </div>
-        )}
+    <div className={styles.home}>
+      <section className={styles.hero} aria-labelledby="home-title">
+        <div className={styles.heroText}>
+          <h1 id="home-title" className={styles.title}>
+            {t('title')}
+          </h1>
+          <p className={styles.lead}>{t('lead')}</p>
+          {registrationBlocked ? (
+            <p className={styles.blocked} role="status">
+              {t('regionBlocked')}
+            </p>
+          ) : (
+            <div className={styles.actions}>
+              <Button to="/register" label={t('ctaPrimary')} />
+              <Button to="/how-it-works" color="secondary" label={t('ctaSecondary')} />
+            </div>
+          )}
+        </div>
+        <dl className={styles.facts}>
+          {facts.map((fact) => (
+            <div key={fact.value} className={styles.fact}>
+              <dt className={styles.factValue}>{fact.value}</dt>
+              <dd className={styles.factText}>{fact.text}</dd>
+            </div>
+          ))}
+        </dl>
       </section>
 
       <section aria-labelledby="features-title">
         <h2 id="features-title">{t('featuresTitle')}</h2>
-        <ul className="card-grid">
+        <ul className={styles.cards}>
           {features.map((feature) => (
-            <li key={feature} className="card">
+            <li key={feature} className={styles.card}>
               <h3>{t(`features.${feature}.title`)}</h3>
               <p>{t(`features.${feature}.text`)}</p>
             </li>
@@ -51,31 +72,40 @@ export default function HomeRoute() {
         </ul>
       </section>
 
-      <section aria-labelledby="rules-title">
-        <h2 id="rules-title">{t('rulesTitle')}</h2>
-        <p>{t('rulesLead')}</p>
-        <ul className="rule-list">
-          {rules.map((rule) => (
-            <li key={rule}>{t(`rules.${rule}`)}</li>
+      <section aria-labelledby="decides-title">
+        <h2 id="decides-title">{t('decides.title')}</h2>
+        <p className={styles.sectionLead}>{t('decides.lead')}</p>
+        <ol className={styles.steps}>
+          {steps.map((step) => (
+            <li key={step.title} className={styles.step}>
+              <h3>{step.title}</h3>
+              <p>{step.text}</p>
+            </li>
           ))}
-        </ul>
-        <p className="callout">{t('rulesHonest')}</p>
+        </ol>
+        <p className={styles.honest}>{t('decides.honest')}</p>
       </section>
+
+      <section aria-labelledby="product-title">
+        <h2 id="product-title">{t('product.title')}</h2>
+        <p className={styles.sectionLead}>{t('product.lead')}</p>
+        <ProductPicture />
+      </section>
+
+      <PlansSection />
 
       <section aria-labelledby="categories-title">
         <h2 id="categories-title">{t('categoriesTitle')}</h2>
-        <ul className="chip-list">
+        <ul className={styles.chips}>
           {categories.map((category) => (
-            <li key={category} className="chip">
+            <li key={category} className={styles.chip}>
               {t(`categories.${category}`)}
             </li>
           ))}
         </ul>
       </section>
 
-      <PlansSection />
-
-      <section className="risk-warning" aria-labelledby="risk-title">
+      <section className={styles.risk} aria-labelledby="risk-title">
         <h2 id="risk-title">{t('riskTitle')}</h2>
         <p>{t('risk')}</p>
       </section>

@@ -4,6 +4,7 @@ import { FactList } from '../../../components/ui/fact-list';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useAppStore } from '../../../stores/app';
+import styles from './linking.module.css';
 
 export interface OpenedAccount {
   email: string;
@@ -40,19 +41,21 @@ export function TradingAccountDialog({
       description={t('opened.description')}
       closeLabel={t('opened.close')}
     >
-      <FactList
-        facts={[
-          { term: t('platform.name'), value: t('platform.title') },
-          { term: t('fields.platformEmail'), value: account.email },
-          {
-            term: t('opened.balance'),
-            value: formatMoney(language, account.startingBalance),
-            emphasis: true,
-          },
-        ]}
-      />
-      <p className="muted">{t('platform.simulated')}</p>
-      <Button label={t('opened.continue')} onClick={close} className="button--block" />
+      <div className={styles.dialogBody}>
+        <FactList
+          facts={[
+            { term: t('platform.name'), value: t('platform.title') },
+            { term: t('fields.platformEmail'), value: account.email },
+            {
+              term: t('opened.balance'),
+              value: formatMoney(language, account.startingBalance),
+              emphasis: true,
+            },
+          ]}
+        />
+        <p className={styles.note}>{t('platform.simulated')}</p>
+        <Button label={t('opened.continue')} onClick={close} block />
+      </div>
     </Dialog>
   );
 }

@@ -58,72 +58,74 @@ export default function LinkAccountRoute() {
   };
 
   return (
-    <Page title={t('link.title')} intro={t('link.intro')} width="narrow">
-      <Card title={t('platform.title')} titleId="platform-title">
-        <p>{t('platform.description')}</p>
-        <FactList
-          facts={[
-            {
-              term: t('platform.startingBalance'),
-              value: formatMoney(language, startingBalance),
-              emphasis: true,
-            },
-            { term: t('platform.markets'), value: t('platform.marketsValue') },
-          ]}
-        />
-        <p className="muted">{t('platform.simulated')}</p>
-      </Card>
-      <Card title={t('link.formTitle')} titleId="link-form-title">
-        <form
-          noValidate
-          className={styles.form}
-          aria-labelledby="link-form-title"
-          onSubmit={(event) => void onSubmit(event)}
-        >
-          <TextField
-            name="email"
-            type="email"
-            label={t('fields.platformEmail')}
-            hint={t('link.emailHint')}
-            value={email}
-            readOnly
+    <Page title={t('link.title')} intro={t('link.intro')} width="wide">
+      <div className={styles.columns}>
+        <Card title={t('platform.title')} titleId="platform-title">
+          <p>{t('platform.description')}</p>
+          <FactList
+            facts={[
+              {
+                term: t('platform.startingBalance'),
+                value: formatMoney(language, startingBalance),
+                emphasis: true,
+              },
+              { term: t('platform.markets'), value: t('platform.marketsValue') },
+            ]}
           />
-          <TextField
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            label={t('fields.platformPassword')}
-            hint={t('link.passwordHint')}
-            value={values.password}
-            onChange={(event) => {
-              setValues({ ...values, password: event.target.value });
-            }}
-            error={errors.password}
-          />
-          <TextField
-            name="confirm_password"
-            type="password"
-            autoComplete="new-password"
-            label={t('fields.confirmPlatformPassword')}
-            value={values.confirm_password}
-            onChange={(event) => {
-              setValues({ ...values, confirm_password: event.target.value });
-            }}
-            error={errors.confirm_password}
-          />
-          <Button
-            type="submit"
-            label={t('link.submit')}
-            loading={sending}
-            disabled={opened !== null}
-            className="button--block"
-          />
-        </form>
-        <p>
-          {t('link.haveAccount')}{' '}
-          <AppLink to={routePath('TradearLogin')}>{t('link.toLogin')}</AppLink>
-        </p>
-      </Card>
+          <p className={styles.note}>{t('platform.simulated')}</p>
+        </Card>
+        <Card title={t('link.formTitle')} titleId="link-form-title">
+          <form
+            noValidate
+            className={styles.form}
+            aria-labelledby="link-form-title"
+            onSubmit={(event) => void onSubmit(event)}
+          >
+            <TextField
+              name="email"
+              type="email"
+              label={t('fields.platformEmail')}
+              hint={t('link.emailHint')}
+              value={email}
+              readOnly
+            />
+            <TextField
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              label={t('fields.platformPassword')}
+              hint={t('link.passwordHint')}
+              value={values.password}
+              onChange={(event) => {
+                setValues({ ...values, password: event.target.value });
+              }}
+              error={errors.password}
+            />
+            <TextField
+              name="confirm_password"
+              type="password"
+              autoComplete="new-password"
+              label={t('fields.confirmPlatformPassword')}
+              value={values.confirm_password}
+              onChange={(event) => {
+                setValues({ ...values, confirm_password: event.target.value });
+              }}
+              error={errors.confirm_password}
+            />
+            <Button
+              type="submit"
+              label={t('link.submit')}
+              loading={sending}
+              disabled={opened !== null}
+              block
+            />
+          </form>
+          <p>
+            {t('link.haveAccount')}{' '}
+            <AppLink to={routePath('TradearLogin')}>{t('link.toLogin')}</AppLink>
+          </p>
+        </Card>
+      </div>
       <TradingAccountDialog account={opened} onContinue={toPlatformLogin} />
     </Page>
   );

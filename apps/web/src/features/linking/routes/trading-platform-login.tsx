@@ -67,12 +67,7 @@ export default function TradingPlatformLoginRoute() {
             }}
             error={errors.password}
           />
-          <Button
-            type="submit"
-            label={t('login.submit')}
-            loading={sending}
-            className="button--block"
-          />
+          <Button type="submit" label={t('login.submit')} loading={sending} block />
         </form>
         {config && !config.linked && (
           <p>

@@ -1,8 +1,7 @@
-import { AppLink } from '../../../components/ui/app-link';
 import { emailSubscriptionRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
-
 import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
 import { EmailField, ErrorText } from '../../../components/ui/form-field';
 import {
   failureMessage,
@@ -12,6 +11,7 @@ import {
 } from '../../../lib/form-errors';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 import { subscribeEmail } from '../api/subscribe-email';
+import styles from '../promo.module.css';
 
 /** The promotion this landing page subscribes to. */
 export const freeMonthPromo = 'mesgratis';
@@ -52,25 +52,24 @@ export default function FreeMonthRoute() {
   const done = outcome === 'subscribed' || outcome === 'already_subscribed';
 
   return (
-    <div className="landing">
-      <section className="hero" aria-labelledby="promo-title">
+    <div className={styles.page}>
+      <section className={styles.hero} aria-labelledby="promo-title">
         <h1 id="promo-title">{t('freeMonth.title')}</h1>
-        <p className="hero__lead">{t('freeMonth.lead')}</p>
+        <p className={styles.lead}>{t('freeMonth.lead')}</p>
       </section>
-      <div className="landing__grid">
+      <div className={styles.columns}>
         <section aria-labelledby="benefits-title">
           <h2 id="benefits-title">{t('freeMonth.benefitsTitle')}</h2>
-          <ul className="rule-list">
+          <ul className={styles.list}>
             {benefits.map((benefit) => (
               <li key={benefit}>{benefit}</li>
             ))}
           </ul>
         </section>
-        <section className="card form-card" aria-labelledby="form-title">
-          <h2 id="form-title">{t('freeMonth.formTitle')}</h2>
+        <Card title={t('freeMonth.formTitle')} titleId="form-title">
           <div role="status" aria-live="polite">
             {done && (
-              <p className="notice notice--success">
+              <p className={styles.success}>
                 {t(
                   outcome === 'subscribed' ? 'freeMonth.subscribed' : 'freeMonth.alreadySubscribed',
                 )}
@@ -78,11 +77,9 @@ export default function FreeMonthRoute() {
             )}
           </div>
           {done ? (
-            <AppLink className="button button--primary button--md" to="/register">
-              {t('freeMonth.registerCta')}
-            </AppLink>
+            <Button to="/register" label={t('freeMonth.registerCta')} />
           ) : (
-            <form noValidate onSubmit={(event) => void onSubmit(event)}>
+            <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
               <EmailField
                 label={t('freeMonth.emailLabel')}
                 hint={t('freeMonth.emailHint')}
@@ -97,12 +94,17 @@ export default function FreeMonthRoute() {
                   <ErrorText id="promo-failure" error={failure} />
                 </div>
               )}
-              <Button type="submit" label={t('freeMonth.submit')} loading={outcome === 'sending'} />
+              <Button
+                type="submit"
+                label={t('freeMonth.submit')}
+                loading={outcome === 'sending'}
+                block
+              />
             </form>
           )}
-        </section>
+        </Card>
       </div>
-      <p className="risk-warning">{t('freeMonth.risk')}</p>
+      <p className={styles.risk}>{t('freeMonth.risk')}</p>
     </div>
   );
 }

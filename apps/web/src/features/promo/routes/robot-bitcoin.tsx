@@ -1,8 +1,10 @@
-import { AppLink } from '../../../components/ui/app-link';
-import { useParams } from 'react-router';
-import { translateObject, useTranslation } from '../../../lib/i18n';
-import { NotFoundPage } from '../../../components/not-found-page';
 import { brokerNameFromSegment, isRobotBitcoinSegment } from '@tradebot/contract/constants';
+import { useParams } from 'react-router';
+import { NotFoundPage } from '../../../components/not-found-page';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { translateObject, useTranslation } from '../../../lib/i18n';
+import styles from '../promo.module.css';
 
 /** /promo/robotbitcoin-{broker}: the Bitcoin robot landing page for a brokerage. */
 export default function RobotBitcoinRoute() {
@@ -15,29 +17,26 @@ export default function RobotBitcoinRoute() {
   const points = translateObject<string[]>(t, 'robotBitcoin.points');
 
   return (
-    <div className="landing">
-      <section className="hero" aria-labelledby="promo-title">
-        <h1 id="promo-title">{text('title')}</h1>
-        <p className="hero__lead">{text('lead')}</p>
-        <div className="hero__actions">
-          <AppLink className="button button--primary button--md" to="/register">
-            {t('robotBitcoin.cta')}
-          </AppLink>
-          <AppLink className="button button--secondary button--md" to="/searching-broker">
-            {t('robotBitcoin.secondary')}
-          </AppLink>
-        </div>
-      </section>
-      <section aria-labelledby="points-title">
-        <h2 id="points-title">{t('robotBitcoin.pointsTitle')}</h2>
-        <ul className="rule-list">
-          {points.map((point) => (
-            <li key={point}>{point}</li>
-          ))}
-        </ul>
-      </section>
-      <p className="muted">{text('disclaimer')}</p>
-      <p className="risk-warning">{t('robotBitcoin.risk')}</p>
+    <div className={styles.page}>
+      <div className={styles.columns}>
+        <section className={styles.hero} aria-labelledby="promo-title">
+          <h1 id="promo-title">{text('title')}</h1>
+          <p className={styles.lead}>{text('lead')}</p>
+          <div className={styles.actions}>
+            <Button to="/register" label={t('robotBitcoin.cta')} />
+            <Button to="/searching-broker" color="secondary" label={t('robotBitcoin.secondary')} />
+          </div>
+        </section>
+        <Card title={t('robotBitcoin.pointsTitle')} titleId="points-title">
+          <ul className={styles.list}>
+            {points.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+      <p className={styles.note}>{text('disclaimer')}</p>
+      <p className={styles.risk}>{t('robotBitcoin.risk')}</p>
     </div>
   );
 }

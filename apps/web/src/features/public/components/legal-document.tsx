@@ -1,5 +1,6 @@
 import { OperatorIdentity } from '../../../components/operator-identity';
 import { translateObject, useTranslation } from '../../../lib/i18n';
+import styles from './legal-document.module.css';
 
 interface Section {
   title: string;
@@ -13,12 +14,14 @@ export function LegalDocument({ document }: { document: 'terms' | 'privacy' }) {
   const { t } = useTranslation('legal');
   const sections = translateObject<Section[]>(t, `${document}.sections`);
   return (
-    <article className="prose" aria-labelledby="legal-title">
-      <h1 id="legal-title">{t(`${document}.title`)}</h1>
-      <p className="muted">{t('updated')}</p>
-      <p className="lead">{t(`${document}.intro`)}</p>
-      <nav className="toc" aria-labelledby="toc-title">
-        <h2 id="toc-title" className="toc__title">
+    <article className={styles.document} aria-labelledby="legal-title">
+      <header className={styles.intro}>
+        <h1 id="legal-title">{t(`${document}.title`)}</h1>
+        <p className={styles.updated}>{t('updated')}</p>
+        <p className={styles.lead}>{t(`${document}.intro`)}</p>
+      </header>
+      <nav className={styles.toc} aria-labelledby="toc-title">
+        <h2 id="toc-title" className={styles.tocTitle}>
           {t('contents')}
         </h2>
         <ol>
@@ -29,15 +32,24 @@ export function LegalDocument({ document }: { document: 'terms' | 'privacy' }) {
           ))}
         </ol>
       </nav>
-      {sections.map((section, index) => (
-        <section key={section.title} id={slug(index)} aria-labelledby={`${slug(index)}-title`}>
-          <h2 id={`${slug(index)}-title`}>{section.title}</h2>
-          {section.paragraphs.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-        </section>
-      ))}
-      <OperatorIdentity headingLevel="h2" />
+      <div className={styles.body}>
+        {sections.map((section, index) => (
+          <section
+            key={section.title}
+            id={slug(index)}
+            className={styles.section}
+            aria-labelledby={`${slug(index)}-title`}
+          >
+            <h2 id={`${slug(index)}-title`}>{section.title}</h2>
+            {section.paragraphs.map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </section>
+        ))}
+        <div className={styles.operator}>
+          <OperatorIdentity headingLevel="h2" />
+        </div>
+      </div>
     </article>
   );
 }

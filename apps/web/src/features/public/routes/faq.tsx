@@ -1,4 +1,5 @@
 import { translateObject, useTranslation } from '../../../lib/i18n';
+import styles from './faq.module.css';
 
 interface Question {
   q: string;
@@ -9,14 +10,17 @@ export default function FaqRoute() {
   const { t } = useTranslation('faq');
   const items = translateObject<Question[]>(t, 'items');
   return (
-    <article className="prose" aria-labelledby="faq-title">
-      <h1 id="faq-title">{t('title')}</h1>
-      <p className="lead">{t('lead')}</p>
-      <div className="faq">
+    <article className={styles.page} aria-labelledby="faq-title">
+      <header className={styles.intro}>
+        <h1 id="faq-title">{t('title')}</h1>
+        <p className={styles.lead}>{t('lead')}</p>
+      </header>
+      {/* details/summary: each answer opens with the keyboard, and without JavaScript. */}
+      <div className={styles.items}>
         {items.map((item) => (
-          <details key={item.q} className="faq__item">
-            <summary>{item.q}</summary>
-            <p>{item.a}</p>
+          <details key={item.q} className={styles.item}>
+            <summary className={styles.question}>{item.q}</summary>
+            <p className={styles.answer}>{item.a}</p>
           </details>
         ))}
       </div>

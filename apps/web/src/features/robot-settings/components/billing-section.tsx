@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BillingOverview, SubscriptionStatus } from '@tradebot/contract';
-import { AppLink } from '../../../components/ui/app-link';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { ApiRequestError } from '../../../lib/api-client';
 import { billingQueryKey, getBilling, reloadUserConfig } from '../../../lib/billing';
 import { formatCents, formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
-import { useBillingAction, useOpenPortal, type BillingAction } from '../api/billing-actions';
+import { useBillingAction, useOpenPortal, type BillingAction } from '../../../lib/billing-actions';
+import { billingState, type BillingState } from '../../../lib/billing-state';
 import styles from './billing-section.module.css';
 
 const statusTone: Record<SubscriptionStatus, BadgeTone> = {
@@ -26,7 +27,8 @@ export type BillingMessage = (tone: 'success' | 'error', title: string) => void;
 
 /**
  * The profile's billing section (issue 10): plan, status, next charge, payments, cancel at
- * period end, the 7-day refund with a confirmation, and the provider's portal (Stripe).
+ * period end, the 7-day refund with a confirmation, the card's page (the provider's portal)
+ * and how to claim the 30-day guarantee.
  */
 export function BillingSection({ say }: { say: BillingMessage }) {
   const { t } = useTranslation('billing');
@@ -52,6 +54,11 @@ export function BillingSection({ say }: { say: BillingMessage }) {
   );
 }
 
+/** The server's localized refusal (a 429 among them), else the generic one. */
+function failureOf(error: unknown, fallback: string): string {
+  return error instanceof ApiRequestError && error.message ? error.message : fallback;
+}
+
 function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessage }) {
   const { t, language } = useTranslation('billing');
   const { t: tPlans } = useTranslation('plans');
@@ -60,6 +67,7 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
   const day = (iso: string) => formatDay(language, iso);
   const money = (cents: number) => formatCents(language, cents);
   const subscription = billing.subscription;
+  const state = billingState(billing);
 
   const run = (kind: BillingAction) => {
     if (action.isPending) return;
@@ -76,8 +84,8 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
           say('success', t('section.resumedDone'));
         }
       },
-      onError: () => {
-        say('error', t('section.actionFailed'));
+      onError: (error) => {
+        say('error', failureOf(error, t('section.actionFailed')));
       },
     });
   };
@@ -86,15 +94,33 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
     return (
       <>
         <p className={styles.muted}>{t('section.none')}</p>
-        <AppLink className="button button--primary button--md" to={routePath('Payment')}>
-          {t('section.choosePlan')}
-        </AppLink>
+        <Button to={routePath('Payment')}>{t('section.choosePlan')}</Button>
       </>
     );
   }
 
-  const live = subscription.accessUntil !== null;
-  const renewable = live && !subscription.freeMonth && subscription.status !== 'past_due';
+  const renewable = state.kind === 'active' || state.kind === 'trialing';
+  const cardButton = billing.portal && (
+    <Button
+      color={state.kind === 'pastDue' ? 'primary' : 'other'}
+      loading={portal.isPending}
+      title={billing.provider === 'stripe' ? t('section.portalHint') : undefined}
+      onClick={() => {
+        if (portal.isPending) return;
+        portal.mutate(undefined, {
+          onError: (error) => {
+            say('error', failureOf(error, t('section.actionFailed')));
+          },
+        });
+      }}
+    >
+      {state.kind === 'pastDue'
+        ? t('section.updateCard')
+        : billing.provider === 'stripe'
+          ? t('section.portal')
+          : t('section.changeCard')}
+    </Button>
+  );
   return (
     <>
       <dl className={styles.facts}>
@@ -105,25 +131,7 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
             {t(`section.status.${subscription.status}`)}
           </Badge>
         </dd>
-        {live && (
-          <>
-            <dt>{t('section.nextCharge')}</dt>
-            <dd>
-              {subscription.nextChargeAt && subscription.nextChargeCents !== null
-                ? t('section.nextChargeText', {
-                    amount: money(subscription.nextChargeCents),
-                    date: day(subscription.nextChargeAt),
-                  })
-                : t('section.noNextCharge')}
-            </dd>
-            {!subscription.nextChargeAt && subscription.status !== 'past_due' && (
-              <>
-                <dt>{t('section.accessUntil')}</dt>
-                <dd>{day(subscription.currentPeriodEnd)}</dd>
-              </>
-            )}
-          </>
-        )}
+        <Facts state={state} />
         {billing.gift && (
           <>
             <dt>{t('section.gift')}</dt>
@@ -136,33 +144,7 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
         )}
       </dl>
 
-      {subscription.freeMonth && live && (
-        <Notice
-          tone="info"
-          action={
-            <AppLink className="button button--primary button--sm" to={routePath('Payment')}>
-              {t('section.choosePlan')}
-            </AppLink>
-          }
-        >
-          {t('section.freeMonthUntil', { date: day(subscription.currentPeriodEnd) })}
-        </Notice>
-      )}
-      {subscription.status === 'past_due' && subscription.accessUntil && (
-        <Notice tone="warning">
-          {t('section.pastDue', { date: day(subscription.accessUntil) })}
-        </Notice>
-      )}
-      {renewable && subscription.cancelAtPeriodEnd && (
-        <Notice tone="info">
-          {t('section.endsAtPeriodEnd', { date: day(subscription.currentPeriodEnd) })}
-        </Notice>
-      )}
-      {!live && (
-        <AppLink className="button button--primary button--md" to={routePath('Payment')}>
-          {t('section.choosePlan')}
-        </AppLink>
-      )}
+      <StateNotice state={state} />
 
       <h3 className={styles.subtitle}>{t('section.history')}</h3>
       {billing.payments.length === 0 ? (
@@ -204,36 +186,41 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
         </p>
       )}
       <div className={styles.actions}>
-        {renewable &&
-          (subscription.cancelAtPeriodEnd ? (
-            <Button
-              color="secondary"
-              loading={action.isPending && action.variables === 'resume'}
-              onClick={() => {
-                run('resume');
-              }}
-            >
-              {t('section.resume')}
-            </Button>
-          ) : (
-            <ConfirmDialog
-              trigger={
-                <Button
-                  color="secondary"
-                  loading={action.isPending && action.variables === 'cancel'}
-                >
-                  {t('section.cancel')}
-                </Button>
-              }
-              title={t('section.cancelTitle')}
-              description={t('section.cancelText', { date: day(subscription.currentPeriodEnd) })}
-              confirmLabel={t('section.cancelConfirm')}
-              cancelLabel={t('section.keep')}
-              onConfirm={() => {
-                run('cancel');
-              }}
-            />
-          ))}
+        {(state.kind === 'none' ||
+          state.kind === 'freeMonth' ||
+          state.kind === 'freeMonthEnded' ||
+          state.kind === 'canceled' ||
+          state.kind === 'refunded') && (
+          <Button to={routePath('Payment')}>{t('section.choosePlan')}</Button>
+        )}
+        {state.kind === 'endsAtPeriodEnd' && (
+          <Button
+            color="secondary"
+            loading={action.isPending && action.variables === 'resume'}
+            onClick={() => {
+              run('resume');
+            }}
+          >
+            {t('section.resume')}
+          </Button>
+        )}
+        {renewable && (
+          <ConfirmDialog
+            trigger={
+              <Button color="secondary" loading={action.isPending && action.variables === 'cancel'}>
+                {t('section.cancel')}
+              </Button>
+            }
+            title={t('section.cancelTitle')}
+            description={t('section.cancelText', { date: day(subscription.currentPeriodEnd) })}
+            confirmLabel={t('section.cancelConfirm')}
+            cancelLabel={t('section.keep')}
+            onConfirm={() => {
+              run('cancel');
+            }}
+          />
+        )}
+        {cardButton}
         {billing.refund.eligible && billing.refund.amountCents !== null && (
           <ConfirmDialog
             tone="danger"
@@ -253,26 +240,121 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
             }}
           />
         )}
-        {billing.portal && (
-          <Button
-            color="other"
-            loading={portal.isPending}
-            title={t('section.portalHint')}
-            onClick={() => {
-              portal.mutate(undefined, {
-                onError: () => {
-                  say('error', t('section.actionFailed'));
-                },
-              });
-            }}
-          >
-            {t('section.portal')}
-          </Button>
-        )}
       </div>
-      {billing.payments.length > 0 && <p className={styles.notes}>{t('section.guarantee')}</p>}
+      {billing.guarantee.eligible && billing.guarantee.until && (
+        <div className={styles.guarantee}>
+          <p>{t('section.guarantee', { date: day(billing.guarantee.until) })}</p>
+          <Button color="secondary" size="sm" to="/contact">
+            {t('section.guaranteeClaim')}
+          </Button>
+        </div>
+      )}
     </>
   );
+}
+
+/** The dates of the state: next charge, first charge, end, retry. */
+function Facts({ state }: { state: BillingState }) {
+  const { t, language } = useTranslation('billing');
+  const day = (iso: string) => formatDay(language, iso);
+  const money = (cents: number) => formatCents(language, cents);
+  switch (state.kind) {
+    case 'active':
+      return (
+        <>
+          <dt>{t('section.nextCharge')}</dt>
+          <dd>
+            {t('section.nextChargeText', {
+              amount: money(state.amountCents),
+              date: day(state.nextChargeAt),
+            })}
+          </dd>
+        </>
+      );
+    case 'trialing':
+      return (
+        <>
+          <dt>{t('section.firstCharge')}</dt>
+          <dd>
+            {t('section.nextChargeText', {
+              amount: money(state.amountCents),
+              date: day(state.firstChargeAt),
+            })}
+          </dd>
+        </>
+      );
+    case 'freeMonth':
+    case 'endsAtPeriodEnd':
+      return (
+        <>
+          <dt>{t('section.accessUntil')}</dt>
+          <dd>{day(state.endsAt)}</dd>
+        </>
+      );
+    case 'pastDue':
+      return (
+        <>
+          <dt>{t('section.nextAttempt')}</dt>
+          <dd>{state.retryAt ? day(state.retryAt) : t('section.noMoreAttempts')}</dd>
+        </>
+      );
+    case 'canceled':
+    case 'freeMonthEnded':
+      return (
+        <>
+          <dt>{t('section.endedOn')}</dt>
+          <dd>{day(state.endedAt)}</dd>
+        </>
+      );
+    case 'refunded':
+      return (
+        <>
+          <dt>{t('section.refundedOn')}</dt>
+          <dd>{day(state.refundedAt)}</dd>
+        </>
+      );
+    case 'none':
+      return null;
+  }
+}
+
+function StateNotice({ state }: { state: BillingState }) {
+  const { t, language } = useTranslation('billing');
+  const day = (iso: string) => formatDay(language, iso);
+  const money = (cents: number) => formatCents(language, cents);
+  switch (state.kind) {
+    case 'freeMonth':
+      return (
+        <Notice tone="info">{t('section.freeMonthUntil', { date: day(state.endsAt) })}</Notice>
+      );
+    case 'trialing':
+      return (
+        <Notice tone="info">
+          {t('section.trialing', {
+            amount: money(state.amountCents),
+            date: day(state.firstChargeAt),
+          })}
+        </Notice>
+      );
+    case 'pastDue':
+      return (
+        <Notice tone="warning" title={t('section.pastDue', { amount: money(state.amountCents) })}>
+          {state.retryAt
+            ? t('section.pastDueRetry', { date: day(state.retryAt) })
+            : t('section.pastDueNoRetry')}
+        </Notice>
+      );
+    case 'endsAtPeriodEnd':
+      return (
+        <Notice tone="info">{t('section.endsAtPeriodEnd', { date: day(state.endsAt) })}</Notice>
+      );
+    case 'none':
+    case 'active':
+    case 'canceled':
+    case 'freeMonthEnded':
+    case 'refunded':
+      return null;
+  }
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

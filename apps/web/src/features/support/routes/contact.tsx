@@ -99,7 +99,7 @@ export default function ContactRoute() {
           <Button type="submit" label={t('submit')} loading={sending} />
         </form>
       </Card>
-      <p className="muted">{t('hours')}</p>
+      <p className={styles.note}>{t('hours')}</p>
     </Page>
   );
 }

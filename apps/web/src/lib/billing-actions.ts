@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BillingOverview } from '@tradebot/contract';
 import { billingPaths } from '@tradebot/contract/constants';
-import { apiRequest } from '../../../lib/api-client';
-import { billingQueryKey } from '../../../lib/billing';
+import { apiRequest } from './api-client';
+import { billingQueryKey } from './billing';
 
 export type BillingAction = 'cancel' | 'resume' | 'refund';
 

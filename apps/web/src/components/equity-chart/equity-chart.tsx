@@ -1,8 +1,8 @@
 import type { EquityPoint, Language } from '@tradebot/contract';
 import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
-import { formatMoney, localeOf } from '../../../lib/format';
-import { chartPoints } from '../equity-points';
+import { formatMoney, localeOf } from '../../lib/format';
+import { chartPoints } from './equity-points';
 
 /** Reads a design token, so the chart follows the palette. */
 function token(name: string, fallback: string): string {

@@ -1,0 +1,1 @@
+CREATE INDEX "operations_account_opened_idx" ON "operations" USING btree ("account_id","opened_at","position_id");

@@ -1,0 +1,61 @@
+import type { Language, TrackRecordModel } from '@tradebot/contract';
+import { Card } from '../../../components/ui/card';
+import { Table } from '../../../components/ui/table';
+import { formatPercent, localeOf } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import styles from './track-record.module.css';
+
+function formatBrier(language: Language, score: number): string {
+  return new Intl.NumberFormat(localeOf(language), {
+    minimumFractionDigits: 3,
+    maximumFractionDigits: 3,
+  }).format(score);
+}
+
+/** The model's accuracy and Brier score beside a coin flip's and the base rate's. */
+export function ModelScorecard({ model }: { model: TrackRecordModel }) {
+  const { t, language } = useTranslation('track-record');
+  const none = t('figures.none');
+  const percent = (share: number | null) =>
+    share === null ? none : formatPercent(language, share);
+  const brier = (score: number | null) => (score === null ? none : formatBrier(language, score));
+  const rows = [
+    { key: 'modelRow', accuracy: model.accuracy, brier: model.brierScore },
+    { key: 'coinFlipRow', accuracy: model.coinFlipAccuracy, brier: model.coinFlipBrierScore },
+    { key: 'baseRateRow', accuracy: model.baseRateAccuracy, brier: model.baseRateBrierScore },
+  ] as const;
+  return (
+    <Card title={t('model.title')} titleId="track-record-model">
+      <p className={styles.text}>{t('model.intro', { count: model.forecasts })}</p>
+      {model.forecasts === 0 ? (
+        <p className={styles.muted}>{t('model.unmeasured')}</p>
+      ) : (
+        <>
+          <Table
+            caption={t('model.caption')}
+            columns={[t('model.who'), t('model.accuracy'), t('model.brier')]}
+          >
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row">{t(`model.${row.key}`)}</th>
+                <td className={styles.number}>{percent(row.accuracy)}</td>
+                <td className={styles.number}>{brier(row.brier)}</td>
+              </tr>
+            ))}
+          </Table>
+          <p className={styles.caption}>
+            {t('model.calibration', {
+              mean: percent(model.meanProbability),
+              baseRate: percent(model.baseRate),
+            })}
+          </p>
+        </>
+      )}
+      <p className={styles.caption}>{t('model.accuracyHelp')}</p>
+      <p className={styles.caption}>{t('model.brierHelp')}</p>
+      <p className={styles.caption}>
+        {t('model.baseRateHelp', { baseRate: percent(model.baseRate) })}
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,91 @@
+import { z } from './zod';
+import { dataEnvelope } from './envelope';
+import { text } from './text';
+import { equityPointSchema, tradeRowSchema } from './trading';
+
+/**
+ * The public track record (issue 12; docs/decisions/060-track-record.md): the robot's own
+ * account at the built-in platform, every operation since it opened, and the figures that say
+ * whether it pays. Money in USD; rates as shares (0-1); a figure that cannot be measured yet
+ * (no operation, no loss) is null.
+ */
+
+export const trackRecordPageSize = { default: 50, max: 200 } as const;
+
+/** GET track-record: `before` (the previous page's `nextCursor`) continues the list. */
+export const trackRecordQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'validation.invalidValue' })
+    .int({ error: 'validation.invalidValue' })
+    .min(1, { error: 'validation.invalidValue' })
+    .max(trackRecordPageSize.max, { error: 'validation.invalidValue' })
+    .default(trackRecordPageSize.default),
+  before: text()
+    .trim()
+    .max(200, { error: 'validation.invalidValue' })
+    .regex(/^\d{1,13}:[\w.-]{1,100}$/, { error: 'validation.invalidValue' })
+    .optional(),
+});
+export type TrackRecordQuery = z.input<typeof trackRecordQuerySchema>;
+
+/**
+ * The model's forecasts on the operations whose outcome the market decided (take-profit or
+ * stop-loss first), scored against two baselines: a coin flip, and the base rate (the share of
+ * take-profits among the operations closed before each one, 0.5 for the first).
+ */
+export const trackRecordModelSchema = z.object({
+  forecasts: z.number().int(),
+  accuracy: z.number().nullable(),
+  brierScore: z.number().nullable(),
+  coinFlipAccuracy: z.number(),
+  coinFlipBrierScore: z.number(),
+  /** Share of take-profits among the scored operations. */
+  baseRate: z.number().nullable(),
+  baseRateAccuracy: z.number().nullable(),
+  baseRateBrierScore: z.number().nullable(),
+  /** The mean probability of take-profit the model claimed on them. */
+  meanProbability: z.number().nullable(),
+});
+export type TrackRecordModel = z.infer<typeof trackRecordModelSchema>;
+
+export const trackRecordSummarySchema = z.object({
+  /** When the robot's account opened: the record covers everything since. ISO 8601 UTC. */
+  startedAt: z.string(),
+  startingBalance: z.number(),
+  /** startingBalance + profit. */
+  balance: z.number(),
+  /** Realised profit or loss of the closed operations. */
+  profit: z.number(),
+  operations: z.number().int(),
+  open: z.number().int(),
+  closed: z.number().int(),
+  /** Closed with a profit. */
+  wins: z.number().int(),
+  /** Closed with no profit. */
+  losses: z.number().int(),
+  winRate: z.number().nullable(),
+  averageWin: z.number().nullable(),
+  /** A positive amount. */
+  averageLoss: z.number().nullable(),
+  /** averageLoss / (averageWin + averageLoss): the win rate at which the measured sizes pay. */
+  breakEvenWinRate: z.number().nullable(),
+  /** The TP/SL geometry's own break-even rate, averaged over the operations at entry. */
+  geometryBreakEvenRate: z.number().nullable(),
+  model: trackRecordModelSchema,
+});
+export type TrackRecordSummary = z.infer<typeof trackRecordSummarySchema>;
+
+export const trackRecordSchema = z.object({
+  /** Whether the robot runs in this server (ROBOT_ENABLED). */
+  running: z.boolean(),
+  /** null until the robot's account opened. */
+  summary: trackRecordSummarySchema.nullable(),
+  /** Every operation, open or closed, newest opened first; one page. */
+  operations: z.array(tradeRowSchema),
+  /** Pass as `before` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+  /** The balance at the start and after each closure (thinned to at most 500 points). */
+  equity: z.array(equityPointSchema),
+});
+export type TrackRecord = z.infer<typeof trackRecordSchema>;
+export const trackRecordResponseSchema = dataEnvelope(trackRecordSchema);
