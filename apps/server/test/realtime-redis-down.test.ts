@@ -22,6 +22,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('the real-time channel while Redis is down', () => {
   let testDatabase: TestDatabase;
   let app: FastifyInstance | undefined;
+  let other: FastifyInstance | undefined;
   let redis: OwnRedis | undefined;
   const unhandled: unknown[] = [];
   const record = (reason: unknown) => {
@@ -36,24 +37,31 @@ describe('the real-time channel while Redis is down', () => {
     process.off('unhandledRejection', record);
     await app?.close();
     app = undefined;
+    await other?.close();
+    other = undefined;
     await redis?.kill();
     redis = undefined;
     await testDatabase.drop();
   });
 
-  async function start(redisUrl: string): Promise<FastifyInstance> {
-    app = await buildApp(
+  async function build(redisUrl: string, name: string): Promise<FastifyInstance> {
+    const built = await buildApp(
       loadConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',
         REDIS_URL: redisUrl,
-        DATA_DIR: path.join(os.tmpdir(), `tradebot-test-${testDatabase.schema}`),
+        DATA_DIR: path.join(os.tmpdir(), `tradebot-test-${name}-${testDatabase.schema}`),
         WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
         ROBOT_ENABLED: 'false',
       }),
       { database: testDatabase.database, rateLimitRedisPrefix: `test:${testDatabase.schema}:` },
     );
-    await app.ready();
+    await built.ready();
+    return built;
+  }
+
+  async function start(redisUrl: string): Promise<FastifyInstance> {
+    app = await build(redisUrl, 'main');
     return app;
   }
 
@@ -98,6 +106,39 @@ describe('the real-time channel while Redis is down', () => {
 
       expect(await closeTimed(server)).toBeLessThan(1_000);
       await pause(retriesSpent);
+      expect(unhandled).toEqual([]);
+    },
+    testTimeout,
+  );
+
+  it(
+    "a process started while Redis was down receives the other processes' events once it is back",
+    async () => {
+      redis = await startOwnRedis();
+      await redis.kill();
+      // Both processes start with Redis gone: their subscriptions cannot be made yet.
+      const sender = await start(redis.url);
+      other = await build(redis.url, 'other');
+      await pause(retriesSpent);
+      await redis.restart();
+
+      const token = await registeredToken(sender);
+      const session = await sender.services.auth.authenticate(token);
+      const userId = session?.user.id ?? '';
+      const client = await connectClient(await listen(other), { auth: { token } });
+      try {
+        // Until the other process has subscribed again, what is published reaches no one.
+        const deadline = Date.now() + 10_000;
+        let sent = 0;
+        while (client.events.length === 0 && Date.now() < deadline) {
+          sent += 1;
+          sender.realtime.toUser(userId, accountInfo(sent));
+          await pause(100);
+        }
+        expect(client.events.length).toBeGreaterThan(0);
+      } finally {
+        client.socket.close();
+      }
       expect(unhandled).toEqual([]);
     },
     testTimeout,

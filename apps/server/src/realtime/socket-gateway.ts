@@ -117,9 +117,17 @@ async function quitOrDrop(client: Redis): Promise<void> {
   client.disconnect();
 }
 
+/** How long the start waits for the adapter's subscriptions before it serves anyway. */
+const subscriptionWaitMs = 5_000;
+
 function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
+  // An emit while Redis is down fails after a few retries (the update is lost; the client
+  // reloads its account when it reconnects) rather than queue without bound.
   const publisher = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
-  const subscriber = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
+  // The subscriber's commands wait for Redis however long it takes: the adapter subscribes
+  // once per namespace, at the start, and ioredis only resubscribes what Redis confirmed. A
+  // SUBSCRIBE given up while Redis was down would leave this process deaf to every other one.
+  const subscriber = new AdapterConnection(redisUrl, { maxRetriesPerRequest: null });
   for (const client of [publisher, subscriber]) {
     client.on('error', (error: unknown) => {
       app.log.warn({ err: error }, 'real-time Redis connection failed');
@@ -132,7 +140,17 @@ function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
      * commands in order, so the PING's reply comes after theirs.
      */
     async subscribed() {
-      await subscriber.ping();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new Error(`Redis did not answer within ${String(subscriptionWaitMs)} ms`));
+        }, subscriptionWaitMs);
+      });
+      try {
+        await Promise.race([subscriber.ping(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       await Promise.allSettled([quitOrDrop(publisher), quitOrDrop(subscriber)]);
@@ -162,7 +180,8 @@ export async function registerRealtime(
   if (redis) {
     io.adapter(redis.adapter);
     // A process that took sockets before subscribing would miss the events meant for them.
-    // Redis down at boot is not fatal: the client reconnects and the adapter resubscribes.
+    // Redis down at boot is not fatal: the subscriptions wait for it, and are made when it
+    // comes back.
     await redis.subscribed().catch((error: unknown) => {
       app.log.warn({ err: error }, 'real-time Redis subscription not confirmed at start');
     });
