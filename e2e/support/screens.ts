@@ -240,7 +240,7 @@ export interface ScreenCheck {
 }
 
 /**
- * At each width: resizes, checks the layout and axe, and saves a screenshot (full page, or the
+ * At each width: resizes, checks the layout, the one main heading and axe, and saves a screenshot (full page, or the
  * viewport when a modal layer is open). Resolves with the problems found, each naming the
  * screen, so one run lists every failure.
  */
@@ -278,6 +278,10 @@ export async function checkScreen(
       problems.push(`${where}: the page scrolls sideways by ${String(layout.pageOverflow)} px`);
     for (const line of layout.outside) problems.push(`${where}: outside the viewport: ${line}`);
     for (const line of layout.overlaps) problems.push(`${where}: controls overlap: ${line}`);
+    // One main heading per screen: what a screen reader's heading list starts from.
+    const mainHeadings = await page.locator('h1').count();
+    if (mainHeadings !== 1)
+      problems.push(`${where}: ${String(mainHeadings)} h1 headings (one expected)`);
     for (const violation of await seriousAxeViolations(page)) {
       problems.push(
         `${where}: axe ${violation.id} (${String(violation.impact)}): ${violation.help}: ${violation.targets.join(', ')}`,

@@ -5,6 +5,8 @@ export interface CardProps {
   /** The section's heading; also names the region. */
   title?: ReactNode;
   titleId?: string;
+  /** 1 when the card is the whole page (a sign-in), so its title is the page's heading. */
+  headingLevel?: 1 | 2;
   /** Controls beside the title (a filter, an export button). */
   actions?: ReactNode;
   tone?: 'default' | 'danger';
@@ -12,7 +14,15 @@ export interface CardProps {
 }
 
 /** A surface that groups one subject of a screen. */
-export function Card({ title, titleId, actions, tone = 'default', children }: CardProps) {
+export function Card({
+  title,
+  titleId,
+  headingLevel = 2,
+  actions,
+  tone = 'default',
+  children,
+}: CardProps) {
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <section
       className={styles.card}
@@ -22,9 +32,9 @@ export function Card({ title, titleId, actions, tone = 'default', children }: Ca
       {(title ?? actions) && (
         <header className={styles.header}>
           {title && (
-            <h2 className={styles.title} id={titleId}>
+            <Heading className={styles.title} id={titleId}>
               {title}
-            </h2>
+            </Heading>
           )}
           {actions && <div className={styles.actions}>{actions}</div>}
         </header>

@@ -45,7 +45,12 @@ export default function AdminLoginRoute() {
   return (
     <main id="main" className={styles.login}>
       <div className={styles.loginCard}>
-        <Card title={t('login.title')} titleId="admin-login-title" actions={<LanguageSwitch />}>
+        <Card
+          title={t('login.title')}
+          titleId="admin-login-title"
+          headingLevel={1}
+          actions={<LanguageSwitch />}
+        >
           {pendingToken ? (
             <form noValidate className={styles.form} onSubmit={(event) => void submitCode(event)}>
               <Notice tone="info">{t('login.codeIntro')}</Notice>
