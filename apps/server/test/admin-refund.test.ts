@@ -86,7 +86,12 @@ describe('support refunds a user under the 30-day guarantee', () => {
     );
     expect(mails.map((mail) => mail.subject)).toContain('Te devolvimos el pago de tu suscripción');
 
-    const [entry] = await auditEntries(app, headers);
+    const entries = await auditEntries(app, headers);
+    const requested = entries.find((item) => item.action === 'guarantee.refund_requested');
+    const entry = entries.find((item) => item.action === 'guarantee.refunded');
+    // Written before the provider was called, with the same state before and nothing after.
+    expect(requested).toMatchObject({ admin: { email: admin.email }, after: null });
+    expect(requested?.before).toEqual(entry?.before);
     expect(entry).toMatchObject({
       action: 'guarantee.refunded',
       targetType: 'user',
@@ -114,6 +119,7 @@ describe('support refunds a user under the 30-day guarantee', () => {
     });
     const actions = (await auditEntries(app, headers)).map((item) => item.action);
     expect(actions.filter((action) => action === 'guarantee.refunded')).toHaveLength(1);
+    expect(actions.filter((action) => action === 'guarantee.refund_requested')).toHaveLength(1);
   });
 
   it('refuses after 30 days and without a payment, saying why', async () => {
@@ -145,9 +151,10 @@ describe('support refunds a user under the 30-day guarantee', () => {
     );
     const missing = await refund('00000000-0000-4000-8000-000000000000', headers);
     expect(missing.statusCode).toBe(404);
-    expect((await auditEntries(app, headers)).map((item) => item.action)).not.toContain(
-      'guarantee.refunded',
-    );
+    // A refusal is not a request: neither entry is written.
+    const actions = (await auditEntries(app, headers)).map((item) => item.action);
+    expect(actions).not.toContain('guarantee.refunded');
+    expect(actions).not.toContain('guarantee.refund_requested');
   });
 
   it("is the console's alone: a user's token gets 403, a session without its code 401", async () => {

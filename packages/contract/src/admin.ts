@@ -350,6 +350,7 @@ export const adminAuditActions = [
   'message.replied',
   'message.status_changed',
   'robot.killed',
+  'guarantee.refund_requested',
   'guarantee.refunded',
   'promo_code.created',
   'promo_code.retired',

@@ -207,8 +207,11 @@ export class AdminUsersService {
   /**
    * Honours the 30-day money guarantee (decision 048) for a user who claimed it through
    * customer service: billing refunds the first payment at the provider, ends access (the
-   * robot opens nothing more) and e-mails the user. Audited once billing has done it, since the
-   * provider is not part of our transaction.
+   * robot opens nothing more) and e-mails the user. The provider is not part of our
+   * transaction, so the audit log is written on both sides of it: `guarantee.refund_requested`
+   * (who, and the state before) before billing calls the provider, `guarantee.refunded` once it
+   * has. A crash or a provider failure in between leaves the request, never a refund nobody is
+   * named for.
    */
   async refundGuarantee(admin: AdminRow, userId: string): Promise<AdminUserDetail> {
     await this.refunds.run(userId, async () => {
@@ -218,7 +221,21 @@ export class AdminUsersService {
       if (guarantee.reason) {
         throw new AppError('CONFLICT', { key: guaranteeRefusalKeys[guarantee.reason] });
       }
-      const before = await billingState(this.billingRecords, userId, settings.authorized, now);
+      const before = {
+        ...(await billingState(this.billingRecords, userId, settings.authorized, now)),
+        guaranteeUntil: guarantee.until,
+      };
+      await this.audit.record(
+        {
+          adminId: admin.id,
+          action: 'guarantee.refund_requested',
+          targetType: 'user',
+          targetId: userId,
+          before,
+          after: null,
+        },
+        now,
+      );
       await this.billing.honourGuarantee(userId);
       const after = await this.listing(userId);
       const done = this.clock.now();
@@ -228,7 +245,7 @@ export class AdminUsersService {
           action: 'guarantee.refunded',
           targetType: 'user',
           targetId: userId,
-          before: { ...before, guaranteeUntil: guarantee.until },
+          before,
           after: await billingState(this.billingRecords, userId, after.settings.authorized, done),
         },
         done,
