@@ -451,6 +451,11 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
     await desk.getByRole('link', { name: 'Demo Usuario' }).click();
     await desk.waitForURL('**/admin/users/*');
     const userPath = new URL(desk.url()).pathname;
+    // The demo user trades: the kill switch is there (a user with nothing to stop gets a text).
+    await desk
+      .getByRole('region', { name: 'Detener el robot de este usuario' })
+      .getByRole('button', { name: 'Detener el robot y cerrar todo' })
+      .waitFor();
 
     const visits: Visit[] = [
       ...adminVisits,

@@ -213,6 +213,10 @@ describe('contact and the support console (issue 13)', () => {
     await guarantee.getByText(/^Elegible hasta el .*USD\s?29[.,]00/).waitFor();
     expect(await pageOverflow(desk)).toBe(0);
     expect(await seriousAxeViolations(desk)).toEqual([]);
+    // Paid but not linked: there is no robot to stop, and the card says so instead of a button.
+    const killSwitch = desk.getByRole('region', { name: 'Detener el robot de este usuario' });
+    await killSwitch.getByText(/^Este usuario no opera/).waitFor();
+    expect(await killSwitch.getByRole('button').count()).toBe(0);
 
     await guarantee.getByRole('button', { name: 'Reembolsar con la garantía' }).click();
     const dialog = desk.getByRole('alertdialog');
@@ -235,6 +239,11 @@ describe('contact and the support console (issue 13)', () => {
     const entry = desk.getByRole('row').filter({ hasText: 'Reembolsó con la garantía de 30 días' });
     await entry.waitFor();
     expect(await entry.textContent()).toContain('refunded');
+    // Written before the provider was called: who asked, even had the refund failed.
+    await desk
+      .getByRole('row')
+      .filter({ hasText: 'Pidió un reembolso con la garantía de 30 días' })
+      .waitFor();
   }, 120_000);
 
   it('every console screen in Portuguese at 768 px: no sideways scrolling of the page', async () => {

@@ -115,17 +115,26 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
           <Notice tone="success" title={t('user.killed', { count: kill.data.closed })} />
         )}
         {kill.isError && <Notice tone="error" title={kill.error.message} />}
-        <ConfirmDialog
-          tone="danger"
-          trigger={<Button color="danger" label={t('user.killButton')} loading={kill.isPending} />}
-          title={t('user.killConfirmTitle', { name: `${user.name} ${user.last_name}` })}
-          description={t('user.killConfirmText')}
-          confirmLabel={t('user.killConfirm')}
-          cancelLabel={t('cancel')}
-          onConfirm={() => {
-            kill.mutate();
-          }}
-        />
+        {/* What the server would refuse, or a press that would change nothing, is said instead. */}
+        {!user.authorized || !user.linked ? (
+          <p>{t('user.killNotTrading')}</p>
+        ) : !robot.bot_on && detail.openOperations.length === 0 ? (
+          <p>{t('user.killNothing')}</p>
+        ) : (
+          <ConfirmDialog
+            tone="danger"
+            trigger={
+              <Button color="danger" label={t('user.killButton')} loading={kill.isPending} />
+            }
+            title={t('user.killConfirmTitle', { name: `${user.name} ${user.last_name}` })}
+            description={t('user.killConfirmText')}
+            confirmLabel={t('user.killConfirm')}
+            cancelLabel={t('cancel')}
+            onConfirm={() => {
+              kill.mutate();
+            }}
+          />
+        )}
       </Card>
       <Card title={t('user.openTitle')} titleId="user-open">
         <OperationsTable
