@@ -13,6 +13,7 @@ import {
   checkoutPage,
   type CheckoutPageInput,
 } from './checkout-page';
+import type { CardCheck, CardForm } from './card';
 import type {
   CardPageView,
   SimulatedCheckout,
@@ -58,6 +59,21 @@ function cardFormOf(body: Record<string, unknown> | undefined) {
     number: text(values.number, 40),
     expiry: text(values.expiry, 10),
     cvc: text(values.cvc, 10),
+  };
+}
+
+/**
+ * A refused card form, shown again with what the user typed (never the number or the code):
+ * 402 for a declined card, 422 for a form to correct.
+ */
+function refusal(check: CardCheck | { ok: false; declined: true }, form: CardForm) {
+  return {
+    status: 'declined' in check ? 402 : 422,
+    page: {
+      values: { name: form.name, expiry: form.expiry },
+      ...('declined' in check ? { declined: true } : {}),
+      ...('problems' in check ? { problems: check.problems } : {}),
+    },
   };
 }
 
@@ -124,17 +140,11 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
           case 'redirect':
             return reply.redirect(outcome.url, 303);
           case 'form': {
-            const { check } = outcome;
-            // 402 for a declined card, 422 for a form to correct: either way, the page again.
+            const { status, page } = refusal(outcome.check, form);
             return sendPage(
               reply,
-              'declined' in check ? 402 : 422,
-              checkoutPage({
-                ...pageInput(outcome.checkout, fallback),
-                values: { name: form.name, expiry: form.expiry },
-                ...('declined' in check ? { declined: true } : {}),
-                ...('problems' in check ? { problems: check.problems } : {}),
-              }),
+              status,
+              checkoutPage({ ...pageInput(outcome.checkout, fallback), ...page }),
             );
           }
         }
@@ -168,16 +178,11 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
         case 'redirect':
           return reply.redirect(outcome.url, 303);
         case 'form': {
-          const { check } = outcome;
+          const { status, page } = refusal(outcome.check, form);
           return sendPage(
             reply,
-            'declined' in check ? 402 : 422,
-            cardUpdatePage({
-              ...cardPageInput(outcome.view, token),
-              values: { name: form.name, expiry: form.expiry },
-              ...('declined' in check ? { declined: true } : {}),
-              ...('problems' in check ? { problems: check.problems } : {}),
-            }),
+            status,
+            cardUpdatePage({ ...cardPageInput(outcome.view, token), ...page }),
           );
         }
       }
