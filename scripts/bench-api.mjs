@@ -4,10 +4,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import pg from 'pg';
 import {
   autocannonRun,
   bundleServerScript,
+  freshDatabase,
   summarize,
   root,
   serverDir,
@@ -157,36 +157,6 @@ function loginRequests(url) {
   };
 }
 
-/** A fresh database for the login servers: a PGlite directory, or a PostgreSQL database. */
-async function loginDatabase(kind) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tradebot-bench-login-${kind}-`));
-  if (kind === 'pglite') {
-    return { kind, dataDir, url: '', drop: () => fs.rm(dataDir, { recursive: true, force: true }) };
-  }
-  const name = `tradebot_bench_login_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({
-    connectionString: postgresAdminUrl,
-    connectionTimeoutMillis: 2000,
-  });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    kind,
-    dataDir,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 function startLoginServer(script, database) {
   return startServer(
     script,
@@ -234,7 +204,7 @@ try {
   for (const kind of loginDatabases) {
     let database;
     try {
-      database = await loginDatabase(kind);
+      database = await freshDatabase(kind, 'login', postgresAdminUrl);
     } catch (error) {
       console.log(`logins on ${kind} skipped: ${error.message}`);
       continue;

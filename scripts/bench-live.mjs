@@ -13,12 +13,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import pg from 'pg';
 import * as prettier from 'prettier';
+import { freshDatabase } from './bench-support.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
@@ -175,33 +175,6 @@ function summary(result) {
   };
 }
 
-/** A fresh database: a PGlite directory, or a PostgreSQL database created and dropped here. */
-async function freshDatabase(kind) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-bench-live-'));
-  if (kind === 'pglite') {
-    return { kind, dataDir, drop: () => fs.rm(dataDir, { recursive: true, force: true }) };
-  }
-  const name = `tradebot_bench_live_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(postgresAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    kind,
-    dataDir,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function postgresReachable() {
   if (!postgresAdminUrl) return false;
   const client = new pg.Client({
@@ -225,7 +198,7 @@ const loopMonitor = path.join(serverDir, 'scripts/bench-loop-monitor.mjs');
 
 /** Part 1 on one database. */
 async function benchGetAllData(kind) {
-  const database = await freshDatabase(kind);
+  const database = await freshDatabase(kind, 'live', postgresAdminUrl);
   const email = 'bench-trader@bench.invalid';
   try {
     let server = await start(main, serverEnv(database));
@@ -312,7 +285,7 @@ async function loopLag(server, file) {
 
 /** Part 2: the same measurement with the robot trading for the fleet, then without a robot. */
 async function benchFleet(kind, fleetAccounts) {
-  const database = await freshDatabase(kind);
+  const database = await freshDatabase(kind, 'live', postgresAdminUrl);
   const email = 'bench-fleet@bench.invalid';
   const loopFile = path.join(database.dataDir, 'loop.json');
   try {

@@ -1,11 +1,14 @@
-// What the bench scripts share: starting and stopping a server process, bundling a server
-// script, running autocannon, percentiles, and writing a section of docs/benchmarks.md.
+// What the bench scripts share: starting and stopping a server process, a fresh database,
+// bundling a server script, running autocannon, percentiles, and writing a section of
+// docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
+import pg from 'pg';
 import * as prettier from 'prettier';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -135,4 +138,37 @@ export async function writeBenchSection(name, body) {
   const prettierOptions = await prettier.resolveConfig(file);
   await fs.writeFile(file, await prettier.format(text, { ...prettierOptions, filepath: file }));
   return section;
+}
+
+/**
+ * A fresh database for a bench's servers: a PGlite directory (`url` empty: the server opens
+ * PGlite in its DATA_DIR), or a PostgreSQL database created from `postgresAdminUrl`.
+ * `drop()` removes it and the directory.
+ */
+export async function freshDatabase(kind, label, postgresAdminUrl) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tradebot-bench-${label}-${kind}-`));
+  const removeDir = () => fs.rm(dataDir, { recursive: true, force: true });
+  if (kind === 'pglite') return { kind, dataDir, url: '', drop: removeDir };
+  const name = `tradebot_bench_${label}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({
+    connectionString: postgresAdminUrl,
+    connectionTimeoutMillis: 2000,
+  });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    dataDir,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+      await removeDir();
+    },
+  };
 }
