@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, pageInLanguage } from './support/browser';
 import { screenshotAt, until } from './support/live-account';
 import {
   authorized,
@@ -78,19 +78,8 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function newPage(
-  language: Language,
-  width: number,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width, height: 800 },
-  });
-  await context.addInitScript((stored) => {
-    if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
-  }, language);
-  return { context, page: await context.newPage() };
-}
+const newPage = (language: Language, width: number) =>
+  pageInLanguage(browser, server.url, language, width);
 
 /** The simulated provider's card form (its button names the retried amount). */
 async function fillNewCard(page: Page, language: Language, number: string) {

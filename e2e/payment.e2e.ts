@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, pageInLanguage } from './support/browser';
 import { logInDemo, screenshotAt, until } from './support/live-account';
 import {
   authorized,
@@ -30,19 +30,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function newPage(
-  language: Language,
-  width: number,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width, height: 800 },
-  });
-  await context.addInitScript((stored) => {
-    if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
-  }, language);
-  return { context, page: await context.newPage() };
-}
+const newPage = (language: Language, width: number) =>
+  pageInLanguage(browser, server.url, language, width);
 
 describe('paying a plan through the simulated checkout', () => {
   it.each([

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium, or CHROME_PATH. We never download a browser. */
 export function chromePath(): string {
@@ -27,4 +27,21 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * A page in a context of its own, at `width`, whose app starts in `language` (stored as the
+ * reader's choice unless the page itself stores another).
+ */
+export async function pageInLanguage(
+  browser: Browser,
+  baseURL: string,
+  language: string,
+  width: number,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: { width, height: 800 } });
+  await context.addInitScript((stored) => {
+    if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
+  }, language);
+  return { context, page: await context.newPage() };
 }
