@@ -121,8 +121,8 @@ async function quitOrDrop(client: Redis): Promise<void> {
 const subscriptionWaitMs = 5_000;
 
 function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
-  // An emit while Redis is down fails after a few retries (the update is lost; the client
-  // reloads its account when it reconnects) rather than queue without bound.
+  // An emit while Redis is down fails after a few retries (that update does not reach the
+  // other processes' sockets) rather than queue without bound.
   const publisher = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
   // The subscriber's commands wait for Redis however long it takes: the adapter subscribes
   // once per namespace, at the start, and ioredis only resubscribes what Redis confirmed. A
