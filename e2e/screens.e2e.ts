@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminWithCli } from './support/admin';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { fastMarket } from './support/live-account';
@@ -96,26 +95,10 @@ const adminVisits: Visit[] = [
 ];
 const adminLinkedRoutes = ['/admin/login', '/admin/messages/:id', '/admin/users/:id'] as const;
 
-const root = path.resolve(import.meta.dirname, '..');
 const admin = { email: 'consola@tradebot.test', name: 'Clara Consola', password: 'pantallas-2026' };
 const demo = { email: 'demo@tradebot.app', password: 'Demo1234' };
 const userPassword = 'Pantallas123';
 const api = '/core-api/public/api/v1';
-
-/** `npm run admin:create`, as e2e/support.e2e.ts does: resolves the TOTP secret. */
-async function createAdmin(dataDir: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    'npm',
-    ['run', '--silent', 'admin:create', '--', '--email', admin.email, '--name', admin.name],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: admin.password },
-    },
-  );
-  const secret = /^TOTP secret: ([A-Z2-7]+)$/m.exec(stdout)?.[1];
-  if (!secret) throw new Error(`no TOTP secret in:\n${stdout}`);
-  return secret;
-}
 
 describe('every screen at phone and desktop widths (issue 12)', () => {
   const state = {} as {
@@ -131,7 +114,10 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
     state.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-screens-'));
     state.contexts = [];
     // The embedded database opens in one process at a time: the admin is created first.
-    const [secret, browser] = await Promise.all([createAdmin(state.dataDir), launchBrowser()]);
+    const [{ secret }, browser] = await Promise.all([
+      createAdminWithCli(state.dataDir, admin),
+      launchBrowser(),
+    ]);
     state.secret = secret;
     state.browser = browser;
     state.server = await startServer(fastMarket, { dataDir: state.dataDir });

@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
+import { createAdminWithCli } from './support/admin';
 import { launchBrowser } from './support/browser';
 import { logInDemo, screenshotAt } from './support/live-account';
 import { latestMailTo } from './support/mailbox';
 import { authorized, fillCard, paymentCopy, registerThroughForm } from './support/payment';
 import { startServer, type RunningServer } from './support/server';
 
-const root = path.resolve(import.meta.dirname, '..');
 const admin = {
   email: 'soporte@tradebot.test',
   name: 'Sofía Soporte',
@@ -23,22 +21,6 @@ const demoEmail = 'demo@tradebot.app';
 const subject = 'Consulta sobre mi cuenta';
 const question = 'Hola, quiero saber cuando se acredita mi deposito.';
 const answer = 'Hola Demo, tu deposito ya esta acreditado.';
-
-/** `npm run admin:create`, as the README documents it: the TOTP secret is printed once. */
-async function createAdmin(dataDir: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    'npm',
-    ['run', '--silent', 'admin:create', '--', '--email', admin.email, '--name', admin.name],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_PASSWORD: admin.password },
-    },
-  );
-  const secret = /^TOTP secret: ([A-Z2-7]+)$/m.exec(stdout)?.[1];
-  if (!secret) throw new Error(`no TOTP secret in:\n${stdout}`);
-  expect(stdout).toMatch(/^otpauth URI: otpauth:\/\/totp\/.*secret=/m);
-  return secret;
-}
 
 /** How far the page scrolls sideways: 0 when only wide tables scroll, inside their frame. */
 function pageOverflow(page: Page): Promise<number> {
@@ -61,7 +43,9 @@ describe('contact and the support console (issue 13)', () => {
   beforeAll(async () => {
     state.dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-e2e-support-'));
     // The embedded database opens in one process at a time: the admin is created first.
-    state.secret = await createAdmin(state.dataDir);
+    const created = await createAdminWithCli(state.dataDir, admin);
+    expect(created.stdout).toMatch(/^otpauth URI: otpauth:\/\/totp\/.*secret=/m);
+    state.secret = created.secret;
     state.server = await startServer({ ROBOT_ENABLED: 'false' }, { dataDir: state.dataDir });
     state.browser = await launchBrowser();
     state.contexts = [];
