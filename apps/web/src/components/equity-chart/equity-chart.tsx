@@ -4,10 +4,14 @@ import { useEffect, useRef } from 'react';
 import { formatMoney, localeOf } from '../../lib/format';
 import { chartPoints } from './equity-points';
 
-/** Reads a design token, so the chart follows the palette. */
-function token(name: string, fallback: string): string {
+/**
+ * Reads a design token, so the canvas follows the palette (tokens.css is loaded with the app,
+ * before anything renders; a token missing is a bug, said as such).
+ */
+function token(name: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
+  if (!value) throw new Error(`design token ${name} is not defined`);
+  return value;
 }
 
 /**
@@ -26,17 +30,17 @@ export default function EquityChart({
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const primary = token('--color-primary', '#0b7a4b');
+    const primary = token('--color-primary');
     const chart = createChart(element, {
       autoSize: true,
       layout: {
         background: { color: 'transparent' },
-        textColor: token('--color-muted', '#4a5866'),
+        textColor: token('--color-muted'),
         attributionLogo: true,
       },
       grid: {
         vertLines: { visible: false },
-        horzLines: { color: token('--color-neutral-soft', '#eaecf0') },
+        horzLines: { color: token('--color-neutral-soft') },
       },
       rightPriceScale: { borderVisible: false },
       timeScale: {
