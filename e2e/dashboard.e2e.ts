@@ -21,7 +21,7 @@ describe('the dashboard (issue 9, spec §2)', () => {
     const { page } = state;
     await logInDemo(page);
     await page.getByRole('heading', { level: 1, name: 'Tu cartera' }).waitFor();
-    for (const figure of ['Saldo', 'Capital disponible', 'Patrimonio', 'Ganancias']) {
+    for (const figure of ['Saldo', 'Capital disponible', 'Patrimonio', 'Resultado']) {
       await page
         .getByRole('term')
         .filter({ hasText: new RegExp(`^${figure}$`) })

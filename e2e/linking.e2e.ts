@@ -197,7 +197,7 @@ describe('linking a trading-platform account (issue 10)', () => {
     await acceptOverlay(page, 'es', text('es', 'common', 'guards.alreadyLinked'));
 
     await page.goto('/profile-config');
-    const robot = page.getByRole('switch', { name: 'Robot encendido' });
+    const robot = page.getByRole('switch', { name: 'Encender el robot' });
     expect(await robot.getAttribute('aria-checked')).toBe('false');
     const saved = page.waitForResponse(
       (response) =>

@@ -127,8 +127,64 @@ describe('the free month', () => {
   });
 });
 
+describe('a promotional code entered on /payment (update-promocode)', () => {
+  const promo = {
+    es: {
+      label: 'Código promocional',
+      apply: 'Aplicar el código',
+      invalid: 'El código promocional es inválido',
+      valid: 'Código válido: tienes un mes gratis',
+      active: /Estás en tu mes gratis hasta el \d{1,2} de \w+ de \d{4}/,
+    },
+    pt: {
+      label: 'Código promocional',
+      apply: 'Aplicar o código',
+      invalid: 'O código promocional é inválido',
+      valid: 'Código válido: você tem um mês grátis',
+      active: /Você está no seu mês grátis até \d{1,2} de \w+ de \d{4}/,
+    },
+  } as const;
+
+  it.each([
+    ['es', 360],
+    ['pt', 1280],
+  ] as const)(
+    'in %s at %i px: an unknown code is invalid, the e-mailed one valid, applied it starts the free month',
+    async (language, width) => {
+      const text = promo[language];
+      const { context, page } = await newPage(language, width);
+      try {
+        await register(page, language);
+        await page.waitForURL('**/payment');
+        await page.getByRole('button', { name: copy[language].accept }).click();
+        const field = page.getByLabel(text.label, { exact: true });
+        await field.fill('NOEXISTE-22');
+        await page.getByText(text.invalid).waitFor();
+        // Refused before it is sent: nothing changed.
+        await page.getByRole('button', { name: text.apply }).click();
+        expect(await authorized(page)).toBe(false);
+
+        await field.fill('mesgratis');
+        await page.getByText(text.valid).waitFor();
+        await screenshotAt(page, `payment-promocode-${language}`, width);
+        if (width === 360) expect(await seriousAxeViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: text.apply }).click();
+        await page.getByText(text.active).first().waitFor();
+        await until(() => authorized(page), 'access after the code');
+        // Used once: the form is no longer offered.
+        await page.reload();
+        await page.getByText(text.active).first().waitFor();
+        expect(await page.getByLabel(text.label, { exact: true }).count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    },
+    60_000,
+  );
+});
+
 describe('the billing section of the profile', () => {
-  it('shows the plan, the next charge and the payment; a refund within 7 days ends access', async () => {
+  it('shows the plan, the next charge and the payment; a refund within 7 days ends access, and the dashboard turns read-only', async () => {
     const { context, page } = await newPage('es', 1280);
     try {
       // The demo user is linked; it pays like anyone (it had no subscription).
@@ -165,10 +221,13 @@ describe('the billing section of the profile', () => {
       await section.getByText('Reembolsada').waitFor();
       await until(async () => !(await authorized(page)), 'access to end');
 
-      // Access ended: the payment-gated screens send the user back to pay.
+      // Access ended for a linked user: the dashboard stays, read-only, says so, and keeps the
+      // way to pay and the kill switch (decision 063).
       await page.goto('/dashboard');
-      await page.waitForURL('**/payment');
-      await page.getByRole('alertdialog').getByText(copy.es.mustPay).waitFor();
+      await page.getByText('Tu acceso terminó: el robot ya no abre operaciones nuevas').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/dashboard');
+      await page.getByRole('link', { name: 'Pagar para volver a activar el robot' }).waitFor();
+      await page.getByRole('button', { name: 'Detener todo y cerrar las operaciones' }).waitFor();
     } finally {
       await context.close();
     }

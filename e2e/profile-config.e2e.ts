@@ -107,7 +107,7 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     await outcome.waitFor();
     expect(await outcome.textContent()).toMatch(/^Robot detenido\. Se cerr/);
     expect(
-      await page.getByRole('switch', { name: 'Robot encendido' }).getAttribute('aria-checked'),
+      await page.getByRole('switch', { name: 'Encender el robot' }).getAttribute('aria-checked'),
     ).toBe('false');
 
     const after = await tradingData(page);
@@ -115,9 +115,9 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     expect(after.robot.bot_on).toBe(false);
     expect(after.closed.some((row) => row.closeReason === 'kill')).toBe(true);
     await page.reload();
-    await page.getByRole('switch', { name: 'Robot encendido' }).waitFor();
+    await page.getByRole('switch', { name: 'Encender el robot' }).waitFor();
     expect(
-      await page.getByRole('switch', { name: 'Robot encendido' }).getAttribute('aria-checked'),
+      await page.getByRole('switch', { name: 'Encender el robot' }).getAttribute('aria-checked'),
     ).toBe('false');
   }, 150_000);
 
@@ -125,15 +125,16 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     const { page } = state;
     await logInDemo(page);
     await openProfileConfig(page);
-    const robot = page.getByRole('switch', { name: 'Robot encendido' });
-    if ((await robot.getAttribute('aria-checked')) === 'false') await flip(page, 'Robot encendido');
+    const robot = page.getByRole('switch', { name: 'Encender el robot' });
+    if ((await robot.getAttribute('aria-checked')) === 'false')
+      await flip(page, 'Encender el robot');
     await until(
       async () => (await tradingData(page)).trades.length > 0,
       'the robot to trade',
       90_000,
     );
 
-    await flip(page, 'Robot encendido');
+    await flip(page, 'Encender el robot');
     const stopped = await tradingData(page);
     expect(stopped.robot).toMatchObject({ bot_on: false, idleReason: 'ROBOT_OFF' });
     const openWhenStopped = new Set(stopped.trades.map((row) => row.id));

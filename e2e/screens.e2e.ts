@@ -64,7 +64,7 @@ const publicVisits: Visit[] = [
   {
     route: '/promo/:campaign',
     name: 'promo-robotbitcoin',
-    path: '/promo/robotbitcoin-interactive-brokers',
+    path: '/promo/robotbitcoin-corredora-andina-ejemplo',
   },
   { route: '/*', name: 'not-found', path: '/no-such-page' },
 ];

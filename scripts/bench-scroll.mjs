@@ -224,6 +224,8 @@ async function measureHistory(browser, url, viewport, email, rows) {
     await page.getByLabel('Contraseña', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL('**/dashboard');
+    // Below 900 px the closed operations are a tab of the dashboard.
+    if (viewport.width < 900) await page.getByRole('tab', { name: 'Cerradas' }).click();
     const list = page.getByRole('region', { name: listName });
     await list.locator('[data-index]').first().waitFor();
     await list.scrollIntoViewIfNeeded();

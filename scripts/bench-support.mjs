@@ -55,6 +55,20 @@ export function startServer(script, env = process.env, execArgv = []) {
   });
 }
 
+/**
+ * CPU time (user + system, every thread) a child process has used so far, in µs, from
+ * /proc/<pid>/stat: what a server spends, whatever else the machine is doing.
+ */
+export async function processCpuMicros(child) {
+  const stat = await fs.readFile(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at the state, field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime (14) + stime (15)
+  return (ticks / clockTicksPerSecond) * 1e6;
+}
+/** USER_HZ: 100 on Linux on every architecture Node supports. */
+const clockTicksPerSecond = 100;
+
 /** Sends SIGTERM; resolves with the exit code (0 when the server stopped cleanly). */
 export async function stopServer(server) {
   if (server.child.exitCode !== null) return server.child.exitCode;

@@ -15,7 +15,7 @@ const entry = (namespace: string, heading: string, text?: string) => ({
   ...(text ? { text: (language: Language) => catalogueText(language, namespace, text) } : {}),
 });
 
-/** Every public route of spec §2 (one broker for the robotbitcoin landing). */
+/** Every public route of spec §2 (for the robotbitcoin landing, a broker of the demo's directory). */
 export const publicPages: PublicPage[] = [
   { path: '/', ...entry('home', 'title', 'lead') },
   { path: '/asked-questions', ...entry('faq', 'title', 'lead') },
@@ -34,16 +34,16 @@ export const publicPages: PublicPage[] = [
   { path: '/set-password', ...entry('auth', 'setPassword.title', 'setPassword.lead') },
   { path: '/promo/mesgratis', ...entry('promo', 'freeMonth.title', 'freeMonth.lead') },
   {
-    path: '/promo/robotbitcoin-interactive-brokers',
+    path: '/promo/robotbitcoin-corredora-andina-ejemplo',
     heading: (language) =>
       catalogueText(language, 'promo', 'robotBitcoin.title').replace(
         '{{broker}}',
-        'Interactive Brokers',
+        'Corredora Andina (ejemplo)',
       ),
     text: (language) =>
       catalogueText(language, 'promo', 'robotBitcoin.lead').replace(
         '{{broker}}',
-        'Interactive Brokers',
+        'Corredora Andina (ejemplo)',
       ),
   },
 ];

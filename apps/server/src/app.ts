@@ -65,6 +65,7 @@ import { BrokerSearchService } from './services/broker-search.service';
 import { BrokersRepository } from './repositories/brokers.repository';
 import { PlatformUsersRepository } from './repositories/platform-users.repository';
 import { TradingPlatformLinksRepository } from './repositories/trading-platform-links.repository';
+import { checkSealedValues } from './services/sealed-values-check';
 import {
   CredentialsCipher,
   credentialsKeyFile,
@@ -228,6 +229,38 @@ async function createCredentialsCipher(
   return new CredentialsCipher(await loadOrCreateKeyFile(file, now));
 }
 
+/** Every key id the database uses is configured and opens what it sealed (decision 065). */
+async function checkStoredSeals(
+  config: Config,
+  db: Database['db'],
+  credentialsCipher: CredentialsCipher,
+  totpCipher: CredentialsCipher,
+  totpSealer: TotpSecretSealer,
+): Promise<void> {
+  checkSealedValues({
+    what: 'admin TOTP secrets',
+    keySource: config.ADMIN_TOTP_KEYS
+      ? 'ADMIN_TOTP_KEYS'
+      : `the key file ${adminTotpKeyFile(config.dataDir)}`,
+    samples: (await new AdminsRepository(db).withSealedTotp()).map((admin) => ({
+      keyId: admin.totpKeyId ?? '',
+      open: () => totpSealer.open(admin.id, admin),
+    })),
+    hasKey: (id) => totpCipher.hasKey(id),
+  });
+  checkSealedValues({
+    what: 'trading-platform credentials',
+    keySource: config.PLATFORM_CREDENTIALS_KEYS
+      ? 'PLATFORM_CREDENTIALS_KEYS'
+      : `the key file ${credentialsKeyFile(config.dataDir)}`,
+    samples: (await new TradingPlatformLinksRepository(db).oneSealedPerKey()).map((row) => ({
+      keyId: row.keyId,
+      open: () => credentialsCipher.open(row, row.userId),
+    })),
+    hasKey: (id) => credentialsCipher.hasKey(id),
+  });
+}
+
 /** Sessions (and users' settings) kept in each process, and how long each is trusted. */
 const sessionCacheLimits = { maxEntries: 10_000, ttlMs: 60_000 };
 /** Users whose newest closed page is kept (about 100 rows each). */
@@ -312,14 +345,21 @@ function createPaymentProvider(
     // Both ends are in this process: a secret drawn at start serves unless several processes
     // share the simulated provider (then SIM_PAY_WEBHOOK_SECRET).
     secret: config.SIM_PAY_WEBHOOK_SECRET ?? randomBytes(32).toString('hex'),
+    // Nothing is sent before this server listens, even to SIM_PAY_WEBHOOK_URL (a proxy in
+    // front of it): a try then fails and backs off for a minute (issue 18).
     webhookUrl: () => {
-      if (config.SIM_PAY_WEBHOOK_URL) return config.SIM_PAY_WEBHOOK_URL;
       const base = listeningUrl(app);
-      return base && `${base}${apiV1Prefix}${billingPaths.webhooks}/simulated`;
+      if (!base) return undefined;
+      return (
+        config.SIM_PAY_WEBHOOK_URL ?? `${base}${apiV1Prefix}${billingPaths.webhooks}/simulated`
+      );
     },
     autoDeliver: timers,
     onError: (error, what) => {
       app.log.error({ err: error }, `payments: ${what} failed`);
+    },
+    onRetry: (retry) => {
+      app.log.warn(retry, 'payments: a webhook delivery failed; it is tried again with backoff');
     },
   });
 }
@@ -398,6 +438,19 @@ export async function buildApp(
   }
 
   const clock = dependencies.clock ?? systemClock;
+  // The keys, and a check that they open what the database holds sealed, before anything
+  // starts: a lost or damaged key stops the start with one line (decision 065).
+  let credentialsCipher: CredentialsCipher;
+  let totpSealer: TotpSecretSealer;
+  try {
+    credentialsCipher = await createCredentialsCipher(config, app, clock.now());
+    const totpCipher = await adminTotpCipher(config, clock.now());
+    totpSealer = new TotpSecretSealer(totpCipher);
+    await checkStoredSeals(config, database.db, credentialsCipher, totpCipher, totpSealer);
+  } catch (error) {
+    if (ownsDatabase) await database.close();
+    throw error;
+  }
   const mailer = dependencies.mailer ?? createMailer(config, app);
   app.addHook('onClose', async () => {
     await mailer.close();
@@ -409,6 +462,11 @@ export async function buildApp(
 
   // The robot starts once the database is migrated and stops before it closes (onClose hooks
   // run last-registered first).
+  // Access that ended while this server was down is taken away before the robot loads its
+  // accounts: it never trades on a period already over, not even until billing's first run.
+  for (const userId of await new BillingRepository(db).endLapsedAccess(clock.now())) {
+    await users.userChanged(userId);
+  }
   const autoAdvance = dependencies.robotTimers ?? true;
   const robotTime = await robotClock(clock, config.MARKET_SPEED, db, !autoAdvance);
   const robotNow = robotTime.now;
@@ -457,6 +515,10 @@ export async function buildApp(
   const payments =
     dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
   const billingRepository = new BillingRepository(db);
+  // Every absolute link we hand out (provider return links, mails): PUBLIC_URL, else the
+  // address we listen on; never the request's Host or X-Forwarded-Host (issue 18).
+  const appBase = () =>
+    config.PUBLIC_URL ?? listeningUrl(app) ?? `http://${config.HOST}:${String(config.PORT)}`;
   const billing = new BillingService({
     repository: billingRepository,
     provider: payments,
@@ -464,7 +526,7 @@ export async function buildApp(
     mailer,
     clock,
     platform: robot,
-    publicUrl: config.PUBLIC_URL,
+    publicUrl: () => appBase(),
     onAccessChanged: (userId) => trading.applyStoredSettings(userId),
     onError: (error, what) => {
       app.log.error({ err: error }, `billing: ${what} failed`);
@@ -474,6 +536,9 @@ export async function buildApp(
         { eventId: id, eventType: type },
         'billing: event about an unknown object ignored',
       );
+    },
+    onDuplicate: ({ userId, subscriptionId }) => {
+      app.log.warn({ userId, subscriptionId }, 'billing: a second subscription refunded at once');
     },
   });
   // Read when a session ends, by then `app.realtime` (registered below) exists.
@@ -492,7 +557,6 @@ export async function buildApp(
   const contactMessages = new ContactMessagesRepository(db);
   const adminAudit = new AdminAuditRepository(db);
   const adminUsers = new AdminUsersRepository(db);
-  const consoleBase = config.PUBLIC_URL ?? `http://${config.HOST}:${String(config.PORT)}`;
   const authService = new AuthService(
     users,
     new SessionsRepository(db),
@@ -548,7 +612,7 @@ export async function buildApp(
             }
           : undefined,
       ),
-      await createCredentialsCipher(config, app, clock.now()),
+      credentialsCipher,
       clock,
       async (row) => {
         if (robot?.hasAccount(row.userId)) {
@@ -570,7 +634,7 @@ export async function buildApp(
           timeZone: config.SUPPORT_TIME_ZONE,
           holidays: new Set(config.SUPPORT_HOLIDAYS),
         },
-        consoleUrl: (id) => new URL(`/admin/messages/${id}`, consoleBase).toString(),
+        consoleUrl: (id) => new URL(`/admin/messages/${id}`, appBase()).toString(),
       },
       onMailFailure,
     ),
@@ -581,7 +645,7 @@ export async function buildApp(
       argon2PasswordHasher,
       secrets,
       otplibTotp,
-      new TotpSecretSealer(await adminTotpCipher(config, clock.now())),
+      totpSealer,
       clock,
       async (token) => (await authService.authenticate(token)) !== undefined,
     ),
@@ -700,6 +764,11 @@ export async function buildApp(
     billing.runDue().catch((error: unknown) => {
       app.log.error({ err: error }, 'billing: the clock run failed');
     });
+  // Once the server listens, billing runs at once: renewals and access that ended while it was
+  // down, and the events recorded during start-up, delivered now rather than a tick later.
+  app.addHook('onListen', () => {
+    if (billingTimers) void runBilling();
+  });
   app.addHook('onReady', async () => {
     // Gifts that a stop interrupted are granted before anything else happens.
     await billing.grantPendingGifts();
@@ -714,7 +783,7 @@ export async function buildApp(
   });
 
   await app.register(compress, { global: true, threshold: 1024 });
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerRateLimits(app, {
     redisUrl: config.REDIS_URL,
     ...(dependencies.rateLimitRedisPrefix
@@ -750,7 +819,10 @@ export async function buildApp(
     await app.register(simulatedCheckoutRoutes(payments), { prefix: simulatedPaymentsPath });
   }
 
-  const servesWeb = await registerWebApp(app, config.WEB_DIST_DIR ?? defaultWebDist);
+  const directory = new BrokersRepository(db);
+  const servesWeb = await registerWebApp(app, config.WEB_DIST_DIR ?? defaultWebDist, (id) =>
+    directory.nameOf(id),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/core-api' || request.url.startsWith('/core-api/');

@@ -162,9 +162,9 @@ export const configSchema = z.object({
    */
   TRACK_RECORD_ENABLED: booleanish.default(true),
   /**
-   * How often the robot sends this thread the figures and open operations of the accounts read
-   * lately, when they changed: what get-all-data answers from (decision 046). 0 sends none, and
-   * every read then waits for the robot.
+   * How often the robot sends this thread the projections of the accounts read lately, when they
+   * moved with prices; its events carry them at once anyway (decisions 046 and 070). 0 sends
+   * only those, and every read then waits for the robot to push the account.
    */
   ROBOT_MIRROR_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   /** Simulated time between two quotes of an instrument, and the market timer's period. */

@@ -86,7 +86,7 @@ describe("support pulls a user's kill switch", () => {
   it('stops the robot, closes every open operation, and audits it', async () => {
     const { headers: userHeaders, userId } = await trader(context.app);
     const robot = robotOf(context.app);
-    const openCount = async () => (await robot.openPositions(userId))?.length ?? 0;
+    const openCount = async () => (await robot.projection(userId))?.trades.length ?? 0;
     expect(await runMarket(context, async () => (await openCount()) >= 2)).toBe(true);
     const open = await openCount();
     const admin = await createAdmin(context.app);

@@ -73,14 +73,19 @@ describe('support refunds a user under the 30-day guarantee', () => {
         guarantee: { eligible: false, reason: 'refunded' },
       },
     });
-    // Access ended: the user's own view, the robot and the live data all say so.
+    // Access ended: the user's own view, the robot and the live data all say so. The live
+    // account stays readable, with the kill switch (decision 063).
     const user = await signIn('trader@example.com');
     expect((await overview(app, user)).subscription?.status).toBe('refunded');
     expect(
       (await getSettings(app, user)).json<{ data: { authorized: boolean } }>().data.authorized,
     ).toBe(false);
     expect((await robot.accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
-    expect((await getAllData(app, bearer(user))).statusCode).toBe(403);
+    const live = await getAllData(app, bearer(user));
+    expect(live.statusCode).toBe(200);
+    expect(live.json<{ data: { robot: { idleReason: string } } }>().data.robot.idleReason).toBe(
+      'NOT_AUTHORIZED',
+    );
     const mails = await Promise.all(
       (await readMails(context.mailDir, 2)).map((mail) => simpleParser(mail)),
     );

@@ -117,7 +117,7 @@ describe('the yearly plan’s $100 gift at the built-in platform', () => {
 });
 
 describe('when access ends, the robot stops', () => {
-  it('a refund within 7 days: no new operations, the live account is closed to the user', async () => {
+  it('a refund within 7 days: no new operations; the live account stays readable (decision 063)', async () => {
     const { app } = context;
     const { token, userId, headers } = await trader(app);
     await pay(app, token, 'monthly');
@@ -133,10 +133,11 @@ describe('when access ends, the robot stops', () => {
     });
     expect(refund.statusCode).toBe(200);
     expect((await robot.accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
-    const refused = await getAllData(app, headers);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json<{ message: string }>().message).toBe(
-      'Debes completar el pago para acceder a tu cartera y al robot.',
+    // Read-only, with the kill switch: see test/access-ended.test.ts.
+    const readable = await getAllData(app, headers);
+    expect(readable.statusCode).toBe(200);
+    expect(readable.json<{ data: { robot: { idleReason: string } } }>().data.robot.idleReason).toBe(
+      'NOT_AUTHORIZED',
     );
   });
 
@@ -189,7 +190,11 @@ describe('when access ends, the robot stops', () => {
     const fresh = login1.json<{ data: { token: string } }>().data.token;
     expect((await overview(app, fresh)).subscription?.status).toBe('past_due');
     expect((await robot.accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
-    expect((await getAllData(app, { ...headers, ...bearer(fresh) })).statusCode).toBe(403);
+    const readable = await getAllData(app, { ...headers, ...bearer(fresh) });
+    expect(readable.statusCode).toBe(200);
+    expect(readable.json<{ data: { robot: { idleReason: string } } }>().data.robot.idleReason).toBe(
+      'NOT_AUTHORIZED',
+    );
 
     const portal = await app.inject({
       method: 'POST',

@@ -720,3 +720,60 @@ describe('the free month', () => {
     expect(await authorized(context, user)).toBe(true);
   });
 });
+
+describe('one subscription per user, held where the money is taken (issue 18)', () => {
+  const context = useBillingApp();
+
+  it('two checkouts opened before paying: the second is refused uncharged and closed', async () => {
+    const { app } = context;
+    const user = await newCustomer(context);
+    const monthly = await startCheckout(app, user, 'monthly');
+    const yearly = await startCheckout(app, user, 'yearly');
+
+    expect((await submitCard(app, monthly.url, testCards.pays)).statusCode).toBe(303);
+    const second = await submitCard(app, yearly.url, testCards.pays);
+    expect(second.statusCode).toBe(409);
+    expect(second.body).toContain('Ya tienes una suscripción');
+    expect(second.body).toContain('no cobramos este pago');
+    // The refused checkout is closed: it cannot be paid later either.
+    expect((await app.inject({ url: yearly.url })).statusCode).toBe(404);
+    expect((await submitCard(app, yearly.url, testCards.pays)).statusCode).toBe(404);
+
+    await app.services.billing.runDue();
+    const billing = await overview(app, user);
+    expect(billing.subscription).toMatchObject({ plan: 'monthly', status: 'active' });
+    expect(billing.payments).toHaveLength(1);
+    expect(billing.payments[0]).toMatchObject({ plan: 'monthly', status: 'paid' });
+    expect(billing.refund.eligible).toBe(true);
+    expect(
+      (await simulatedEvents(app)).filter((event) => event.type === 'invoice.paid'),
+    ).toHaveLength(1);
+  });
+
+  it('two checkouts paid at the same moment: one is charged', async () => {
+    const { app } = context;
+    const user = await newCustomer(context, { language: 'pt' });
+    const monthly = await startCheckout(app, user, 'monthly');
+    const yearly = await startCheckout(app, user, 'yearly');
+    const answers = await Promise.all([
+      submitCard(app, monthly.url, testCards.pays),
+      submitCard(app, yearly.url, testCards.pays),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([303, 409]);
+    const refused = answers.find((answer) => answer.statusCode === 409);
+    expect(refused?.body).toContain('Você já tem uma assinatura');
+    await app.services.billing.runDue();
+    expect((await overview(app, user)).payments).toHaveLength(1);
+  });
+
+  it('after a refund the user may subscribe again', async () => {
+    const { app } = context;
+    const user = await newCustomer(context);
+    await pay(app, user, 'monthly');
+    expect((await billingAction(app, user, 'refund')).statusCode).toBe(200);
+    await pay(app, user, 'yearly');
+    const billing = await overview(app, user);
+    expect(billing.subscription).toMatchObject({ plan: 'yearly', status: 'active' });
+    expect(billing.payments.map((payment) => payment.status)).toEqual(['paid', 'refunded']);
+  });
+});

@@ -121,7 +121,7 @@ describe('password recovery by e-mailed code', () => {
     const response = await setPassword('12a', { password: 'corta', confirm_password: 'distinta' });
     expect(response.statusCode).toBe(422);
     expect(response.json<{ errors: Record<string, string[]> }>().errors).toEqual({
-      otp: ['El código tiene 6 dígitos'],
+      otp: ['Solo se permiten números'],
       password: [
         'Mínimo 8 caracteres',
         'La contraseña debe contener al menos una letra y un número',

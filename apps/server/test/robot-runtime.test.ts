@@ -91,7 +91,7 @@ describe('the robot in the server', () => {
     await robot.settled();
     const before = await robot.snapshot();
     const openPositionIds = async (runtime: typeof robot) =>
-      ((await runtime.openPositions(userId)) ?? []).map((open) => open.trade.positionId).sort();
+      ((await runtime.projection(userId))?.trades ?? []).map((open) => open.id).sort();
     const openBefore = await openPositionIds(robot);
     await context.app.close();
 

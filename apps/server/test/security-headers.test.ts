@@ -77,6 +77,43 @@ describe('security headers (issue 11, finding 2)', () => {
     }
   });
 
+  it('every answer carries exactly the same security headers, whatever serves it (issue 18: helmet built once)', async () => {
+    // The whole set helmet writes with our options, pinned before its middleware moved to
+    // being built once at start: moving it must not change a single header.
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self';connect-src 'self';object-src 'none';form-action 'self';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const answers = [
+      await context.app.inject({ url: '/' }),
+      await context.app.inject({ url: '/dashboard' }),
+      await context.app.inject({ url: '/assets/index-abc.js' }),
+      await context.app.inject({ url: '/no-such-page' }),
+      await context.app.inject({ method: 'POST', url: `${v1}/country-code` }),
+      await context.app.inject({ url: `${v1}/get-settings` }),
+      await context.app.inject({ url: '/core-api/nothing-here' }),
+      await context.app.inject({ url: '/core-api/health' }),
+    ];
+    for (const response of answers) {
+      const securityHeaders = Object.fromEntries(
+        Object.keys(expected).map((name) => [name, response.headers[name]]),
+      );
+      expect(securityHeaders, response.raw.req.url).toEqual(expected);
+      expect(response.headers['x-powered-by']).toBeUndefined();
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
   it('sends HSTS over https as a trusted proxy reports it, and never over plain http', async () => {
     const behindTls = await context.app.inject({
       url: '/',

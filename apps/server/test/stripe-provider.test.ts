@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookRejected } from '../src/payments/payment-provider';
 import { StripePaymentProvider } from '../src/payments/stripe/stripe-provider';
 import { useTestApp } from './helpers/app';
-import { bearer, getSettings, manualClock, registeredToken, v1 } from './helpers/accounts';
+import { simpleParser } from 'mailparser';
+import {
+  bearer,
+  getSettings,
+  manualClock,
+  readMails,
+  registeredToken,
+  v1,
+} from './helpers/accounts';
 import { billingAction, overview, startCheckout } from './helpers/billing';
 import { FakeStripe } from './helpers/fake-stripe';
 
@@ -396,5 +404,74 @@ describe('Stripe events about objects this app does not know', () => {
     const log = lines.join('');
     expect(log).not.toContain('stranger@example.com');
     expect(log).not.toContain('"level":50');
+  });
+});
+
+describe('two Stripe checkouts opened before paying, both paid (issue 18)', () => {
+  const clock = manualClock(new Date());
+  const context = useTestApp({}, () => ({
+    clock,
+    billingTimers: false,
+    paymentProvider: adapter(),
+  }));
+
+  it('the second payment is refunded at once, its subscription canceled, with a receipt and an e-mail saying why', async () => {
+    const { app } = context;
+    const token = await registeredToken(app);
+    const monthly = await startCheckout(app, token, 'monthly');
+    const yearly = await startCheckout(app, token, 'yearly');
+    // Stripe cannot refuse the second: each checkout is paid on its own page.
+    const first = fake.complete(monthly.sessionId, undefined, Date.now());
+    const second = fake.complete(yearly.sessionId, undefined, Date.now() + 1000);
+    const post = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: `${v1}/billing/webhooks/stripe`,
+        headers: { 'content-type': 'application/json', 'stripe-signature': sign(payload) },
+        payload,
+      });
+    expect((await post(fake.event('invoice.paid', first.invoiceId))).statusCode).toBe(200);
+    expect((await post(fake.event('invoice.paid', second.invoiceId))).statusCode).toBe(200);
+
+    expect(
+      fake.calls.some(
+        (call) => call.path === '/v1/refunds' && call.params.payment_intent === second.intentId,
+      ),
+    ).toBe(true);
+    expect(fake.calls.some((call) => call.params.payment_intent === first.intentId)).toBe(false);
+    expect(fake.get(second.subscriptionId).status).toBe('canceled');
+    expect(fake.get(first.subscriptionId).status).toBe('active');
+
+    const billing = await overview(app, token);
+    expect(billing.authorized).toBe(true);
+    expect(billing.subscription).toMatchObject({ plan: 'monthly', status: 'active' });
+    // Every payment shown is either refundable (the first, for 7 days) or shown refunded.
+    expect(billing.payments).toEqual([
+      expect.objectContaining({ plan: 'yearly', amountCents: 29_000, status: 'refunded' }),
+      expect.objectContaining({ plan: 'monthly', amountCents: 2900, status: 'paid' }),
+    ]);
+    expect(billing.refund).toMatchObject({ eligible: true, amountCents: 2900 });
+
+    // Stripe's own events about the refund and the cancellation change nothing more.
+    expect((await post(fake.event('charge.refunded', second.chargeId))).statusCode).toBe(200);
+    expect(
+      (await post(fake.event('customer.subscription.deleted', second.subscriptionId))).statusCode,
+    ).toBe(200);
+    expect((await overview(app, token)).payments.map((payment) => payment.status)).toEqual([
+      'refunded',
+      'paid',
+    ]);
+
+    const mails = await Promise.all(
+      (await readMails(context.mailDir, 3)).map((mail) => simpleParser(mail)),
+    );
+    expect(mails.map((mail) => mail.subject).sort()).toEqual([
+      'Recibo de tu suscripción a Tradebot',
+      'Recibo de tu suscripción a Tradebot',
+      'Te devolvimos un pago repetido',
+    ]);
+    const why = mails.find((mail) => mail.subject === 'Te devolvimos un pago repetido');
+    expect(why?.text).toContain('Cada cuenta tiene una sola suscripción');
+    expect(why?.text).toMatch(/USD\s290\.00/);
   });
 });

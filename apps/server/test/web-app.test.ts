@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokersRepository } from '../src/repositories/brokers.repository';
 import { useTestApp } from './helpers/app';
 
 /**
@@ -30,7 +31,7 @@ const files: Record<string, string | Buffer> = {
   '_pages/pt/app.html': page('pt', 'App pt'),
   '_pages/es/promo/robotbitcoin-template.html': page(
     'es',
-    'Robot para Qzxbrokerqzx <link rel="canonical" href="https://x/promo/robotbitcoin-qzxbrokerqzx">',
+    'Robot para Qzxbrokerqzx <link rel="canonical" href="https://x/promo/robotbitcoin-qzxbrokerqzx"><div data-broker="Qzxbrokerqzx" data-broker-segment="robotbitcoin-qzxbrokerqzx">',
   ),
   '_pages/pt/promo/robotbitcoin-template.html': page('pt', 'Robô para Qzxbrokerqzx'),
   '_pages/es/promo/robotbitcoin.html': page('es', 'Robot para tu bróker'),
@@ -108,14 +109,60 @@ describe('serving the web app', () => {
     expect(slash.headers.location).toBe('/pt/login');
   });
 
-  it('fills the robotbitcoin landing with the broker of the address', async () => {
-    const response = await get('/promo/robotbitcoin-interactive-brokers');
+  it('sends a first visit whose browser prefers Portuguese to the Portuguese address', async () => {
+    for (const header of ['pt-BR,pt;q=0.9,en;q=0.8', 'en-US,pt;q=0.7,es;q=0.5', 'pt']) {
+      const first = await get('/login?p=1', { 'accept-language': header });
+      expect(first.statusCode, header).toBe(302);
+      expect(first.headers.location).toBe('/pt/login?p=1');
+      expect(first.headers.vary).toContain('Accept-Language');
+    }
+    for (const header of ['es-AR,es;q=0.9,pt;q=0.8', 'pt;q=0,es', 'en-US,en;q=0.9', '']) {
+      expect((await get('/', { 'accept-language': header })).statusCode, header).toBe(200);
+    }
+    // Crawlers send none: the Spanish page at its address.
+    expect((await get('/')).statusCode).toBe(200);
+    // The stored choice wins afterwards.
+    const chosen = await get('/', { 'accept-language': 'pt-BR', cookie: 'language=es' });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.body).toContain('Inicio');
+  });
+
+  it('answers a robotbitcoin landing only for a broker of the directory, with its own name', async () => {
+    const entry = {
+      regulators: [],
+      countries: ['AR'],
+      platforms: ['web'],
+      minDepositCents: 0,
+      markets: ['forex'],
+      robotSupported: false,
+    };
+    await new BrokersRepository(context.app.database.db).replaceAll(
+      [
+        { ...entry, id: 'xm', name: 'XM' },
+        { ...entry, id: 'ab-markets', name: 'A&B <Markets>' },
+      ],
+      new Date(),
+    );
+    const response = await get('/promo/robotbitcoin-xm');
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('Robot para Interactive Brokers');
-    expect(response.body).toContain('href="https://x/promo/robotbitcoin-interactive-brokers"');
-    const hostile = await get('/promo/robotbitcoin-%3Cscript%3Ealert(1)%3C%2Fscript%3E');
-    expect(hostile.body).toContain('Robot para Scriptalert1script');
-    expect(hostile.body).not.toContain('<script>');
+    expect(response.body).toContain('Robot para XM');
+    expect(response.body).toContain('href="https://x/promo/robotbitcoin-xm"');
+    expect(response.body).toContain('data-broker="XM" data-broker-segment="robotbitcoin-xm"');
+    expect((await get('/pt/promo/robotbitcoin-XM')).body).toContain('Robô para XM');
+    const escaped = await get('/promo/robotbitcoin-ab-markets');
+    expect(escaped.body).toContain('Robot para A&amp;B &lt;Markets&gt;');
+    expect(escaped.body).not.toContain('<Markets>');
+    // Text that names no broker of the directory is not a page: no headline from the address.
+    for (const url of [
+      '/promo/robotbitcoin-estafa-garantizada-1000-por-ciento',
+      '/promo/robotbitcoin-%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      '/pt/promo/robotbitcoin-interactive-brokers',
+    ]) {
+      const unknown = await get(url);
+      expect(unknown.statusCode, url).toBe(404);
+      expect(unknown.body, url).toContain(url.startsWith('/pt') ? 'Não existe' : 'No existe');
+      expect(unknown.body, url).not.toMatch(/Estafa|script|Interactive/i);
+    }
     expect((await get('/pt/promo/robotbitcoin-')).body).toContain('Robô para a sua corretora');
   });
 

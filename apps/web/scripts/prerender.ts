@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { languages, type Language } from '@tradebot/contract/constants';
+import { languages, promoBrokerPlaceholder, type Language } from '@tradebot/contract/constants';
 import { compressDirectory } from './compress';
 import { robotsTxt, sitemapXml } from './site-files';
 import type { PageHead } from '../src/app/page-head';
@@ -23,8 +23,11 @@ const webRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(webRoot, 'dist');
 const pagesDir = path.join(dist, '_pages');
 
-/** A name no broker has: the server puts the requested broker in its place. */
-export const brokerPlaceholder = { segment: 'robotbitcoin-qzxbrokerqzx', name: 'Qzxbrokerqzx' };
+/**
+ * A name no broker has: the server puts a directory broker's segment and name in its place,
+ * and answers any other robotbitcoin address with the not-found page (docs/decisions/074).
+ */
+const brokerPlaceholder = promoBrokerPlaceholder;
 
 export interface PagesManifest {
   /** In-app path -> file under _pages/, per language. */
@@ -102,9 +105,9 @@ async function main(): Promise<void> {
     placeholder: brokerPlaceholder,
   };
 
-  const render = async (pagePath: string, language: Language, file: string) => {
+  const render = async (pagePath: string, language: Language, file: string, rootData = '') => {
     const page = await renderer.renderPage(pagePath, language, site.publicUrl);
-    const root = `<div id="root" data-prerendered="${language}">${page.html}</div>`;
+    const root = `<div id="root" data-prerendered="${language}"${rootData}>${page.html}</div>`;
     return write(`${language}/${file}`, documentOf(template, page.head, root));
   };
 
@@ -117,6 +120,8 @@ async function main(): Promise<void> {
         `/promo/${brokerPlaceholder.segment}`,
         language,
         'promo/robotbitcoin-template.html',
+        // What the browser reads to render the same landing (apps/web/src/lib/promo-broker.ts).
+        ` data-broker="${brokerPlaceholder.name}" data-broker-segment="${brokerPlaceholder.segment}"`,
       ),
       generic: await render('/promo/robotbitcoin-', language, 'promo/robotbitcoin.html'),
     };

@@ -70,6 +70,11 @@ describe('other account schemas', () => {
     expect(messagesOf(setPasswordRequestSchema.safeParse({ ...base, otp: '12345' })).otp).toBe(
       'validation.otpFormat',
     );
+    for (const otp of ['12345a', 'abc', '12 345']) {
+      expect(messagesOf(setPasswordRequestSchema.safeParse({ ...base, otp })).otp).toBe(
+        'validation.numbersOnly',
+      );
+    }
   });
 
   it('describes the user config of spec §3', () => {

@@ -149,9 +149,12 @@ export const forgotPasswordResponseSchema = dataEnvelope(z.object({ sent: z.lite
 export const setPasswordRequestSchema = z
   .object({
     email: emailSchema,
+    // spec §5: a letter is "numbers only" (issue 22), a wrong length "6 digits".
     otp: text({ error: 'validation.required' })
       .trim()
-      .regex(/^\d{6}$/, { error: 'validation.otpFormat' }),
+      .regex(/^\d*$/, { error: 'validation.numbersOnly' })
+      // Only digits, of the wrong count: one message per mistake.
+      .regex(/^(?:\d{6}|.*\D.*)$/, { error: 'validation.otpFormat' }),
     password: newPasswordSchema,
     confirm_password: text({ error: 'validation.required' }),
     language: languageSchema.optional(),
@@ -191,7 +194,8 @@ export const emailSubscriptionRequestSchema = z.object({
   promo: text().trim().max(limits.promocode.max).nullish(),
   language: languageSchema.optional(),
 });
+// The same answer for a new and a known address: it tells nobody who is subscribed (issue 18).
 export const emailSubscriptionResponseSchema = dataEnvelope(
-  z.object({ status: z.enum(['subscribed', 'already_subscribed']) }),
+  z.object({ status: z.enum(['subscribed']) }),
 );
 export type EmailSubscriptionResponse = z.infer<typeof emailSubscriptionResponseSchema>;

@@ -23,7 +23,6 @@ const es = {
   'errors.SERVICE_UNAVAILABLE': 'El servicio no está disponible en este momento.',
   'validation.required': 'Este campo es obligatorio',
   'validation.email': 'Correo electrónico inválido',
-  'validation.emailPrompt': 'Por favor, ingresa un email válido',
   'validation.emailRequired': 'Por favor, ingresa tu email',
   'validation.min': 'Mínimo {{count}} caracteres',
   'validation.max': 'Máximo {{count}} caracteres',
@@ -86,6 +85,8 @@ const es = {
   'admin.guaranteeExpired':
     'Pasaron más de 30 días desde el primer pago: la garantía ya no se aplica.',
   'admin.guaranteeRefunded': 'El primer pago de este usuario ya fue reembolsado.',
+  'trading.accessEndedRobotOn':
+    'Tu acceso terminó: el robot no abre operaciones nuevas y no puede encenderse hasta que pagues. Puedes ver tus operaciones abiertas y cerrarlas todas.',
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -106,7 +107,6 @@ const pt: Record<MessageKey, string> = {
   'errors.SERVICE_UNAVAILABLE': 'O serviço não está disponível no momento.',
   'validation.required': 'Este campo é obrigatório',
   'validation.email': 'E-mail inválido',
-  'validation.emailPrompt': 'Por favor, informe um e-mail válido',
   'validation.emailRequired': 'Por favor, informe seu e-mail',
   'validation.min': 'Mínimo de {{count}} caracteres',
   'validation.max': 'Máximo de {{count}} caracteres',
@@ -170,6 +170,8 @@ const pt: Record<MessageKey, string> = {
   'admin.guaranteeExpired':
     'Passaram mais de 30 dias desde o primeiro pagamento: a garantia não se aplica mais.',
   'admin.guaranteeRefunded': 'O primeiro pagamento deste usuário já foi reembolsado.',
+  'trading.accessEndedRobotOn':
+    'Seu acesso terminou: o robô não abre operações novas e não pode ser ligado até você pagar. Você pode ver suas operações abertas e fechar todas.',
 };
 
 export const messageCatalogue: Record<Language, Record<MessageKey, string>> = { es, pt };

@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { brokerNameFromSegment, isRobotBitcoinSegment } from './promo-campaigns';
+import { isRobotBitcoinSegment, promoBrokerId, promoBrokerSegment } from './promo-campaigns';
 
-describe('brokerNameFromSegment', () => {
+describe('robotbitcoin landing segments', () => {
   it.each([
-    ['robotbitcoin-xm', 'Xm'],
-    ['robotbitcoin-interactive-brokers', 'Interactive Brokers'],
-    ['ROBOTBITCOIN-ic_markets', 'Ic Markets'],
-    ['robotbitcoin-%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'Scriptalert1script'],
-    ['robotbitcoin-bolsa.méxico', 'Bolsa México'],
-    ['robotbitcoin-%E0%A4%A', 'E0a4a'],
+    ['robotbitcoin-xm', 'xm'],
+    ['ROBOTBITCOIN-Interactive-Brokers', 'interactive-brokers'],
+    ['robotbitcoin-estafa-garantizada-1000-por-ciento', 'estafa-garantizada-1000-por-ciento'],
     ['robotbitcoin-', null],
-    ['robotbitcoin----', null],
     ['mesgratis', null],
     [undefined, null],
-  ])('%s -> %s', (segment, expected) => {
-    expect(brokerNameFromSegment(segment)).toBe(expected);
+  ])('%s asks for the directory id %s', (segment, expected) => {
+    expect(promoBrokerId(segment)).toBe(expected);
   });
 
-  it('caps the name at 40 characters', () => {
-    expect(brokerNameFromSegment(`robotbitcoin-${'a'.repeat(80)}`)?.length).toBe(40);
+  it('spells a directory id back as its segment', () => {
+    expect(promoBrokerSegment('xm')).toBe('robotbitcoin-xm');
+    expect(promoBrokerId(promoBrokerSegment('xm'))).toBe('xm');
   });
 
   it('recognises the landing with or without a broker', () => {

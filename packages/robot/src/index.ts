@@ -115,7 +115,11 @@ export type {
   TradingEngineDependencies,
 } from './engine/trading-engine';
 export { TradingEngine, engineIdleReasons } from './engine/trading-engine';
-export type { PaperTradingOptions, WarmUpChoice } from './engine/paper-trading-system';
+export type {
+  PaperTradingOptions,
+  PaperTradingSystem,
+  WarmUpChoice,
+} from './engine/paper-trading-system';
 export { defaultWarmUpHistoryMs, startPaperTrading } from './engine/paper-trading-system';
 
 // Money and the contract edge.

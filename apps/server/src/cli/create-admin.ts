@@ -5,7 +5,8 @@
  * server's configuration names (DATABASE_URL, else PGlite under DATA_DIR), migrating it first.
  * The password comes from ADMIN_PASSWORD, else is asked on the terminal (hidden), else is the
  * first line of standard input. Prints the TOTP secret and its otpauth:// URI once.
- * On the embedded database (PGlite), stop the server first: one process at a time may open it.
+ * On the embedded database (PGlite), stop the server first: one process at a time may open it,
+ * and while the server holds DATA_DIR/pglite.lock this refuses, naming its pid (decision 065).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ import { argon2PasswordHasher } from '../repositories/password-hasher';
 import { otplibTotp } from '../repositories/totp';
 import { adminTotpCipher, TotpSecretSealer } from '../repositories/totp-secret-sealer';
 import { AdminEnrolmentError, enrolAdmin } from '../services/admin-enrolment';
+import { StartupError } from '../startup-error';
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 const usage = 'usage: npm run admin:create -- --email <e-mail> --name "<name>"';
@@ -113,7 +115,11 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof AdminEnrolmentError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof AdminEnrolmentError ||
+      error instanceof StartupError
+    ) {
       console.error(error.message);
     } else {
       console.error('admin:create failed:', error instanceof Error ? error.message : error);

@@ -7,6 +7,8 @@ import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { StartupError } from '../startup-error';
+import { checkPgliteFolder, lockFolder, pgliteOpenError } from './data-folder';
 import { PgliteLink, servePglite } from './pglite-link';
 import * as schema from './schema';
 
@@ -62,6 +64,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => undefined);
+    await pool.query('select 1').catch(async (error: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw unreachablePostgres(options.databaseUrl ?? '', error);
+    });
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
     let closed: Promise<void> | undefined;
     const url = options.databaseUrl;
@@ -74,9 +80,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
-  if (options.pgliteDir) await fs.mkdir(options.pgliteDir, { recursive: true });
-  const client = await PGlite.create(options.pgliteDir ?? 'memory://');
-  return databaseOnPglite(client, { searchPath, ownsClient: true });
+  const folder = options.pgliteDir;
+  if (!folder) {
+    return databaseOnPglite(await PGlite.create('memory://'), { searchPath, ownsClient: true });
+  }
+  // One process at a time, and never a damaged folder served as a new database (decision 065).
+  await fs.mkdir(path.dirname(folder), { recursive: true });
+  const lock = await lockFolder(folder);
+  try {
+    await checkPgliteFolder(folder);
+    await fs.mkdir(folder, { recursive: true });
+    const client = await PGlite.create(folder).catch((error: unknown) => {
+      throw pgliteOpenError(folder, error);
+    });
+    return await databaseOnPglite(client, {
+      searchPath,
+      ownsClient: true,
+      afterClose: () => lock.release(),
+    });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/** A postgres:// URL with its password replaced, fit for a message or a log. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+function unreachablePostgres(url: string, error: unknown): StartupError {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new StartupError(
+    `The PostgreSQL server in DATABASE_URL (${redactedUrl(url)}) did not answer (${detail ?? ''}): ` +
+      'start it or correct DATABASE_URL (unset it to use the embedded database in DATA_DIR)',
+  );
 }
 
 /**
@@ -85,7 +129,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 export async function databaseOnPglite(
   client: PGlite,
-  options: { searchPath?: string | undefined; ownsClient: boolean },
+  options: {
+    searchPath?: string | undefined;
+    ownsClient: boolean;
+    /** Run once the client is closed (the folder's lock is released). */
+    afterClose?: () => Promise<void>;
+  },
 ): Promise<Database> {
   if (options.searchPath) {
     await client.exec(`SET search_path TO ${assertIdentifier(options.searchPath)}`);
@@ -96,7 +145,11 @@ export async function databaseOnPglite(
     db,
     kind: 'pglite',
     ping: () => pingMigrated(db),
-    close: () => (closed ??= options.ownsClient ? client.close() : Promise.resolve()),
+    close: () =>
+      (closed ??= (async () => {
+        if (options.ownsClient) await client.close();
+        await options.afterClose?.();
+      })()),
     link: () => {
       const { port1, port2 } = new MessageChannel();
       servePglite(client, port1);

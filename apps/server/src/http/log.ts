@@ -1,4 +1,4 @@
-import type { FastifyLoggerOptions, FastifyServerOptions } from 'fastify';
+import type { FastifyLoggerOptions, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /**
  * What an error may say in a log line. A failed query carries its parameters (drizzle puts
@@ -24,9 +24,24 @@ export interface LoggedError {
 
 const maxCauses = 5;
 
+/**
+ * Query parameters that carry a credential: a signed card-page link (`?session=`), a reset or
+ * verification token, a code, a key or a signature. Anyone holding one can use it, so it never
+ * reaches a log line, whether the request's URL or an error's message (issue 18, finding 10).
+ */
+const credentialParameter =
+  /([?&](?:[\w.-]*[_-])?(?:session|token|code|key|signature|sig|secret|password|otp|auth)=)[^&#\s"'<>]*/gi;
+
+/** The text with each credential-carrying query value replaced by `[redacted]`. */
+export function redactCredentials(text: string): string {
+  return text.replace(credentialParameter, '$1[redacted]');
+}
+
 /** drizzle's "Failed query: <sql>\nparams: <values>": the SQL keeps its $1 placeholders. */
 function withoutParams(text: string): string {
-  return text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [not logged]');
+  return redactCredentials(
+    text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [not logged]'),
+  );
 }
 
 function stringField(value: unknown): string | undefined {
@@ -51,7 +66,7 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
     // The stack starts with the message: keep the frames after it, behind the safe message.
     const header = `${error.name}: ${error.message}`;
     const frames = error.stack.startsWith(header)
-      ? error.stack.slice(header.length)
+      ? redactCredentials(error.stack.slice(header.length))
       : `\n${error.stack
           .split('\n')
           .filter((line) => /^\s+at /.test(line))
@@ -64,7 +79,19 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
   return logged;
 }
 
-/** The server's logger: errors by the list above, credentials in headers hidden. */
+/** Fastify's own request serializer, with the credentials in the URL hidden. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? redactCredentials(request.url) : request.url,
+    version: [request.headers['accept-version']].flat()[0],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket.remotePort,
+  };
+}
+
+/** The server's logger: errors by the list above, credentials in headers and URLs hidden. */
 export function loggerOptions(
   level: string,
   stream?: FastifyLoggerOptions['stream'],
@@ -72,7 +99,10 @@ export function loggerOptions(
   return {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    serializers: { err: (error) => serializeError(error) },
+    serializers: {
+      err: (error) => serializeError(error),
+      req: serializeRequest,
+    },
     ...(stream ? { stream } : {}),
   };
 }

@@ -5,7 +5,13 @@ import rateLimit, {
 } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { createHash } from 'node:crypto';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onResponseAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { Redis } from 'ioredis';
 import { AppError } from './errors';
 
@@ -23,10 +29,7 @@ interface Limit {
  * IPv6 addresses count per /64, as @fastify/rate-limit groups them.
  */
 export const rateLimitRules = {
-  login: {
-    perIp: { max: 30, timeWindow: 15 * minute },
-    perAccount: { max: 10, timeWindow: 15 * minute },
-  },
+  // Sign-ins (decision 067): see signInRules.
   register: { perIp: { max: 10, timeWindow: hour } },
   forgotPassword: {
     perIp: { max: 10, timeWindow: 15 * minute },
@@ -51,10 +54,6 @@ export const rateLimitRules = {
   contact: {
     perIp: { max: 20, timeWindow: hour },
     perAccount: { max: 5, timeWindow: hour },
-  },
-  adminLogin: {
-    perIp: { max: 20, timeWindow: 15 * minute },
-    perAccount: { max: 5, timeWindow: 15 * minute },
   },
   // A session also ends after five wrong codes (adminSessionPolicy).
   adminSecondFactor: {
@@ -83,6 +82,79 @@ export const rateLimitRules = {
 } satisfies Record<string, { perIp: Limit; perAccount?: Limit }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;
+
+/**
+ * Sign-ins (issue 18, finding 8; decision 067): a tight budget per (account, address) pair,
+ * and a slower one per account that only addresses which never signed in to that account
+ * share. So nobody can lock an owner out from elsewhere: the owner's known address is never
+ * counted against the account, and the attacker's own pair runs out first.
+ */
+export const signInRules = {
+  login: {
+    perIp: { max: 30, timeWindow: 15 * minute },
+    perPair: { max: 10, timeWindow: 15 * minute },
+    perAccount: { max: 30, timeWindow: hour },
+  },
+  adminLogin: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perPair: { max: 5, timeWindow: 15 * minute },
+    perAccount: { max: 20, timeWindow: hour },
+  },
+} satisfies Record<string, { perIp: Limit; perPair: Limit; perAccount: Limit }>;
+
+export type SignInAction = keyof typeof signInRules;
+
+/** An address stays known for an account this long after its last successful sign-in. */
+export const knownAddressMs = 90 * 86_400_000;
+const knownAddressesInMemory = 100_000;
+
+/**
+ * The (account, address) pairs that signed in successfully: in Redis when configured (shared
+ * by every process), else, and while Redis fails, in this process. Keys are digests: no
+ * e-mail or address is stored in clear.
+ */
+export class KnownAddresses {
+  private readonly local = new Map<string, number>();
+
+  constructor(
+    private readonly redis?: Redis,
+    private readonly prefix = 'tradebot:known-address:',
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  private static keyOf(action: string, account: string, address: string) {
+    return createHash('sha256').update(`${action}\n${account}\n${address}`).digest('hex');
+  }
+
+  async has(action: string, account: string, address: string): Promise<boolean> {
+    const key = KnownAddresses.keyOf(action, account, address);
+    const until = this.local.get(key);
+    if (until !== undefined && until > Date.now()) return true;
+    if (!this.redis) return false;
+    try {
+      return (await this.redis.exists(`${this.prefix}${key}`)) === 1;
+    } catch (error) {
+      this.onError(error);
+      return false;
+    }
+  }
+
+  async add(action: string, account: string, address: string): Promise<void> {
+    const key = KnownAddresses.keyOf(action, account, address);
+    this.local.delete(key);
+    this.local.set(key, Date.now() + knownAddressMs);
+    if (this.local.size > knownAddressesInMemory) {
+      const oldest = this.local.keys().next();
+      if (!oldest.done) this.local.delete(oldest.value);
+    }
+    if (!this.redis) return;
+    try {
+      await this.redis.set(`${this.prefix}${key}`, '1', 'PX', knownAddressMs);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}
 
 /** Counters kept per limit in memory: more distinct addresses than this within a window evict the oldest. */
 const memoryKeysPerLimit = 20_000;
@@ -172,13 +244,88 @@ export async function registerRateLimits(
     app.addHook('onClose', async () => {
       redis.disconnect();
     });
+    app.decorate(
+      'knownAddresses',
+      new KnownAddresses(
+        redis,
+        `${storage.redisPrefix ?? 'tradebot:rate-limit:'}known-address:`,
+        onError,
+      ),
+    );
     options.store = redisWithFallback(
       redis,
       storage.redisPrefix ?? 'tradebot:rate-limit:',
       onError,
     );
   }
+  if (!app.hasDecorator('knownAddresses')) app.decorate('knownAddresses', new KnownAddresses());
   await app.register(rateLimit, options);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    knownAddresses: KnownAddresses;
+  }
+}
+
+function tooMany(retryAfter: number): AppError {
+  return new AppError('RATE_LIMITED', undefined, undefined, {
+    'retry-after': String(retryAfter),
+  });
+}
+
+/**
+ * The hooks of a sign-in route (decision 067): the preHandler counts the attempt per address,
+ * per (account, address) pair and, for an address that never signed in to the account, per
+ * account; onResponse remembers the address when the sign-in succeeded (200).
+ */
+export function limitSignIns(
+  app: FastifyInstance,
+  action: SignInAction,
+  accountOf: (request: FastifyRequest) => string | undefined,
+): { preHandler: preHandlerAsyncHookHandler; onResponse: onResponseAsyncHookHandler } {
+  const rules = signInRules[action];
+  const accounts = new WeakMap<FastifyRequest, string>();
+  const addressOf = (request: FastifyRequest) => normalizeIP(request.ip);
+  const perIp = app.createRateLimit({
+    ...rules.perIp,
+    keyGenerator: (request) => `${action}:ip:${addressOf(request)}`,
+  });
+  const perPair = app.createRateLimit({
+    ...rules.perPair,
+    keyGenerator: (request) =>
+      `${action}:pair:${accounts.get(request) ?? ''}:${addressOf(request)}`,
+  });
+  const perAccount = app.createRateLimit({
+    ...rules.perAccount,
+    keyGenerator: (request) => `${action}:account:${accounts.get(request) ?? ''}`,
+  });
+  return {
+    preHandler: async (request) => {
+      const account = accountOf(request)?.trim().toLowerCase();
+      const checks = [perIp(request)];
+      if (account) {
+        accounts.set(request, account);
+        checks.push(perPair(request));
+        if (!(await app.knownAddresses.has(action, account, addressOf(request)))) {
+          checks.push(perAccount(request));
+        }
+      }
+      let retryAfter = 0;
+      for (const result of await Promise.all(checks)) {
+        if (!result.isAllowed && result.isExceeded) {
+          retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
+        }
+      }
+      if (retryAfter > 0) throw tooMany(retryAfter);
+    },
+    onResponse: async (request, reply) => {
+      const account = accounts.get(request);
+      if (account && reply.statusCode === 200) {
+        await app.knownAddresses.add(action, account, addressOf(request));
+      }
+    },
+  };
 }
 
 /**
@@ -216,10 +363,6 @@ export function limitAttempts(
         retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
       }
     }
-    if (retryAfter > 0) {
-      throw new AppError('RATE_LIMITED', undefined, undefined, {
-        'retry-after': String(retryAfter),
-      });
-    }
+    if (retryAfter > 0) throw tooMany(retryAfter);
   };
 }

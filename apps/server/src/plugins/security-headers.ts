@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -29,19 +29,29 @@ export const contentSecurityPolicy = {
 /** A year, as the HSTS preload list asks. */
 const hstsMaxAgeSeconds = 365 * 24 * 60 * 60;
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy },
-    // Older browsers read X-Frame-Options; newer ones frame-ancestors.
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // Sent only over https (below): over plain http a browser ignores it anyway.
-    strictTransportSecurity: false,
-  });
-  // https as the request came to us, or as a trusted proxy says (X-Forwarded-Proto, TRUST_PROXY).
-  app.addHook('onRequest', async (request, reply) => {
+/**
+ * helmet's middleware, built once at start. @fastify/helmet 13 calls `helmet(options)` inside
+ * its onRequest hook, so it parsed the CSP's directives again on every request: 9% of
+ * get-settings' CPU (issue 18; decision 069). The headers are the same for every answer, so the
+ * middleware is built here once and run on the raw response, as @fastify/helmet itself does.
+ */
+const applyHelmetHeaders = helmet({
+  contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy },
+  // Older browsers read X-Frame-Options; newer ones frame-ancestors.
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  // Sent only over https (below): over plain http a browser ignores it anyway.
+  strictTransportSecurity: false,
+});
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    // https as the request came to us, or as a trusted proxy says (X-Forwarded-Proto, TRUST_PROXY).
     if (request.protocol === 'https') {
       reply.header('strict-transport-security', `max-age=${hstsMaxAgeSeconds}; includeSubDomains`);
     }
+    applyHelmetHeaders(request.raw, reply.raw, (error?: unknown) => {
+      done(error instanceof Error ? error : undefined);
+    });
   });
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { brokerNameFromSegment, isRobotBitcoinSegment } from '@tradebot/contract';
+import { isRobotBitcoinSegment, promoBrokerId, promoBrokerSegment } from '@tradebot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** dist/_pages/pages.json, written by the web build (apps/web/scripts/prerender.ts). */
@@ -14,6 +14,9 @@ interface PagesManifest {
   placeholder: { segment: string; name: string };
 }
 type PageLanguage = 'es' | 'pt';
+
+/** The broker directory's name for an id (docs/decisions/074), null when it has none. */
+export type PromoBrokerLookup = (id: string) => Promise<string | null>;
 
 /** Portuguese pages live under /pt (docs/decisions/053); Spanish, the default, at the root. */
 const portuguesePrefix = '/pt';
@@ -33,16 +36,54 @@ function withLanguage(language: PageLanguage, pagePath: string): string {
 }
 
 /**
+ * The first of es and pt in the browser's preference order (RFC 9110 Accept-Language: q
+ * weights, then order; `pt-BR` is pt), or null when it names neither.
+ */
+export function browserLanguage(header: string | undefined): PageLanguage | null {
+  if (!header) return null;
+  const ranges = header
+    .split(',')
+    .slice(0, 20)
+    .map((part, index) => {
+      const [range = '', ...parameters] = part.trim().toLowerCase().split(';');
+      const q = parameters.map((parameter) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(parameter));
+      const weight = q.find((match) => match !== null)?.[1];
+      return { language: range.trim().split('-')[0], weight: Number(weight ?? 1), index };
+    })
+    .filter((range) => range.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const range of ranges) {
+    if (range.language === 'es' || range.language === 'pt') return range.language;
+  }
+  return null;
+}
+
+/** The directory's names go into text and attributes of the landing's HTML. */
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/**
  * Serves the built web app (docs/decisions/053, 054):
  * - files under dist/ (hashed assets cached for a year, the rest revalidated), each sent as the
  *   .br or .gz the build wrote next to it when the browser accepts one; never a source map;
  * - every public page as the HTML prerendered for its address (`/…` Spanish, `/pt/…`
- *   Portuguese), a reader whose stored choice is Portuguese (the `language` cookie) sent from
- *   `/…` to `/pt/…`; the logged-in screens as the app's shell; anything else as the not-found
+ *   Portuguese), a reader whose stored choice is Portuguese (the `language` cookie), or who
+ *   has no stored choice and whose browser prefers Portuguese, sent from `/…` to `/pt/…`; the logged-in screens as the app's shell; a robotbitcoin landing for a
+ *   broker of the directory (promoBrokerName) with its name; anything else as the not-found
  *   page with a 404. The API's unknown paths still get the API's 404.
  * Returns false when there is no build to serve (development with Vite's own server).
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<boolean> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  promoBrokerName: PromoBrokerLookup,
+): Promise<boolean> {
   const pagesDir = path.join(distDir, '_pages');
   const manifestFile = path.join(pagesDir, 'pages.json');
   if (!fs.existsSync(manifestFile)) {
@@ -80,7 +121,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   const sendPage = (reply: FastifyReply, file: string, status: number) =>
     reply.code(status).header('cache-control', 'no-cache').sendFile(file, pagesDir);
 
-  const answerPage = (request: FastifyRequest, reply: FastifyReply) => {
+  const answerPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const [rawPath = '/', query] = request.url.split('?', 2);
     const search = query === undefined ? '' : `?${query}`;
     if (rawPath === '/core-api' || rawPath.startsWith('/core-api/')) {
@@ -93,10 +134,13 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       const trimmed = address.path.replace(/\/+$/, '') || '/';
       return reply.redirect(`${withLanguage(address.language ?? 'es', trimmed)}${search}`, 301);
     }
-    reply.header('vary', 'Cookie');
+    reply.header('vary', 'Cookie, Accept-Language');
     const stored = languageCookie.exec(request.headers.cookie ?? '')?.[1] as
       PageLanguage | undefined;
-    if (address.language === null && stored === 'pt') {
+    // The stored choice wins; a first visit (no choice yet) follows the browser's languages.
+    // Crawlers send no Accept-Language, so they index the Spanish pages at `/…` (decision 075).
+    const wanted = stored ?? browserLanguage(request.headers['accept-language']);
+    if (address.language === null && wanted === 'pt') {
       return reply
         .header('cache-control', 'no-store')
         .redirect(`${withLanguage('pt', address.path)}${search}`, 302);
@@ -113,14 +157,20 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
 
     const segment = promoPath.exec(address.path)?.[1];
     if (segment !== undefined && isRobotBitcoinSegment(segment)) {
-      const broker = brokerNameFromSegment(segment);
-      if (broker === null) return sendPage(reply, manifest.robotBitcoin[language].generic, 200);
-      // Letters, digits and spaces only: safe in text, in attributes and, encoded, in addresses.
-      const slug = encodeURIComponent(broker.toLowerCase().replaceAll(' ', '-'));
-      const html = robotBitcoinTemplates[language]
-        .replaceAll(manifest.placeholder.name, broker)
-        .replaceAll(manifest.placeholder.segment, `robotbitcoin-${slug}`);
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+      const id = promoBrokerId(segment);
+      if (id === null) return sendPage(reply, manifest.robotBitcoin[language].generic, 200);
+      // Only the directory's brokers have a landing, under their own name: the address is
+      // never shown (a phishing headline on our domain otherwise).
+      const broker = await promoBrokerName(id);
+      if (broker !== null) {
+        const html = robotBitcoinTemplates[language]
+          .replaceAll(manifest.placeholder.name, escapeHtml(broker))
+          .replaceAll(manifest.placeholder.segment, promoBrokerSegment(id));
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(html);
+      }
     }
     return sendPage(reply, manifest.notFound[language], 404);
   };

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { adminSessions, admins } from '../db/schema';
 
@@ -17,6 +17,8 @@ export interface AdminsStore {
   useTotpStep(adminId: string, step: number): Promise<boolean>;
   /** Admins whose TOTP secret is in clear or sealed with another key than `keyId`. */
   totpNotSealedWith(keyId: string): Promise<AdminRow[]>;
+  /** Admins whose TOTP secret is sealed (any key): the start checks each still opens. */
+  withSealedTotp(): Promise<AdminRow[]>;
   /** Replaces a stored secret if it is still `from`: false when it changed meanwhile. */
   resealTotp(
     adminId: string,
@@ -66,6 +68,10 @@ export class AdminsRepository implements AdminsStore {
       )
       .returning({ id: admins.id });
     return updated.length === 1;
+  }
+
+  async withSealedTotp(): Promise<AdminRow[]> {
+    return this.db.select().from(admins).where(isNotNull(admins.totpKeyId));
   }
 
   async totpNotSealedWith(keyId: string): Promise<AdminRow[]> {

@@ -268,6 +268,70 @@ export class BillingRepository {
     return changed.length > 0;
   }
 
+  /**
+   * Access that ended by `now` (free months over, paid periods past their end with no renewal
+   * heard of yet) taken from the users still marked authorized; returns those changed.
+   */
+  async endLapsedAccess(now: Date): Promise<string[]> {
+    const ended = await this.endLapsedFreeMonths(now);
+    const lapsed = await this.usersWithLapsedAccess(now);
+    const changed: string[] = [];
+    for (const userId of new Set([...ended, ...lapsed])) {
+      if (await this.syncAuthorized(userId, now)) changed.push(userId);
+    }
+    return changed;
+  }
+
+  /**
+   * A provider's subscriptions whose period ended by `now` while we still hold them running
+   * (active or trialing): their renewal's outcome is read from the provider, not awaited.
+   */
+  async periodsEnded(provider: SubscriptionRow['provider'], now: Date): Promise<string[]> {
+    const rows = await this.db
+      .select({ providerSubscriptionId: subscriptions.providerSubscriptionId })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.provider, provider),
+          inArray(subscriptions.status, ['trialing', 'active']),
+          lte(subscriptions.currentPeriodEnd, now),
+        ),
+      )
+      .limit(100);
+    return rows.flatMap((row) => (row.providerSubscriptionId ? [row.providerSubscriptionId] : []));
+  }
+
+  /** A provider's subscriptions still running for users who have more than one (issue 18). */
+  async severalRunning(
+    provider: SubscriptionRow['provider'],
+  ): Promise<{ providerSubscriptionId: string }[]> {
+    const running = and(
+      eq(subscriptions.provider, provider),
+      inArray(subscriptions.status, ['trialing', 'active', 'past_due']),
+    );
+    const rows = await this.db
+      .select({ providerSubscriptionId: subscriptions.providerSubscriptionId })
+      .from(subscriptions)
+      .where(
+        and(
+          running,
+          inArray(
+            subscriptions.userId,
+            this.db
+              .select({ userId: subscriptions.userId })
+              .from(subscriptions)
+              .where(running)
+              .groupBy(subscriptions.userId)
+              .having(sql`count(*) > 1`),
+          ),
+        ),
+      )
+      .limit(100);
+    return rows.flatMap((row) =>
+      row.providerSubscriptionId ? [{ providerSubscriptionId: row.providerSubscriptionId }] : [],
+    );
+  }
+
   /** Users still marked authorized whose subscriptions no longer give access at `now`. */
   async usersWithLapsedAccess(now: Date): Promise<string[]> {
     const rows = await this.db

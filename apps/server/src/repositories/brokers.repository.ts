@@ -38,6 +38,16 @@ export class BrokersRepository {
       );
   }
 
+  /** The directory's name for an id, or null when the directory has no such entry. */
+  async nameOf(id: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ name: brokers.name })
+      .from(brokers)
+      .where(eq(brokers.id, id))
+      .limit(1);
+    return row?.name ?? null;
+  }
+
   async size(): Promise<number> {
     const [row] = await this.db.select({ entries: count() }).from(brokers);
     return row?.entries ?? 0;

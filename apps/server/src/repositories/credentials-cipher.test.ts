@@ -9,6 +9,7 @@ import {
   loadOrCreateKeyFile,
   parseCredentialsKeys,
 } from './credentials-cipher';
+import { StartupError } from '../startup-error';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 
@@ -49,12 +50,47 @@ describe('CredentialsCipher', () => {
       const file = path.join(dir, 'secrets', 'platform-credentials.keys');
       const now = new Date('2026-11-21T12:00:00Z');
       const first = await loadOrCreateKeyFile(file, now);
-      expect(first.map((k) => k.id)).toEqual(['k20261121']);
+      expect(first.map((k) => k.id)).toEqual([expect.stringMatching(/^k20261121-[0-9a-f]{8}$/)]);
       expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
       expect(await loadOrCreateKeyFile(file, now)).toEqual(first);
       const rotated = await addKeyToFile(file, now);
-      expect(rotated.map((k) => k.id)).toEqual(['k20261121', 'k20261121-2']);
-      expect(new CredentialsCipher(rotated).currentKeyId).toBe('k20261121-2');
+      expect(rotated).toHaveLength(2);
+      expect(rotated[0]).toEqual(first[0]);
+      expect(rotated[1]?.id).toMatch(/^k20261121-[0-9a-f]{8}$/);
+      expect(rotated[1]?.id).not.toBe(first[0]?.id);
+      expect(new CredentialsCipher(rotated).currentKeyId).toBe(rotated[1]?.id);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never gives a key made again the same day, after the file was lost, the lost key’s id', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-keys-'));
+    try {
+      const file = path.join(dir, 'secrets', 'admin-totp.keys');
+      const now = new Date('2026-11-21T12:00:00Z');
+      const [lost] = await loadOrCreateKeyFile(file, now);
+      await fs.rm(path.dirname(file), { recursive: true });
+      const [made] = await loadOrCreateKeyFile(file, new Date('2026-11-21T18:00:00Z'));
+      expect(made?.id).not.toBe(lost?.id);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the key file when it is empty or garbled', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-keys-'));
+    try {
+      const file = path.join(dir, 'platform-credentials.keys');
+      const now = new Date('2026-11-21T12:00:00Z');
+      for (const text of ['', '\n', 'garbage', 'k1:c2hvcnQ=']) {
+        await fs.writeFile(file, text);
+        const error = await loadOrCreateKeyFile(file, now).catch((thrown: unknown) => thrown);
+        expect(error).toBeInstanceOf(StartupError);
+        expect((error as Error).message).toContain(file);
+        expect((error as Error).message).not.toContain('\n');
+        expect((error as Error).message).not.toContain('c2hvcnQ');
+      }
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { StartupError } from '../startup-error';
 
 /**
  * Trading-platform credentials at rest: AES-256-GCM with a 96-bit random nonce, the user's id
@@ -56,15 +57,19 @@ export function formatCredentialsKeys(keys: readonly CredentialsKey[]): string {
   return keys.map((key) => `${key.id}:${key.key.toString('base64')}`).join(',');
 }
 
-/** A fresh key whose id is its creation date (sortable, unique enough for a rotation). */
+/**
+ * A fresh key whose id is its creation date and a random suffix: sortable, and never the id of
+ * a key made earlier the same day and lost since (decision 065). Reusing an id would let the new
+ * key pass for the old one, and what the old one sealed would fail only when read.
+ */
 export function newCredentialsKey(
   now: Date,
   existing: readonly CredentialsKey[] = [],
 ): CredentialsKey {
-  const base = `k${now.toISOString().slice(0, 10).replaceAll('-', '')}`;
-  let id = base;
-  for (let suffix = 2; existing.some((key) => key.id === id); suffix++)
-    id = `${base}-${String(suffix)}`;
+  const day = `k${now.toISOString().slice(0, 10).replaceAll('-', '')}`;
+  let id: string;
+  do id = `${day}-${randomBytes(4).toString('hex')}`;
+  while (existing.some((key) => key.id === id));
   return { id, key: randomBytes(32) };
 }
 
@@ -79,7 +84,7 @@ export function credentialsKeyFile(dataDir: string): string {
  */
 export async function loadOrCreateKeyFile(file: string, now: Date): Promise<CredentialsKey[]> {
   try {
-    return parseCredentialsKeys(await fs.readFile(file, 'utf8'));
+    return readKeyFile(file, await fs.readFile(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -91,7 +96,20 @@ export async function loadOrCreateKeyFile(file: string, now: Date): Promise<Cred
     return keys;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return parseCredentialsKeys(await fs.readFile(file, 'utf8'));
+    return readKeyFile(file, await fs.readFile(file, 'utf8'));
+  }
+}
+
+/** A key file's keys; an empty or garbled file stops the start naming the file (decision 065). */
+function readKeyFile(file: string, text: string): CredentialsKey[] {
+  try {
+    return parseCredentialsKeys(text);
+  } catch (error) {
+    if (!(error instanceof CredentialsKeyError)) throw error;
+    throw new StartupError(
+      `The key file ${file} is unusable (${error.message}): put back its copy from your backup ` +
+        'of DATA_DIR/secrets. If it never sealed anything, delete it and a new key is made',
+    );
   }
 }
 
@@ -114,6 +132,10 @@ export class CredentialsCipher {
     if (!newest) throw new CredentialsKeyError('no key given');
     this.byId = new Map(keys.map((key) => [key.id, key.key]));
     this.currentKeyId = newest.id;
+  }
+
+  hasKey(id: string): boolean {
+    return this.byId.has(id);
   }
 
   seal(plaintext: string, associatedData: string): SealedCredentials {

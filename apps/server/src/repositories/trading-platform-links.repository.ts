@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, ne } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { tradingPlatformLinks, userSettings } from '../db/schema';
 import type { SealedCredentials } from './credentials-cipher';
@@ -100,6 +100,27 @@ export class TradingPlatformLinksRepository {
       )
       .returning({ userId: tradingPlatformLinks.userId });
     return updated.length > 0;
+  }
+
+  /**
+   * One sealed credential per key id (the lowest user id), for the start's check that every
+   * key still opens what it sealed (decision 065).
+   */
+  async oneSealedPerKey(): Promise<{ userId: string; keyId: string; ciphertext: string }[]> {
+    const rows = await this.db
+      .selectDistinctOn([tradingPlatformLinks.credentialsKeyId], {
+        userId: tradingPlatformLinks.userId,
+        keyId: tradingPlatformLinks.credentialsKeyId,
+        ciphertext: tradingPlatformLinks.credentialsCiphertext,
+      })
+      .from(tradingPlatformLinks)
+      .where(isNotNull(tradingPlatformLinks.credentialsKeyId))
+      .orderBy(asc(tradingPlatformLinks.credentialsKeyId), asc(tradingPlatformLinks.userId));
+    return rows.flatMap((row) =>
+      row.keyId === null || row.ciphertext === null
+        ? []
+        : [{ userId: row.userId, keyId: row.keyId, ciphertext: row.ciphertext }],
+    );
   }
 
   /** How many links each key sealed (the rotation's report). */

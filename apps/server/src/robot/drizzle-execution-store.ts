@@ -8,7 +8,7 @@ import type {
   TradeClosure,
   TradeRecord,
 } from '@tradebot/robot';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
 import { pgArrayLiteral } from '../db/pg-array';
@@ -70,6 +70,25 @@ export function tradeOf(row: OperationRow): TradeRecord {
 }
 
 type OperationInsert = typeof operations.$inferInsert;
+
+/**
+ * The operations table's columns, from its Drizzle definition: the bulk insert's column list and
+ * its `unnest` casts are generated from them, so the table is the one place they are written.
+ */
+const operationColumns = Object.entries(getTableColumns(operations)).map(
+  ([key, column]) =>
+    [key as keyof OperationInsert, { name: column.name, sqlType: column.getSQLType() }] as const,
+);
+const operationColumnNames = sql.join(
+  operationColumns.map(([, { name }]) => sql.identifier(name)),
+  sql`, `,
+);
+
+/** A value as a column of `pgArrayLiteral` takes it (instants as ISO text). */
+function driverValue(value: OperationInsert[keyof OperationInsert]): string | number | null {
+  if (value === undefined || value === null) return null;
+  return value instanceof Date ? value.toISOString() : value;
+}
 
 function operationRow(trade: TradeRecord): OperationInsert {
   return {
@@ -202,42 +221,18 @@ export class DrizzleExecutionStore implements ExecutionStore {
         const rows = fills.map(operationRow);
         const column = (read: (row: OperationInsert) => string | number | null | undefined) =>
           pgArrayLiteral(rows.map((row) => read(row) ?? null));
-        const instant = (value: Date | null | undefined) => value?.toISOString() ?? null;
         await tx.execute(sql`
           update ${orderIntents} set status = 'filled', reject_reason = null
           where client_order_id = any(${column((r) => r.clientOrderId)}::text[])`);
         await tx.execute(sql`
-          insert into ${operations} (
-            position_id, client_order_id, account_id, symbol, category, side, units, opened_at,
-            entry_bid, entry_ask, entry_price, pip_size, take_profit, stop_loss, probability,
-            break_even_probability, margin_cents, equity_at_entry_cents,
-            free_margin_at_entry_cents, used_margin_after_entry_cents, closed_at, close_price,
-            close_reason, profit_cents)
-          select * from unnest(
-            ${column((r) => r.positionId)}::text[],
-            ${column((r) => r.clientOrderId)}::text[],
-            ${column((r) => r.accountId)}::uuid[],
-            ${column((r) => r.symbol)}::text[],
-            ${column((r) => r.category)}::text[],
-            ${column((r) => r.side)}::text[],
-            ${column((r) => r.units)}::float8[],
-            ${column((r) => instant(r.openedAt))}::timestamptz[],
-            ${column((r) => r.entryBid)}::float8[],
-            ${column((r) => r.entryAsk)}::float8[],
-            ${column((r) => r.entryPrice)}::float8[],
-            ${column((r) => r.pipSize)}::float8[],
-            ${column((r) => r.takeProfit)}::float8[],
-            ${column((r) => r.stopLoss)}::float8[],
-            ${column((r) => r.probability)}::float8[],
-            ${column((r) => r.breakEvenProbability)}::float8[],
-            ${column((r) => r.marginCents)}::int8[],
-            ${column((r) => r.equityAtEntryCents)}::int8[],
-            ${column((r) => r.freeMarginAtEntryCents)}::int8[],
-            ${column((r) => r.usedMarginAfterEntryCents)}::int8[],
-            ${column((r) => instant(r.closedAt))}::timestamptz[],
-            ${column((r) => r.closePrice)}::float8[],
-            ${column((r) => r.closeReason)}::text[],
-            ${column((r) => r.profitCents)}::int8[])
+          insert into ${operations} (${operationColumnNames})
+          select * from unnest(${sql.join(
+            operationColumns.map(
+              ([key, { sqlType }]) =>
+                sql`${column((r) => driverValue(r[key]))}::${sql.raw(sqlType)}[]`,
+            ),
+            sql`, `,
+          )})
           on conflict do nothing`);
       }
       let closedAccounts: string[] = [];

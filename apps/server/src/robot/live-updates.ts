@@ -1,8 +1,7 @@
 import { realtimeClosedCount, type RealtimeInfo, type TradeRow } from '@tradebot/contract';
-import type { TradeRecord } from '@tradebot/robot';
 import type { RealtimePublisher } from '../realtime/realtime-publisher';
 import type { TradingService } from '../services/trading.service';
-import { tradeRowOf } from '../services/trading-rows';
+import type { AccountProjection, RobotEvent } from './robot-protocol';
 import type { RobotRuntime } from './robot-runtime';
 
 export interface LiveUpdatesOptions {
@@ -12,25 +11,30 @@ export interface LiveUpdatesOptions {
 }
 
 interface Pending {
+  /** The account as the robot's last event of the batch projected it. */
+  projection: AccountProjection;
   /** Operations closed since the last update; the database may not have them yet. */
-  readonly closed: TradeRecord[];
-  closedChanged: boolean;
+  readonly closed: TradeRow[];
 }
 
 /**
  * What reaches a user's browser while the robot trades (spec §4, Real-time updates), through
- * the RealtimePublisher port:
+ * the RealtimePublisher port. It relays the robot's events (decision 070), which carry the
+ * account's projection: nothing here asks the robot for anything.
  * - an operation opened or closed: `{account, trades}` (+ `closed` when one closed) at once, the
  *   changes of one turn of the event loop gathered into one update per user;
- * - equity moving with prices: a periodic sweep, only for users with open operations and a
- *   socket listening, and only when their equity moved: never one update per tick per account.
+ * - equity moving with prices (AccountChanged with operations open): the latest projection of
+ *   each account, every `sweepMs`, only for users with a socket listening and only when their
+ *   equity moved: never one update per tick per account.
  */
 export class LiveUpdates {
   private readonly pending = new Map<string, Pending>();
   private flushScheduled = false;
   private readonly lastEquitySent = new Map<string, number>();
+  /** The latest AccountChanged projection of each account since the last sweep. */
+  private readonly moved = new Map<string, AccountProjection>();
   private sweepTimer: NodeJS.Timeout | undefined;
-  private unsubscribes: (() => void)[] = [];
+  private unsubscribe: () => void = () => undefined;
   private work: Promise<void> = Promise.resolve();
   private stopped = false;
   /** A sweep still sending: the next one skips its turn rather than queue behind it. */
@@ -44,15 +48,9 @@ export class LiveUpdates {
   ) {}
 
   start(): void {
-    const { events } = this.runtime;
-    this.unsubscribes = [
-      events.on('PositionOpened', (event) => {
-        this.changed(event.trade.accountId);
-      }),
-      events.on('PositionClosed', (event) => {
-        this.changed(event.trade.accountId, event.trade);
-      }),
-    ];
+    this.unsubscribe = this.runtime.onEvent((event) => {
+      this.relay(event);
+    });
     this.sweepTimer = setInterval(() => {
       this.sweep();
     }, this.options.sweepMs);
@@ -62,21 +60,41 @@ export class LiveUpdates {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.sweepTimer);
-    for (const unsubscribe of this.unsubscribes) unsubscribe();
-    this.unsubscribes = [];
+    this.unsubscribe();
     await this.work;
   }
 
-  private changed(accountId: string, closed?: TradeRecord): void {
+  private relay(event: RobotEvent): void {
+    switch (event.type) {
+      case 'PositionOpened':
+        this.changed(event.projection);
+        return;
+      case 'PositionClosed':
+        this.changed(event.projection, event.trade);
+        return;
+      case 'AccountChanged':
+        // Equity moves with prices only while operations are open.
+        if (event.projection.trades.length > 0) this.moved.set(event.accountId, event.projection);
+        else this.moved.delete(event.accountId);
+        return;
+      case 'ClosureStored':
+      case 'TradingHalted':
+      case 'TradingResumed':
+      case 'RobotStopped':
+        return;
+    }
+  }
+
+  private changed(projection: AccountProjection, closed?: TradeRow): void {
+    const { accountId } = projection;
     let pending = this.pending.get(accountId);
     if (!pending) {
-      pending = { closed: [], closedChanged: false };
+      pending = { projection, closed: [] };
       this.pending.set(accountId, pending);
     }
-    if (closed) {
-      pending.closed.push(closed);
-      pending.closedChanged = true;
-    }
+    pending.projection = projection;
+    if (closed) pending.closed.push(closed);
+    this.moved.delete(accountId);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => {
@@ -98,24 +116,21 @@ export class LiveUpdates {
     for (const [accountId, pending] of batch) {
       if (this.stopped) return;
       if (!this.publisher.hasListeners(accountId)) continue;
-      const info: RealtimeInfo = { trades: await this.trading.openRows(accountId) };
-      const account = await this.trading.account(accountId);
-      if (account) {
-        info.account = account;
-        this.lastEquitySent.set(accountId, account.equity);
+      const { account, trades } = pending.projection;
+      const info: RealtimeInfo = { account, trades: [...trades] };
+      this.lastEquitySent.set(accountId, account.equity);
+      if (pending.closed.length > 0) {
+        info.closed = await this.closedRows(accountId, pending.closed);
       }
-      if (pending.closedChanged) info.closed = await this.closedRows(accountId, pending.closed);
       this.publisher.toUser(accountId, info);
     }
   }
 
   /** The newest closed rows: the database's, with the ones just closed in case it lags. */
-  private async closedRows(accountId: string, justClosed: TradeRecord[]): Promise<TradeRow[]> {
+  private async closedRows(accountId: string, justClosed: TradeRow[]): Promise<TradeRow[]> {
     const stored = await this.trading.newestClosedRows(accountId, realtimeClosedCount);
     const byId = new Map(stored.map((row) => [row.id, row]));
-    for (const trade of justClosed) {
-      byId.set(trade.positionId, tradeRowOf(trade, this.runtime.catalogue));
-    }
+    for (const row of justClosed) byId.set(row.id, row);
     return [...byId.values()]
       .sort(
         (a, b) => (b.CloseTime ?? '').localeCompare(a.CloseTime ?? '') || (a.id < b.id ? 1 : -1),
@@ -123,35 +138,36 @@ export class LiveUpdates {
       .slice(0, realtimeClosedCount);
   }
 
-  /** Equity moving with prices, for users watching who have open operations. */
+  /**
+   * Equity moving with prices, for users watching: the latest projection, if equity moved. Sent
+   * in turn behind the updates being built, so that none of them overtakes a newer one.
+   */
   private sweep(): void {
-    if (this.sweeping) return;
-    const accounts = new Set(this.runtime.accountsWithOpenPositions());
-    const due: string[] = [];
-    for (const accountId of accounts) {
-      if (this.pending.has(accountId) || !this.publisher.hasListeners(accountId)) continue;
-      due.push(accountId);
+    // Browsers listening keep their accounts' price moves coming.
+    for (const accountId of this.runtime.accountsWithOpenPositions()) {
+      if (this.publisher.hasListeners(accountId)) this.runtime.watch(accountId);
     }
-    for (const accountId of this.lastEquitySent.keys()) {
-      if (!accounts.has(accountId)) this.lastEquitySent.delete(accountId);
-    }
-    if (due.length === 0) return;
+    if (this.sweeping || this.moved.size === 0) return;
+    const due = [...this.moved.values()];
+    this.moved.clear();
     this.sweeping = true;
-    this.enqueue(async () => {
+    this.enqueue(() => {
       try {
-        for (const accountId of due) {
+        for (const { accountId, account, trades } of due) {
           if (this.stopped) break;
-          const account = await this.trading.account(accountId);
-          if (!account || this.lastEquitySent.get(accountId) === account.equity) continue;
+          if (this.moved.has(accountId) || this.pending.has(accountId)) continue;
+          if (!this.publisher.hasListeners(accountId)) {
+            this.lastEquitySent.delete(accountId);
+            continue;
+          }
+          if (this.lastEquitySent.get(accountId) === account.equity) continue;
           this.lastEquitySent.set(accountId, account.equity);
-          this.publisher.toUser(accountId, {
-            account,
-            trades: await this.trading.openRows(accountId),
-          });
+          this.publisher.toUser(accountId, { account, trades: [...trades] });
         }
       } finally {
         this.sweeping = false;
       }
+      return Promise.resolve();
     });
   }
 }

@@ -1,6 +1,5 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
-  EventBus,
   InstrumentCatalogue,
   type AccountState,
   type AccountStatus,
@@ -12,14 +11,16 @@ import type { Db, DatabaseLink } from '../db/database';
 import { AppError } from '../http/errors';
 import { RobotHost } from './robot-host';
 import type {
-  ClientMessage,
+  AccountProjection,
   HostMessage,
+  RobotEvent,
   RobotHostOptions,
   RobotOperation,
   RobotOperations,
   RobotWorkerData,
+  WatchNotice,
 } from './robot-protocol';
-import type { AccountView, OpenPosition, RobotRuntime } from './robot-runtime';
+import type { RobotEventListener, RobotRuntime } from './robot-runtime';
 
 /** Where the robot runs: a worker thread (the default), or this thread (tests with a strategy). */
 export type RobotThread =
@@ -48,7 +49,7 @@ export interface RobotClientOptions {
   readonly onClosureStored: (accountId: string) => void;
 }
 
-/** An account not read for this long is no longer watched: its view stops coming. */
+/** An account not read (nor listened to) for this long is no longer watched. */
 const watchTtlMs = 60_000;
 /** Restarts after a crash wait this long, doubling up to `restartMaxDelayMs`. */
 const restartFirstDelayMs = 500;
@@ -81,29 +82,35 @@ function unavailable(): AppError {
 }
 
 /**
- * The robot's facade in the main thread (decision 046): every call is a message to the thread
- * that runs the robot (RobotHost), and reads come from the views it pushes. A worker that dies
+ * The robot's facade in the main thread (decisions 046 and 070): every call is a message to the
+ * thread that runs the robot (RobotHost); reads come from the projections its events carry,
+ * stored here, and the events are relayed to the listeners (live updates, the closed-page
+ * cache, logs). Nothing here asks the robot for a view. A worker that dies
  * is logged and restarted (after 0.5 s, doubling up to 30 s while it keeps dying); meanwhile the
  * robot status says TRADING_HALTED and changes answer 503. The new worker restores the platform
  * and the robot's books from the database, as a restart after kill -9 does.
  */
 export class RobotClient implements RobotRuntime {
   readonly catalogue = new InstrumentCatalogue();
-  readonly events = new EventBus();
   private port: MessagePort | Worker | undefined;
   private worker: Worker | undefined;
   private up = false;
   private stopping = false;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
-  private readonly accountIds = new Set<string>();
-  private readonly openCounts = new Map<string, number>();
-  private readonly views = new Map<string, AccountView>();
-  private readonly viewsAsked = new Map<string, Promise<AccountView | undefined>>();
+  /** Every account at the platform, as the robot's events last projected it. */
+  private readonly projections = new Map<string, AccountProjection>();
+  private readonly listeners = new Set<RobotEventListener>();
+  /** Watched accounts (their price moves come), with when each was last read. */
   private readonly lastRead = new Map<string, number>();
+  /** Reads waiting for the projection a `watch` notice makes the robot push at once. */
+  private readonly watching = new Map<
+    string,
+    (projection: AccountProjection | undefined) => void
+  >();
+  private readonly watchTimer: NodeJS.Timeout;
   /** Settings applied while the robot was down, for the worker that replaces it. */
   private readonly settingsWhileDown = new Map<string, RobotSettings>();
-  private readonly watchTimer: NodeJS.Timeout;
   private restartTimer: NodeJS.Timeout | undefined;
   private restartAttempt = 0;
   private startedAt = 0;
@@ -192,10 +199,12 @@ export class RobotClient implements RobotRuntime {
   private receive(message: HostMessage): void {
     switch (message.type) {
       case 'ready':
-        this.accountIds.clear();
-        for (const accountId of message.accountIds) this.accountIds.add(accountId);
-        this.openCounts.clear();
-        for (const [accountId, count] of message.openCounts) this.openCounts.set(accountId, count);
+        // A new robot watches nothing yet.
+        this.lastRead.clear();
+        this.projections.clear();
+        for (const projection of message.projections) {
+          this.projections.set(projection.accountId, projection);
+        }
         this.up = true;
         this.onReady();
         return;
@@ -207,26 +216,8 @@ export class RobotClient implements RobotRuntime {
         else waiter?.reject(new Error(message.message));
         return;
       }
-      case 'changes':
-        for (const event of message.events) {
-          if (event.type === 'PositionOpened' || event.type === 'PositionClosed') {
-            const { accountId } = event.trade;
-            const count =
-              (this.openCounts.get(accountId) ?? 0) + (event.type === 'PositionOpened' ? 1 : -1);
-            if (count > 0) this.openCounts.set(accountId, count);
-            else this.openCounts.delete(accountId);
-            this.views.delete(accountId);
-          } else if (event.type === 'TradingHalted') {
-            this.options.log.error({ reason: event.reason }, 'robot: trading halted');
-          }
-          this.events.publish(event);
-        }
-        for (const accountId of message.closuresStored) this.options.onClosureStored(accountId);
-        return;
-      case 'views':
-        for (const [accountId, view] of message.views) {
-          if (this.lastRead.has(accountId)) this.views.set(accountId, view);
-        }
+      case 'events':
+        for (const event of message.events) this.apply(event);
         return;
       case 'failure':
         this.options.log.error(
@@ -237,6 +228,32 @@ export class RobotClient implements RobotRuntime {
     }
   }
 
+  /** Stores what the event says of its account, then relays it. */
+  private apply(event: RobotEvent): void {
+    switch (event.type) {
+      case 'PositionOpened':
+      case 'PositionClosed':
+      case 'AccountChanged': {
+        this.projections.set(event.accountId, event.projection);
+        // The first event of the account since it was watched answers the reads waiting.
+        const waiting = this.watching.get(event.accountId);
+        this.watching.delete(event.accountId);
+        waiting?.(event.projection);
+        break;
+      }
+      case 'ClosureStored':
+        this.options.onClosureStored(event.accountId);
+        break;
+      case 'TradingHalted':
+        this.options.log.error({ reason: event.reason }, 'robot: trading halted');
+        break;
+      case 'TradingResumed':
+      case 'RobotStopped':
+        break;
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
   /** The worker died: refuse what waits, show the robot as halted, and start a new one. */
   private lost(error: Error): void {
     const wasUp = this.up;
@@ -244,9 +261,8 @@ export class RobotClient implements RobotRuntime {
     this.port = undefined;
     for (const waiter of this.waiting.values()) waiter.reject(unavailable());
     this.waiting.clear();
-    this.views.clear();
-    this.viewsAsked.clear();
-    this.openCounts.clear();
+    for (const waiting of this.watching.values()) waiting(undefined);
+    this.watching.clear();
     this.onLost(error);
     if (this.stopping || !wasUp) return;
     this.options.log.error(
@@ -293,50 +309,42 @@ export class RobotClient implements RobotRuntime {
     });
   }
 
-  /** The account's view: the latest pushed, or asked for (and watched from then on). */
-  private view(accountId: string): Promise<AccountView | undefined> {
-    if (!this.up) return Promise.resolve(undefined);
-    this.lastRead.set(accountId, Date.now());
-    const known = this.views.get(accountId);
-    if (known) return Promise.resolve(known);
-    let asked = this.viewsAsked.get(accountId);
-    if (!asked) {
-      asked = this.request('view', { accountId, watch: this.options.host.mirrorMs > 0 }).then(
-        (view) => {
-          this.viewsAsked.delete(accountId);
-          if (!view) return undefined;
-          if (this.options.host.mirrorMs > 0) this.views.set(accountId, view);
-          return view;
-        },
-        (error: unknown) => {
-          this.viewsAsked.delete(accountId);
-          if (error instanceof AppError) return undefined;
-          throw error;
-        },
-      );
-      this.viewsAsked.set(accountId, asked);
-    }
-    return asked;
-  }
-
-  /** Accounts not read lately: their views stop coming. */
+  /** Accounts not read lately: their price moves stop coming. */
   private forgetUnread(): void {
     const before = Date.now() - watchTtlMs;
     const forgotten: string[] = [];
     for (const [accountId, at] of this.lastRead) {
       if (at >= before) continue;
       this.lastRead.delete(accountId);
-      this.views.delete(accountId);
       forgotten.push(accountId);
     }
-    if (forgotten.length > 0 && this.up) {
-      this.port?.postMessage({ op: 'unwatch', accountIds: forgotten } satisfies ClientMessage);
-    }
+    this.notify({ op: 'unwatch', accountIds: forgotten });
   }
 
-  /** A change made through this facade: the next read asks the robot. */
-  private changed(accountId: string): void {
-    this.views.delete(accountId);
+  private notify(notice: WatchNotice): void {
+    if (notice.accountIds.length > 0 && this.up) this.port?.postMessage(notice);
+  }
+
+  watch(accountId: string): void {
+    if (!this.up || !this.projections.has(accountId)) return;
+    const known = this.lastRead.has(accountId);
+    this.lastRead.set(accountId, Date.now());
+    if (!known) this.notify({ op: 'watch', accountIds: [accountId] });
+  }
+
+  accountsWithOpenPositions(): Iterable<string> {
+    const open: string[] = [];
+    for (const [accountId, projection] of this.projections) {
+      if (projection.trades.length > 0) open.push(accountId);
+    }
+    return open;
+  }
+
+  onEvent(listener: RobotEventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   now(): number {
@@ -348,19 +356,16 @@ export class RobotClient implements RobotRuntime {
   }
 
   hasAccount(accountId: string): boolean {
-    return this.accountIds.has(accountId);
+    return this.projections.has(accountId);
   }
 
   async openAccount(accountId: string, depositCents: number): Promise<void> {
     if (this.hasAccount(accountId)) return;
     await this.request('openAccount', { accountId, depositCents });
-    this.accountIds.add(accountId);
-    this.changed(accountId);
   }
 
   async deposit(accountId: string, cents: number): Promise<void> {
     await this.request('deposit', { accountId, cents });
-    this.changed(accountId);
   }
 
   async applySettings(accountId: string, settings: RobotSettings): Promise<void> {
@@ -370,40 +375,48 @@ export class RobotClient implements RobotRuntime {
       return;
     }
     await this.request('applySettings', { accountId, settings });
-    this.changed(accountId);
   }
 
   async closeAllPositions(accountId: string): Promise<number> {
-    const closing = await this.request('closeAllPositions', { accountId });
-    this.changed(accountId);
-    return closing;
+    return this.request('closeAllPositions', { accountId });
+  }
+
+  /**
+   * The stored projection of a watched account. An account not watched yet (or every read, with
+   * `mirrorMs` 0) is watched from now on, and the read waits for the projection the robot then
+   * pushes at once: an event like any other, not a request.
+   */
+  projection(accountId: string): Promise<AccountProjection | undefined> {
+    const stored = this.up ? this.projections.get(accountId) : undefined;
+    if (!stored) return Promise.resolve(undefined);
+    const known = this.lastRead.has(accountId);
+    this.lastRead.set(accountId, Date.now());
+    if (known && this.options.host.mirrorMs > 0) return Promise.resolve(stored);
+    return new Promise((resolve) => {
+      const before = this.watching.get(accountId);
+      this.watching.set(accountId, (projection) => {
+        before?.(projection);
+        resolve(projection);
+      });
+      if (!before) this.notify({ op: 'watch', accountIds: [accountId] });
+    });
   }
 
   async accountStatus(accountId: string): Promise<AccountStatus> {
     if (!this.up) return { idleReason: 'TRADING_HALTED' };
-    return (await this.view(accountId))?.status ?? { idleReason: 'ROBOT_OFF' };
+    return (await this.projection(accountId))?.status ?? { idleReason: 'ROBOT_OFF' };
   }
 
   async account(accountId: string): Promise<AccountState | undefined> {
-    return (await this.view(accountId))?.figures;
-  }
-
-  async openPositions(accountId: string): Promise<readonly OpenPosition[] | undefined> {
-    return (await this.view(accountId))?.open;
-  }
-
-  accountsWithOpenPositions(): Iterable<string> {
-    return this.openCounts.keys();
+    return (await this.projection(accountId))?.figures;
   }
 
   settled(): Promise<void> {
     return this.request('settled', {});
   }
 
-  async advance(): Promise<void> {
-    await this.request('advance', {});
-    // Prices moved: every view is out of date.
-    this.views.clear();
+  advance(): Promise<void> {
+    return this.request('advance', {});
   }
 
   snapshot(): Promise<PaperBrokerState> {
@@ -422,6 +435,9 @@ export class RobotClient implements RobotRuntime {
       if (!(error instanceof AppError)) throw error;
     } finally {
       this.up = false;
+      // Reads still waiting for a push get none now: the robot is down, as they then say.
+      for (const waiting of this.watching.values()) waiting(undefined);
+      this.watching.clear();
       const { worker, port } = this;
       this.worker = undefined;
       this.port = undefined;

@@ -1,16 +1,14 @@
 import {
   EventBus,
   InstrumentCatalogue,
-  MarketSimulator,
   PaperBroker,
-  SignalModel,
-  TradingEngine,
-  defaultSignalModelOptions,
-  warmUpStrategy,
+  startPaperTrading,
+  type MarketSimulator,
   type PaperBrokerState,
   type RobotSettings,
   type Strategy,
   type Tick,
+  type TradingEngine,
 } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
@@ -20,7 +18,8 @@ import {
   loadPlatformState,
   saveMarketQuotes,
 } from './drizzle-platform-journal';
-import type { AccountView, OpenPosition } from './robot-runtime';
+import { projectAccount, projectionMark, type ProjectionSources } from './account-projection';
+import type { AccountProjection } from './robot-protocol';
 
 const dayMs = 86_400_000;
 
@@ -66,7 +65,7 @@ export class RobotCore {
 
   private constructor(
     private readonly options: RobotCoreOptions,
-    private readonly catalogue: InstrumentCatalogue,
+    readonly catalogue: InstrumentCatalogue,
     private readonly market: MarketSimulator,
     private readonly broker: PaperBroker,
     private readonly engine: TradingEngine,
@@ -75,6 +74,13 @@ export class RobotCore {
     accountIds: readonly string[],
   ) {
     this.accounts = new Set(accountIds);
+    this.sources = {
+      catalogue,
+      account: (accountId) => broker.account(accountId),
+      accountStatus: (accountId) => engine.accountStatus(accountId),
+      openTrades: (accountId) => engine.openTrades(accountId),
+      openPositions: (accountId) => broker.openPositions(accountId),
+    };
   }
 
   static async start(options: RobotCoreOptions): Promise<RobotCore> {
@@ -86,45 +92,23 @@ export class RobotCore {
       journal: new DrizzlePlatformJournal(db),
       clock: { now: options.now },
     });
-    let strategy = options.strategy;
-    let initialQuotes = state.lastTicks.length > 0 ? state.lastTicks : undefined;
-    if (!strategy) {
-      const model = new SignalModel();
-      if (options.warmUpMs > 0) {
-        const warmUp = warmUpStrategy(model, catalogue, {
-          seed: options.marketSeed + 1,
-          from: now - options.warmUpMs,
-          to: now,
-          tickIntervalMs: options.marketTickMs,
-        });
-        // A market restored from its quotes keeps its prices; a fresh one continues the history.
-        if (initialQuotes) model.continueAt(initialQuotes);
-        else initialQuotes = warmUp.lastQuotes;
-      }
-      strategy = model;
-    }
-    const market = new MarketSimulator({
-      instruments: catalogue.instruments,
-      seed: options.marketSeed,
-      startTime: now,
-      tickIntervalMs: options.marketTickMs,
-      ...(initialQuotes ? { initialQuotes } : {}),
-    });
-    // The platform settles TP and SL on a tick before the engine trades on it.
-    market.subscribe((tick) => {
-      broker.onTick(tick);
-    });
     const events = new EventBus();
-    const engine = await TradingEngine.start({
-      catalogue,
-      feed: market,
-      broker,
+    // The robot package's one composition (decision 070): market, platform, strategy, engine.
+    const { market, engine } = await startPaperTrading({
+      seed: options.marketSeed,
+      clock: { now: options.now },
       store: new DrizzleExecutionStore(db, options.onClosureStored),
       settings: new DrizzleAccountSettingsSource(db),
       events,
-      clock: { now: options.now },
-      strategy,
-      minimumEdge: defaultSignalModelOptions.minimumEdge,
+      tickIntervalMs: options.marketTickMs,
+      catalogue,
+      broker,
+      ...(state.lastTicks.length > 0 ? { initialQuotes: state.lastTicks } : {}),
+      ...(options.strategy
+        ? { strategy: options.strategy }
+        : options.warmUpMs > 0
+          ? { warmUp: { historyMs: options.warmUpMs } }
+          : {}),
     });
     const runtime = new RobotCore(
       options,
@@ -178,32 +162,20 @@ export class RobotCore {
     return [...this.accounts];
   }
 
-  /** How many operations each account has open, for accounts with any. */
-  openCounts(): [string, number][] {
-    const counts = new Map<string, number>();
-    for (const trade of this.engine.openTrades()) {
-      counts.set(trade.accountId, (counts.get(trade.accountId) ?? 0) + 1);
-    }
-    return [...counts];
-  }
+  /** What the account's projection is built from, read in this thread. */
+  private readonly sources: ProjectionSources;
 
   /**
-   * The account as the dashboard shows it, in one read: figures, the robot's idle reason and the
-   * open operations (newest first) with their live profit. Undefined for an unknown account.
+   * The account as the dashboard shows it, in one read, in the contract's shapes (decision
+   * 070). Undefined for an unknown account.
    */
-  view(accountId: string): AccountView | undefined {
-    const figures = this.broker.account(accountId);
-    if (!figures) return undefined;
-    const marks = new Map(
-      this.broker
-        .openPositions(accountId)
-        .map((position) => [position.positionId, position.unrealisedProfitCents]),
-    );
-    const open: OpenPosition[] = this.engine
-      .openTrades(accountId)
-      .sort((a, b) => b.openedAt - a.openedAt || (a.positionId < b.positionId ? 1 : -1))
-      .map((trade) => ({ trade, unrealisedProfitCents: marks.get(trade.positionId) ?? 0 }));
-    return { figures, status: this.engine.accountStatus(accountId), open };
+  projection(accountId: string): AccountProjection | undefined {
+    return projectAccount(this.sources, accountId);
+  }
+
+  /** What the projection shows that can change, without building it: equal means unchanged. */
+  projectionMark(accountId: string): string {
+    return projectionMark(this.sources, accountId);
   }
 
   /** Opens the user's account at the built-in platform with a first deposit, once; durably. */

@@ -1,16 +1,16 @@
-import type { Strategy } from '@tradebot/robot';
+import type { Strategy, TradeRecord } from '@tradebot/robot';
 import type { Db } from '../db/database';
+import { tradeRowOf } from '../services/trading-rows';
 import { RobotCore } from './robot-core';
-import {
-  forwardedEventTypes,
-  type ClientMessage,
-  type ForwardedEvent,
-  type HostMessage,
-  type RobotHostOptions,
-  type RobotOperations,
-  type RobotRequest,
+import type {
+  AccountProjection,
+  ClientMessage,
+  HostMessage,
+  RobotEvent,
+  RobotHostOptions,
+  RobotOperations,
+  RobotRequest,
 } from './robot-protocol';
-import type { AccountView } from './robot-runtime';
 
 /** Where the host talks: the worker's `parentPort`, or one end of a MessageChannel (inline). */
 export interface HostPort {
@@ -25,37 +25,34 @@ export interface RobotHostExtras {
   readonly onStopped?: () => Promise<void>;
 }
 
-/** What a view shows that can change: when it is unchanged, nothing is pushed. */
-function fingerprint(view: AccountView | undefined): string {
-  if (!view) return '';
-  const { figures, status, open } = view;
-  return [
-    figures.balanceCents,
-    figures.equityCents,
-    figures.usedMarginCents,
-    figures.depositsCents,
-    status.idleReason,
-    ...open.map(
-      (position) => `${position.trade.positionId}=${String(position.unrealisedProfitCents)}`,
-    ),
-  ].join(' ');
-}
+/** An engine event waiting for the account's projection, built once per batch. */
+type PendingChange =
+  | { readonly type: 'PositionOpened' | 'PositionClosed'; readonly trade: TradeRecord }
+  | { readonly type: 'ClosureStored'; readonly accountId: string }
+  | { readonly type: 'TradingHalted'; readonly reason: string }
+  | { readonly type: 'TradingResumed' };
 
 /**
- * The robot's side of the facade (decision 046): runs a RobotCore and answers the main thread's
- * requests on a port. Engine events and closures stored go out in batches, one per turn of the
- * event loop, and always before the next answer, so that the main thread sees every change an
- * answer may depend on first. The views of the accounts the main thread reads (`view` with
- * `watch`) are pushed every `mirrorMs` when they changed, so that its reads are served from
- * memory without waiting for this thread.
+ * The robot's side of the facade (decisions 046 and 070): runs a RobotCore, answers the main
+ * thread's requests on a port, and owns the accounts' projections. What happens goes out as one
+ * typed stream of past-tense events (robot-protocol's RobotEvent), in batches, one per turn of
+ * the event loop, and always before the next answer, so that the main thread sees every change
+ * an answer may depend on first. Each account event carries the account's projection after the
+ * batch; the main thread stores and relays it and never asks for a view. The projections of
+ * watched accounts that moved with prices, or whose robot status changed, go out as
+ * AccountChanged every `mirrorMs`, and before `advance` and `settled` are answered.
  */
 export class RobotHost {
   private drivenNow: number;
-  private pendingEvents: ForwardedEvent[] = [];
-  private closuresStored: string[] = [];
+  private pending: PendingChange[] = [];
+  /** Accounts changed by a request, whose projection is compared with the last one sent. */
+  private readonly touched = new Set<string>();
   private flushScheduled = false;
-  /** Watched accounts, with the fingerprint of the view last sent. */
-  private readonly watched = new Map<string, string>();
+  private seq = 0;
+  /** Accounts whose price moves are pushed (the main thread reads them or a browser listens). */
+  private readonly watched = new Set<string>();
+  /** The mark (account-projection's projectionMark) of each account's projection last sent. */
+  private readonly sent = new Map<string, string>();
   private mirrorTimer: NodeJS.Timeout | undefined;
   private core: RobotCore | undefined;
   private stopping: Promise<void> | undefined;
@@ -68,7 +65,7 @@ export class RobotHost {
     this.drivenNow = options.clock.kind === 'driven' ? options.clock.now : 0;
   }
 
-  /** Starts the robot and tells the main thread it is ready. */
+  /** Starts the robot and tells the main thread it is ready, with every account's projection. */
   static async start(
     port: HostPort,
     options: RobotHostOptions,
@@ -98,48 +95,58 @@ export class RobotHost {
         });
       },
       onClosureStored: (accountId) => {
-        host.closuresStored.push(accountId);
-        host.scheduleFlush();
+        host.queue({ type: 'ClosureStored', accountId });
       },
     });
     host.core = core;
-    for (const type of forwardedEventTypes) {
-      core.events.on(type, (event) => {
-        host.pendingEvents.push(event);
-        host.scheduleFlush();
-      });
-    }
+    core.events.on('PositionOpened', (event) => {
+      host.queue({ type: 'PositionOpened', trade: event.trade });
+    });
+    core.events.on('PositionClosed', (event) => {
+      host.queue({ type: 'PositionClosed', trade: event.trade });
+    });
+    core.events.on('TradingHalted', (event) => {
+      host.queue({ type: 'TradingHalted', reason: event.reason });
+    });
+    core.events.on('TradingResumed', () => {
+      host.queue({ type: 'TradingResumed' });
+    });
     if (options.mirrorMs > 0) {
       host.mirrorTimer = setInterval(() => {
-        host.pushViews();
+        host.pushMoved();
       }, options.mirrorMs);
       host.mirrorTimer.unref();
     }
     port.on('message', (message) => {
       host.receive(message);
     });
-    port.postMessage({
-      type: 'ready',
-      accountIds: core.accountIds(),
-      openCounts: core.openCounts(),
-    });
+    const projections: AccountProjection[] = [];
+    for (const accountId of core.accountIds()) {
+      const projection = core.projection(accountId);
+      if (!projection) continue;
+      projections.push(projection);
+      host.sent.set(accountId, core.projectionMark(accountId));
+    }
+    port.postMessage({ type: 'ready', projections });
     return host;
   }
 
   private receive(message: ClientMessage): void {
-    if (message.op === 'unwatch') {
-      for (const accountId of message.accountIds) this.watched.delete(accountId);
+    if (message.op === 'watch' || message.op === 'unwatch') {
+      for (const accountId of message.accountIds) {
+        if (message.op === 'unwatch') {
+          this.watched.delete(accountId);
+          continue;
+        }
+        this.watched.add(accountId);
+        // Pushed at once, even unchanged: the main thread waits for it.
+        this.sent.delete(accountId);
+        this.touched.add(accountId);
+      }
+      this.flushChanges();
       return;
     }
     if (this.options.clock.kind === 'driven') this.drivenNow = message.now;
-    if (message.op === 'view' && this.core && !this.stopping) {
-      // Answered in the same step it is read in: no event can come between the two.
-      const view = this.core.view(message.accountId);
-      if (message.watch) this.watched.set(message.accountId, fingerprint(view));
-      this.flushChanges();
-      this.port.postMessage({ type: 'answer', id: message.id, value: view ?? null });
-      return;
-    }
     this.handle(message).then(
       (value) => {
         this.flushChanges();
@@ -165,24 +172,33 @@ export class RobotHost {
     }
     switch (request.op) {
       case 'openAccount':
-        await core.openAccount(request.accountId, request.depositCents);
+        try {
+          await core.openAccount(request.accountId, request.depositCents);
+        } finally {
+          this.touched.add(request.accountId);
+        }
         return undefined;
       case 'deposit':
-        await core.deposit(request.accountId, request.cents);
+        try {
+          await core.deposit(request.accountId, request.cents);
+        } finally {
+          this.touched.add(request.accountId);
+        }
         return undefined;
       case 'applySettings':
         core.applySettings(request.accountId, request.settings);
+        this.touched.add(request.accountId);
         return undefined;
       case 'closeAllPositions':
+        this.touched.add(request.accountId);
         return core.closeAllPositions(request.accountId);
-      case 'view':
-        // Answered in `receive`, except when the robot has stopped.
-        throw new Error('the robot has stopped');
       case 'settled':
         await core.settled();
+        this.pushMoved();
         return undefined;
       case 'advance':
         core.advance();
+        this.pushMoved();
         return undefined;
       case 'snapshot':
         return core.snapshot();
@@ -197,6 +213,21 @@ export class RobotHost {
     clearInterval(this.mirrorTimer);
     await core.stop();
     await this.extras.onStopped?.();
+    this.queue({ type: 'RobotStopped' });
+  }
+
+  private queue(change: PendingChange | { readonly type: 'RobotStopped' }): void {
+    if (change.type === 'RobotStopped') {
+      // The last event of this run: what is pending goes first.
+      this.flushChanges();
+      this.port.postMessage({
+        type: 'events',
+        events: [{ type: 'RobotStopped', seq: ++this.seq }],
+      });
+      return;
+    }
+    this.pending.push(change);
+    this.scheduleFlush();
   }
 
   private scheduleFlush(): void {
@@ -207,32 +238,72 @@ export class RobotHost {
     });
   }
 
+  /**
+   * Sends what happened since the last batch: each account event with the account's projection
+   * as it is now (built once per account and batch), then AccountChanged for the accounts a
+   * request changed without an event, if their projection moved.
+   */
   private flushChanges(): void {
     this.flushScheduled = false;
-    if (this.pendingEvents.length === 0 && this.closuresStored.length === 0) return;
-    this.port.postMessage({
-      type: 'changes',
-      events: this.pendingEvents,
-      closuresStored: this.closuresStored,
-    });
-    this.pendingEvents = [];
-    this.closuresStored = [];
+    const core = this.core;
+    if (!core || (this.pending.length === 0 && this.touched.size === 0)) return;
+    const projections = new Map<string, AccountProjection | undefined>();
+    const projectionOf = (accountId: string) => {
+      if (!projections.has(accountId)) {
+        projections.set(accountId, core.projection(accountId));
+        this.sent.set(accountId, core.projectionMark(accountId));
+      }
+      return projections.get(accountId);
+    };
+    const events: RobotEvent[] = [];
+    for (const change of this.pending) {
+      switch (change.type) {
+        case 'PositionOpened':
+        case 'PositionClosed': {
+          const { trade } = change;
+          const projection = projectionOf(trade.accountId);
+          if (!projection) break;
+          const row =
+            (change.type === 'PositionOpened'
+              ? projection.trades.find((open) => open.id === trade.positionId)
+              : undefined) ?? tradeRowOf(trade, core.catalogue);
+          events.push({
+            type: change.type,
+            seq: ++this.seq,
+            accountId: trade.accountId,
+            trade: row,
+            projection,
+          });
+          break;
+        }
+        case 'ClosureStored':
+          events.push({ type: 'ClosureStored', seq: ++this.seq, accountId: change.accountId });
+          break;
+        case 'TradingHalted':
+          events.push({ type: 'TradingHalted', seq: ++this.seq, reason: change.reason });
+          break;
+        case 'TradingResumed':
+          events.push({ type: 'TradingResumed', seq: ++this.seq });
+          break;
+      }
+    }
+    this.pending = [];
+    for (const accountId of this.touched) {
+      if (projections.has(accountId)) continue;
+      const sent = this.sent.get(accountId);
+      if (sent !== undefined && sent === core.projectionMark(accountId)) continue;
+      const projection = projectionOf(accountId);
+      if (projection) {
+        events.push({ type: 'AccountChanged', seq: ++this.seq, accountId, projection });
+      }
+    }
+    this.touched.clear();
+    if (events.length > 0) this.port.postMessage({ type: 'events', events });
   }
 
-  /** The watched accounts whose view changed since it was last sent. */
-  private pushViews(): void {
-    const core = this.core;
-    if (!core || this.watched.size === 0) return;
-    const views: [string, AccountView][] = [];
-    for (const [accountId, sent] of this.watched) {
-      const view = core.view(accountId);
-      const now = fingerprint(view);
-      if (now === sent || !view) continue;
-      this.watched.set(accountId, now);
-      views.push([accountId, view]);
-    }
-    if (views.length === 0) return;
+  /** AccountChanged for every watched account whose projection moved since it was last sent. */
+  private pushMoved(): void {
+    for (const accountId of this.watched) this.touched.add(accountId);
     this.flushChanges();
-    this.port.postMessage({ type: 'views', views });
   }
 }

@@ -1,6 +1,6 @@
+import type { TradeRow, TradingAccount } from '@tradebot/contract';
+import type { AccountState, AccountStatus, PaperBrokerState, RobotSettings } from '@tradebot/robot';
 import type { DatabaseLink } from '../db/database';
-import type { EngineEventOf, PaperBrokerState, RobotSettings } from '@tradebot/robot';
-import type { AccountView } from './robot-runtime';
 
 /**
  * The messages between the robot's facade in the main thread (`RobotClient`) and the thread that
@@ -27,7 +27,11 @@ export interface RobotHostOptions {
   readonly autoAdvance: boolean;
   readonly quoteSaveMs: number;
   readonly warmUpMs: number;
-  /** How often the views of watched accounts are pushed when they changed; 0 pushes none. */
+  /**
+   * How often the projections of watched accounts that moved with prices (or whose robot status
+   * changed) are pushed as AccountChanged; 0 pushes them only with other events and before
+   * answers (tests).
+   */
   readonly mirrorMs: number;
 }
 
@@ -43,8 +47,6 @@ export interface RobotOperations {
   deposit: { args: { accountId: string; cents: number }; answer: undefined };
   applySettings: { args: { accountId: string; settings: RobotSettings }; answer: undefined };
   closeAllPositions: { args: { accountId: string }; answer: number };
-  /** `watch`: push this account's view from now on, whenever it changes. */
-  view: { args: { accountId: string; watch: boolean }; answer: AccountView | null };
   settled: { args: Record<string, never>; answer: undefined };
   advance: { args: Record<string, never>; answer: undefined };
   snapshot: { args: Record<string, never>; answer: PaperBrokerState };
@@ -59,43 +61,79 @@ export type RobotRequest = {
   >;
 }[RobotOperation];
 
-/** Messages without an answer. */
-export interface UnwatchNotice {
-  readonly op: 'unwatch';
-  readonly accountIds: readonly string[];
+/**
+ * Notices without an answer. `watch`: push the account's projection at once (AccountChanged),
+ * and from then on whenever it moves with prices; `unwatch`: no more of those (its events still
+ * come). Events of every account always carry the projection.
+ */
+export type WatchNotice =
+  | { readonly op: 'watch'; readonly accountIds: readonly string[] }
+  | { readonly op: 'unwatch'; readonly accountIds: readonly string[] };
+
+export type ClientMessage = RobotRequest | WatchNotice;
+
+/**
+ * An account as the dashboard shows it, built in the robot's thread where the trading happens
+ * (decision 070): plain data in the contract's shapes, so that the main thread only stores it.
+ */
+export interface AccountProjection {
+  readonly accountId: string;
+  /** The platform's figures, in cents. */
+  readonly figures: AccountState;
+  /** The same figures as the contract spells them (spec §3 account). */
+  readonly account: TradingAccount;
+  /** Why the account's robot is idle now (engine-side reasons), or null while it may trade. */
+  readonly status: AccountStatus;
+  /** Open operations, newest first, with their live profit. */
+  readonly trades: readonly TradeRow[];
 }
 
-export type ClientMessage = RobotRequest | UnwatchNotice;
+/** What every robot event carries: a sequence number, increasing within one robot's run. */
+interface Sequenced {
+  readonly seq: number;
+}
 
-/** The engine's events the main thread listens to (live updates, logs). */
-export type ForwardedEvent =
-  | EngineEventOf<'PositionOpened'>
-  | EngineEventOf<'PositionClosed'>
-  | EngineEventOf<'TradingHalted'>
-  | EngineEventOf<'TradingResumed'>;
+/**
+ * The robot's one stream of past-tense events (decision 070). Each account event carries the
+ * account's projection after it, so that the main thread stores and relays it and never asks
+ * the robot for a view: one crossing per change.
+ */
+export type RobotEvent =
+  | (Sequenced & {
+      readonly type: 'PositionOpened';
+      readonly accountId: string;
+      readonly trade: TradeRow;
+      readonly projection: AccountProjection;
+    })
+  | (Sequenced & {
+      readonly type: 'PositionClosed';
+      readonly accountId: string;
+      readonly trade: TradeRow;
+      readonly projection: AccountProjection;
+    })
+  /** Figures, live profits or the robot's status changed without an operation opening or closing. */
+  | (Sequenced & {
+      readonly type: 'AccountChanged';
+      readonly accountId: string;
+      readonly projection: AccountProjection;
+    })
+  /** An operation's closure is in the database (the closed-page cache drops its page). */
+  | (Sequenced & { readonly type: 'ClosureStored'; readonly accountId: string })
+  | (Sequenced & { readonly type: 'TradingHalted'; readonly reason: string })
+  | (Sequenced & { readonly type: 'TradingResumed' })
+  /** The robot stopped cleanly: nothing more comes from this run. */
+  | (Sequenced & { readonly type: 'RobotStopped' });
 
-export const forwardedEventTypes = [
-  'PositionOpened',
-  'PositionClosed',
-  'TradingHalted',
-  'TradingResumed',
-] as const satisfies readonly ForwardedEvent['type'][];
+export type RobotEventType = RobotEvent['type'];
 
 export type HostMessage =
   | {
       readonly type: 'ready';
-      readonly accountIds: readonly string[];
-      /** Accounts with open operations, and how many each. */
-      readonly openCounts: readonly (readonly [string, number])[];
+      /** Every account at the platform, rebuilt from the store at start. */
+      readonly projections: readonly AccountProjection[];
     }
   | { readonly type: 'answer'; readonly id: number; readonly value: unknown }
   | { readonly type: 'refusal'; readonly id: number; readonly message: string }
   /** What happened since the last message: sent before any answer, so an answer follows it. */
-  | {
-      readonly type: 'changes';
-      readonly events: readonly ForwardedEvent[];
-      /** Accounts an operation of which closed and is in the database. */
-      readonly closuresStored: readonly string[];
-    }
-  | { readonly type: 'views'; readonly views: readonly (readonly [string, AccountView])[] }
+  | { readonly type: 'events'; readonly events: readonly RobotEvent[] }
   | { readonly type: 'failure'; readonly what: string; readonly message: string };

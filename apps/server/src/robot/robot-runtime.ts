@@ -1,43 +1,31 @@
 import type {
   AccountState,
   AccountStatus,
-  EventBus,
   InstrumentCatalogue,
   PaperBrokerState,
   RobotSettings,
-  TradeRecord,
 } from '@tradebot/robot';
+import type { AccountProjection, RobotEvent } from './robot-protocol';
 
-/** An open operation with its live profit at the platform. */
-export interface OpenPosition {
-  readonly trade: TradeRecord;
-  readonly unrealisedProfitCents: number;
-}
-
-/** An account as the dashboard shows it, read at one moment. */
-export interface AccountView {
-  readonly figures: AccountState;
-  readonly status: AccountStatus;
-  /** Newest first. */
-  readonly open: readonly OpenPosition[];
-}
+export type RobotEventListener = (event: RobotEvent) => void;
 
 /**
  * The robot as the rest of the server sees it (decisions 042 and 046). The robot itself runs in
  * a worker thread (`ROBOT_THREAD=worker`, the default) or in this thread (`inline`): the same
  * messages cross a MessagePort either way (`RobotClient` here, `RobotHost` there).
  *
- * Reads (`account`, `openPositions`, `accountStatus`) are served from views the robot pushes
- * for the accounts read lately, at most `ROBOT_MIRROR_MS` old and never older than the last
- * change of the account this thread heard of (an operation opened or closed, a call below); a
- * first read asks the robot. While the robot is down (its worker died and restarts) reads answer
+ * The robot owns every account's projection (decision 070): its events (`onEvent`) carry it,
+ * this thread stores it, and reads (`projection`, `account`, `accountStatus`) are served from
+ * what was stored, never by asking the robot for a view. A watched account's projection is at
+ * most `ROBOT_MIRROR_MS` old, and never older than the last event of its account or the answer
+ * to a call below that changed it. While the robot is down (its worker died and restarts) reads answer
  * `undefined` (status `TRADING_HALTED`), settings are kept for the new worker, and other changes
  * are refused with a 503 (`trading.robotUnavailable`).
  */
 export interface RobotRuntime {
   readonly catalogue: InstrumentCatalogue;
-  /** The engine's PositionOpened, PositionClosed, TradingHalted and TradingResumed events. */
-  readonly events: EventBus;
+  /** The robot's events (robot-protocol's RobotEvent), in order; returns the unsubscribe. */
+  onEvent(listener: RobotEventListener): () => void;
   /** The robot's time, epoch ms. */
   now(): number;
   /** False while the robot is down (its worker died and restarts) or stopped. */
@@ -55,14 +43,20 @@ export interface RobotRuntime {
   applySettings(accountId: string, settings: RobotSettings): Promise<void>;
   /** The user's kill switch: closes every open operation at the platform. Returns how many. */
   closeAllPositions(accountId: string): Promise<number>;
+  /**
+   * The account as the dashboard shows it; undefined for an unknown one or while the robot is
+   * down. The account is watched from then on (for 60 s after its last read): its price moves
+   * are pushed every `ROBOT_MIRROR_MS`. A first read waits for the robot to push it.
+   */
+  projection(accountId: string): Promise<AccountProjection | undefined>;
+  /** Keeps an account watched without reading it (a browser listening to its updates). */
+  watch(accountId: string): void;
+  /** The accounts with at least one open operation, as last projected. */
+  accountsWithOpenPositions(): Iterable<string>;
   /** Why the account's robot is idle now (engine-side reasons), or null while it may trade. */
   accountStatus(accountId: string): Promise<AccountStatus>;
   /** Live figures; undefined for an unknown account or while the robot is down. */
   account(accountId: string): Promise<AccountState | undefined>;
-  /** Open operations, newest first; undefined for an unknown account or while the robot is down. */
-  openPositions(accountId: string): Promise<readonly OpenPosition[] | undefined>;
-  /** The accounts with at least one open operation. */
-  accountsWithOpenPositions(): Iterable<string>;
   /** Resolves once every order, report and write started so far has landed. */
   settled(): Promise<void>;
   /** Emits every market tick due by the robot's clock (tests, which turn the timers off). */

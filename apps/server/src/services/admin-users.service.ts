@@ -185,9 +185,8 @@ export class AdminUsersService {
    */
   async killRobot(admin: AdminRow, userId: string): Promise<{ bot_on: false; closed: number }> {
     const { user, settings } = await this.listing(userId);
-    if (!settings.authorized || !settings.linked) {
-      throw new AppError('CONFLICT', { key: 'admin.userNotTrading' });
-    }
+    // Whatever the billing state: a user whose access ended may still have operations open.
+    if (!settings.linked) throw new AppError('CONFLICT', { key: 'admin.userNotTrading' });
     const openBefore = (await this.trading.openRows(userId)).length;
     const result = await this.trading.kill(user);
     await this.audit.record(

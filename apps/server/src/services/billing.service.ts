@@ -17,6 +17,7 @@ import {
   type PaymentProvider,
   type ProviderEvent,
   type ProviderPayment,
+  type ProviderSubscription,
 } from '../payments/payment-provider';
 import { formatAmount, formatDay } from '../payments/simulated/checkout-page';
 import {
@@ -31,7 +32,7 @@ import type { UserRow, UsersRepository } from '../repositories/users.repository'
 import { accessUntil, guaranteeWindow, ourStatus, selfRefundWindow } from './billing-rules';
 import { KeyedQueue } from './keyed-queue';
 import type { PromoBenefits } from './promo-benefits';
-import { paymentReceiptMail, refundMail } from './mail-templates';
+import { duplicateRefundMail, paymentReceiptMail, refundMail } from './mail-templates';
 
 /**
  * Where the yearly plan's gift is deposited: the built-in trading platform (the robot runtime).
@@ -54,16 +55,21 @@ export interface BillingServiceOptions {
   clock: Clock;
   /** Absent where no robot runs: gifts then wait for a process that has one. */
   platform: GiftPlatform | undefined;
-  /** PUBLIC_URL: the app's address for the provider's return links; else the request's. */
-  publicUrl: string | undefined;
+  /**
+   * The app's address for the provider's links back: PUBLIC_URL, else the address the server
+   * listens on. Never a request's Host or X-Forwarded-Host, which anyone can forge (issue 18).
+   */
+  publicUrl: () => string;
   /** After `authorized` changed and was stored: the robot follows it (decision 047). */
   onAccessChanged: (userId: string) => Promise<void>;
   onError: (error: unknown, what: string) => void;
   /** A verified event about an object we do not know, acknowledged and ignored: log its id and type only. */
   onIgnoredEvent: (event: { id: string; type: string }) => void;
+  /** A second subscription undone at once (ids only, for the log). */
+  onDuplicate?: (undone: { userId: string; subscriptionId: string }) => void;
 }
 
-export type RefundReason = 'refund_7_days' | 'guarantee_30_days';
+export type RefundReason = 'refund_7_days' | 'guarantee_30_days' | 'duplicate_subscription';
 
 interface StoredEffects {
   userId: string;
@@ -115,8 +121,8 @@ export class BillingService implements PromoBenefits {
     }
   }
 
-  private baseUrl(origin: string): string {
-    return (this.options.publicUrl ?? origin).replace(/\/+$/, '');
+  private baseUrl(): string {
+    return this.options.publicUrl().replace(/\/+$/, '');
   }
 
   // ---- What the user sees ----
@@ -179,12 +185,7 @@ export class BillingService implements PromoBenefits {
   }
 
   /** Opens the provider's hosted checkout for a plan. A free month running carries over. */
-  async startCheckout(
-    user: UserRow,
-    plan: PlanId,
-    language: Language,
-    origin: string,
-  ): Promise<CheckoutSession> {
+  async startCheckout(user: UserRow, plan: PlanId, language: Language): Promise<CheckoutSession> {
     const now = this.now();
     const subscriptions = await this.repository.subscriptionsOf(user.id);
     if (this.livePaid(subscriptions, now)) {
@@ -196,7 +197,7 @@ export class BillingService implements PromoBenefits {
     const customerId =
       subscriptions.find((row) => row.provider === this.provider.name && row.providerCustomerId)
         ?.providerCustomerId ?? null;
-    const base = this.baseUrl(origin);
+    const base = this.baseUrl();
     return this.call('opening a checkout', () =>
       this.provider.createCheckout({
         userId: user.id,
@@ -301,7 +302,7 @@ export class BillingService implements PromoBenefits {
    * cancellation too; the simulated provider's card page). A past-due charge is retried there
    * and reported by the signed webhook; the browser comes back to /payment, which waits for it.
    */
-  async portal(user: UserRow, language: Language, origin: string): Promise<{ url: string }> {
+  async portal(user: UserRow, language: Language): Promise<{ url: string }> {
     const current = BillingRepository.current(
       await this.repository.subscriptionsOf(user.id),
       this.now(),
@@ -311,7 +312,7 @@ export class BillingService implements PromoBenefits {
     // Without access, /profile-config is closed to the user: /payment shows the state instead.
     const back = current?.status === 'past_due' ? '/payment?card=updated' : '/profile-config';
     const url = await this.call('opening the customer portal', () =>
-      this.provider.portalUrl(customerId, `${this.baseUrl(origin)}${back}`, language),
+      this.provider.portalUrl(customerId, `${this.baseUrl()}${back}`, language),
     );
     return { url };
   }
@@ -532,7 +533,59 @@ export class BillingService implements PromoBenefits {
         return effects;
       },
     );
-    if (effects && user) await this.afterCommit(effects, user);
+    if (effects && user) {
+      // A second subscription is undone before its effects (the yearly gift) follow.
+      if (await this.undoDuplicate(user, subscription)) effects.giftOwed = false;
+      await this.afterCommit(effects, user);
+    }
+  }
+
+  /**
+   * One subscription per user, held where the money is taken (issue 18): a provider that
+   * cannot refuse a second checkout's payment (Stripe; two checkouts opened before paying)
+   * is undone here at once. The subscription kept is the user's earliest one still running;
+   * any other is canceled now, and its payments taken since the kept one started are refunded
+   * in full, each with its receipt and an e-mail saying why. Deterministic, so two events
+   * handled side by side agree on which one stays. Runs inside the subscription's queue.
+   */
+  private async undoDuplicate(user: UserRow, subscription: ProviderSubscription): Promise<boolean> {
+    const rows = await this.repository.subscriptionsOf(user.id);
+    const running = rows
+      .filter(
+        (row) =>
+          row.provider === this.provider.name &&
+          row.providerSubscriptionId !== null &&
+          liveStatuses.has(row.status),
+      )
+      .sort(
+        (a, b) =>
+          a.startedAt.getTime() - b.startedAt.getTime() ||
+          (a.providerSubscriptionId ?? '').localeCompare(b.providerSubscriptionId ?? ''),
+      );
+    const kept = running[0];
+    if (!kept || kept.providerSubscriptionId === subscription.id) return false;
+    const own = rows.find((row) => row.providerSubscriptionId === subscription.id);
+    if (!own) return false;
+    const toRefund = (await this.repository.paymentsOf(user.id)).filter(
+      (row) =>
+        row.subscriptionId === own.id && row.refundedAt === null && row.paidAt >= kept.startedAt,
+    );
+    if (toRefund.length === 0 && !liveStatuses.has(own.status)) return false;
+    this.options.onDuplicate?.({ userId: user.id, subscriptionId: subscription.id });
+    try {
+      for (const row of toRefund) {
+        await this.repository.noteRefundReason(row.id, 'duplicate_subscription');
+        await this.provider.refund(row.refundRef);
+      }
+      if (liveStatuses.has(own.status)) await this.provider.cancelNow(subscription.id);
+    } catch (error) {
+      // Not lost: the next event about this subscription, or the clock's sweep, tries again.
+      this.options.onError(error, 'undoing a second subscription');
+      return false;
+    }
+    for (const row of toRefund) await this.sync(subscription.id, row.providerPaymentId, undefined);
+    if (toRefund.length === 0) await this.sync(subscription.id, undefined, undefined);
+    return true;
   }
 
   private async afterCommit(effects: StoredEffects, user: UserRow): Promise<void> {
@@ -583,9 +636,11 @@ export class BillingService implements PromoBenefits {
 
   private async sendRefundNotice(user: UserRow, payment: PaymentRow): Promise<void> {
     const language = languageOf(user);
+    const mail =
+      payment.refundReason === 'duplicate_subscription' ? duplicateRefundMail : refundMail;
     try {
       await this.options.mailer.send(
-        refundMail(language, user.email, user.name, formatAmount(language, payment.amountCents)),
+        mail(language, user.email, user.name, formatAmount(language, payment.amountCents)),
       );
     } catch (error) {
       this.options.onError(error, 'sending a refund notice');
@@ -605,13 +660,28 @@ export class BillingService implements PromoBenefits {
         this.options.onError(error, 'running the payment provider');
       });
     }
+    // A period that ended: what became of its renewal is read from the provider now, so access
+    // follows the dates even before the provider's event arrives (issue 18).
+    for (const providerId of await this.repository.periodsEnded(this.provider.name, this.now())) {
+      await this.bySubscription
+        .run(providerId, () => this.sync(providerId, undefined, undefined))
+        .catch((error: unknown) => {
+          this.options.onError(error, 'reading a renewal from the provider');
+        });
+    }
+    // A second subscription whose undoing failed when its event came is undone now.
+    for (const { providerSubscriptionId } of await this.repository.severalRunning(
+      this.provider.name,
+    )) {
+      await this.bySubscription
+        .run(providerSubscriptionId, () => this.sync(providerSubscriptionId, undefined, undefined))
+        .catch((error: unknown) => {
+          this.options.onError(error, 'undoing a second subscription');
+        });
+    }
     const now = this.now();
-    const ended = await this.repository.endLapsedFreeMonths(now);
-    const lapsed = await this.repository.usersWithLapsedAccess(now);
-    for (const userId of new Set([...ended, ...lapsed])) {
-      if (await this.repository.syncAuthorized(userId, now)) {
-        await this.accessChanged(userId);
-      }
+    for (const userId of await this.repository.endLapsedAccess(now)) {
+      await this.accessChanged(userId);
     }
     const unsent = await this.repository.unsentReceipts(new Date(now.getTime() - receiptRetryMs));
     for (const payment of unsent) {

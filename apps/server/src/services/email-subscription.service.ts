@@ -26,7 +26,8 @@ export class EmailSubscriptionService {
   ) {}
 
   /**
-   * Stored once per e-mail (case-insensitively); a repeat is not an error. The code is mailed
+   * Stored once per e-mail (case-insensitively); a repeat is not an error, and is answered as
+   * a first subscription, so the answer does not tell who is subscribed (issue 18, finding 9). The code is mailed
    * the first time, and again on a repeat a day or more after the last mail. A promotion with
    * no usable free-month code is refused before anything is stored: we would promise a code
    * we cannot send.
@@ -36,7 +37,7 @@ export class EmailSubscriptionService {
     const code = await this.promoCodes.findUsable(blankToNull(promo) ?? freeMonthPromotion, now);
     if (code?.benefit !== 'free_month') throw AppError.onField('promo', 'promo.unavailable');
     const address = email.trim();
-    const isNew = await this.subscriptions.add(address, code.code, language);
+    await this.subscriptions.add(address, code.code, language);
     const mailNow = await this.subscriptions.claimCodeMail(
       address,
       language,
@@ -47,6 +48,6 @@ export class EmailSubscriptionService {
       // After the answer, as the recovery code: the mail's latency is not the visitor's wait.
       this.mailer.send(freeMonthCodeMail(language, address, code.code)).catch(this.onMailFailure);
     }
-    return isNew ? ('subscribed' as const) : ('already_subscribed' as const);
+    return 'subscribed' as const;
   }
 }

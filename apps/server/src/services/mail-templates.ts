@@ -147,6 +147,9 @@ interface BillingCopy {
   refundAccess: string;
   honesty: string;
   signature: string;
+  duplicateSubject: string;
+  duplicateIntro: (amount: string) => string;
+  duplicateKept: string;
 }
 
 const billingCopy: Record<Language, BillingCopy> = {
@@ -169,6 +172,10 @@ const billingCopy: Record<Language, BillingCopy> = {
     refundAccess: 'Tu suscripción terminó y el robot ya no abre operaciones nuevas.',
     honesty: 'Invertir implica riesgos: el robot no garantiza ganancias.',
     signature: 'El equipo de Tradebot',
+    duplicateSubject: 'Te devolvimos un pago repetido',
+    duplicateIntro: (amount) =>
+      `Pagaste una segunda suscripción cuando ya tenías una. Cada cuenta tiene una sola suscripción, así que te devolvimos ${amount} en cuanto llegó el pago y cancelamos esa segunda suscripción. El reembolso puede tardar unos días en verse en tu tarjeta.`,
+    duplicateKept: 'Tu primera suscripción sigue igual: no cambia nada en tu acceso.',
   },
   pt: {
     receiptSubject: 'Recibo da sua assinatura da Tradebot',
@@ -188,6 +195,10 @@ const billingCopy: Record<Language, BillingCopy> = {
     refundAccess: 'Sua assinatura terminou e o robô não abre mais operações novas.',
     honesty: 'Investir envolve riscos: o robô não garante lucros.',
     signature: 'Equipe Tradebot',
+    duplicateSubject: 'Devolvemos um pagamento repetido',
+    duplicateIntro: (amount) =>
+      `Você pagou uma segunda assinatura quando já tinha uma. Cada conta tem uma só assinatura, então devolvemos ${amount} assim que o pagamento chegou e cancelamos essa segunda assinatura. O reembolso pode levar alguns dias para aparecer no seu cartão.`,
+    duplicateKept: 'Sua primeira assinatura continua igual: nada muda no seu acesso.',
   },
 };
 
@@ -269,6 +280,28 @@ export function refundMail(
   return {
     to,
     subject: copy.refundSubject,
+    text: paragraphs.join('\n\n'),
+    html: htmlMail(language, paragraphs),
+  };
+}
+
+/** A second subscription's payment, refunded at once: why, in the user's language (issue 18). */
+export function duplicateRefundMail(
+  language: Language,
+  to: string,
+  name: string,
+  amount: string,
+): MailMessage {
+  const copy = billingCopy[language];
+  const paragraphs = [
+    copy.greeting(name),
+    copy.duplicateIntro(amount),
+    copy.duplicateKept,
+    copy.signature,
+  ];
+  return {
+    to,
+    subject: copy.duplicateSubject,
     text: paragraphs.join('\n\n'),
     html: htmlMail(language, paragraphs),
   };

@@ -17,7 +17,7 @@ import type { Clock } from '../repositories/clock';
 import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
-import type { OpenPosition, RobotRuntime } from '../robot/robot-runtime';
+import type { RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
 
@@ -74,15 +74,35 @@ const csvColumns = [
   'profit_usd',
 ] as const;
 
+/** One closed operation as a line of the history CSV, in the order of its header. */
+export function historyCsvLine(row: TradeRow): string {
+  return [
+    row.OpenTime,
+    row.CloseTime,
+    row.OutputName,
+    row.symbol,
+    // The CSV's fields are named in English, like the API's; "sale" is the contract's word for
+    // the side (spec field names), "sell" the English one (decision 075).
+    row.side === 'sale' ? 'sell' : 'buy',
+    row.Amount,
+    row.units,
+    row.openPrice,
+    row.closePrice,
+    row.takeProfit,
+    row.stopLoss,
+    row.closeReason,
+    row.Profit.toFixed(2),
+  ]
+    .map(csvField)
+    .join(',');
+}
+
 /**
  * The live account (spec §7 get-all-data and settings, and the user's kill switch): what the
  * dashboard and the robot's settings read and steer. Figures come from the running platform;
  * history from the database.
  */
 export class TradingService {
-  /** The open rows built from each view of the robot (decision 046), while it is current. */
-  private readonly openRowsOfView = new WeakMap<readonly OpenPosition[], TradeRow[]>();
-
   constructor(
     private readonly users: UsersRepository,
     private readonly trading: TradingRepository,
@@ -96,12 +116,20 @@ export class TradingService {
     private readonly closedPages?: ClosedPageCache,
   ) {}
 
-  /** Paid and linked (spec §6): the live account is theirs to see and steer. */
-  private async requireTrader(user: UserRow): Promise<SettingsRow> {
+  /**
+   * Linked (spec §6): the live account is theirs to see and to stop, whatever their billing
+   * state. Without access (refunded, past due, ended) the robot opens nothing new and cannot
+   * be turned on, but the user still reads their operations and closes them all (issue 18;
+   * docs/decisions/063-open-operations-when-access-ends.md).
+   */
+  private async requireLinked(user: UserRow): Promise<SettingsRow> {
     const settings = await this.users.findSettings(user.id);
     if (!settings) throw new Error(`user ${user.id} has no settings row`);
-    if (!settings.authorized) throw new AppError('FORBIDDEN', { key: 'trading.notAuthorized' });
-    if (!settings.linked) throw new AppError('FORBIDDEN', { key: 'trading.notLinked' });
+    if (!settings.linked) {
+      throw new AppError('FORBIDDEN', {
+        key: settings.authorized ? 'trading.notLinked' : 'trading.notAuthorized',
+      });
+    }
     return settings;
   }
 
@@ -110,7 +138,7 @@ export class TradingService {
   }
 
   async tradingData(user: UserRow, query: TradingDataQuery): Promise<TradingData> {
-    const settings = await this.requireTrader(user);
+    const settings = await this.requireLinked(user);
     const before = query.before === undefined ? undefined : decodeCursor(query.before);
     const limit = Math.min(query.limit, historyPageSize.max);
     const loadClosed = async () => {
@@ -143,8 +171,9 @@ export class TradingService {
 
   /** The account's figures, live from the platform; null without a platform account. */
   async account(userId: string): Promise<TradingAccount | null> {
-    const live = await this.robot?.account(userId);
-    if (live) return tradingAccountOf(live);
+    // The robot's projection of the account (decision 070), already in the contract's shape.
+    const live = await this.robot?.projection(userId);
+    if (live) return live.account;
     const stored = await this.trading.platformAccount(userId);
     if (!stored) return null;
     // No robot runs in this process, or it is restarting: the ledger as last booked, with the
@@ -165,18 +194,8 @@ export class TradingService {
 
   /** Open operations, newest first, each with its live profit. */
   async openRows(userId: string): Promise<TradeRow[]> {
-    const live = await this.robot?.openPositions(userId);
-    if (live) {
-      // The robot's view changes a few times a second at most; reads come far more often.
-      let rows = this.openRowsOfView.get(live);
-      if (!rows) {
-        rows = live.map((position) =>
-          tradeRowOf(position.trade, this.catalogue, position.unrealisedProfitCents),
-        );
-        this.openRowsOfView.set(live, rows);
-      }
-      return [...rows];
-    }
+    const live = await this.robot?.projection(userId);
+    if (live) return [...live.trades];
     const open = await this.trading.openOperations(userId);
     return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
   }
@@ -215,7 +234,11 @@ export class TradingService {
 
   /** spec §7 POST settings: stored, then applied to the running engine at once. */
   async updateSettings(user: UserRow, change: SettingsChange): Promise<RobotSettingsView> {
-    await this.requireTrader(user);
+    const settings = await this.requireLinked(user);
+    // Without access the robot stays off: saving it off (or its risk, its categories) is fine.
+    if (change.bot_on && !settings.authorized) {
+      throw new AppError('FORBIDDEN', { key: 'trading.accessEndedRobotOn' });
+    }
     const flags = change.categories_enabled;
     const five = Object.fromEntries(
       categories.map((category) => [category, flags[category] === true]),
@@ -256,7 +279,7 @@ export class TradingService {
    * closed too once they land.
    */
   async kill(user: UserRow): Promise<{ settings: RobotSettingsView; closed: number }> {
-    const current = await this.requireTrader(user);
+    const current = await this.requireLinked(user);
     const robot = this.robot;
     // No robot here, or its worker is restarting: nothing changes, so that a retry does it all.
     if (!robot?.running()) {
@@ -273,7 +296,7 @@ export class TradingService {
       const now = await robot.closeAllPositions(user.id);
       await robot.settled();
       closed += now;
-      if (now === 0 && ((await robot.openPositions(user.id))?.length ?? 0) === 0) break;
+      if (now === 0 && ((await robot.projection(user.id))?.trades.length ?? 0) === 0) break;
     }
     return { settings: robotSettingsView(row), closed };
   }
@@ -284,7 +307,7 @@ export class TradingService {
    * per second at most (the chart needs increasing times), thinned to `equityCurveMaxPoints`.
    */
   async equityCurve(user: UserRow, period: HistoryPeriod): Promise<EquityPoint[]> {
-    await this.requireTrader(user);
+    await this.requireLinked(user);
     const since = this.since(period);
     const changes = await this.trading.balanceChanges(user.id);
     const bySecond = new Map<number, number>();
@@ -312,33 +335,15 @@ export class TradingService {
     return points;
   }
 
-  /** The closed history of a period as CSV (UTF-8, a header row, oldest first). */
+  /**
+   * The closed history of a period as CSV (UTF-8, a header row, oldest first), with the API's
+   * English field names as headers in every language (decision 075).
+   */
   async historyCsv(user: UserRow, period: HistoryPeriod): Promise<string> {
-    await this.requireTrader(user);
+    await this.requireLinked(user);
     const trades = await this.trading.closedSince(user.id, this.since(period));
     const lines = [csvColumns.join(',')];
-    for (const trade of trades) {
-      const row = tradeRowOf(trade, this.catalogue);
-      lines.push(
-        [
-          row.OpenTime,
-          row.CloseTime,
-          row.OutputName,
-          row.symbol,
-          row.side,
-          row.Amount,
-          row.units,
-          row.openPrice,
-          row.closePrice,
-          row.takeProfit,
-          row.stopLoss,
-          row.closeReason,
-          row.Profit.toFixed(2),
-        ]
-          .map(csvField)
-          .join(','),
-      );
-    }
+    for (const trade of trades) lines.push(historyCsvLine(tradeRowOf(trade, this.catalogue)));
     return `${lines.join('\r\n')}\r\n`;
   }
 }

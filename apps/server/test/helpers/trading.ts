@@ -165,7 +165,7 @@ export function storedTrades(app: FastifyInstance, accountId?: string) {
 
 /** How many operations the account has open at the platform now. */
 export async function openCount(app: FastifyInstance, accountId: string): Promise<number> {
-  return (await robotOf(app).openPositions(accountId))?.length ?? 0;
+  return (await robotOf(app).projection(accountId))?.trades.length ?? 0;
 }
 
 /** spec §7 POST settings, as the user. */

@@ -6,11 +6,12 @@ import { evaluateGuards, type GuardDecision, type GuardInput } from './guards';
 import { splitLanguagePath } from '../lib/language-url';
 import type { RouteFlags } from '../lib/route-paths';
 
-function currentInput(route: RouteFlags, path: string): GuardInput {
+function currentInput(route: RouteFlags, path: string, search: string): GuardInput {
   const auth = useAuthStore.getState();
   return {
     route,
     path,
+    search,
     token: auth.token,
     settings: auth.isSettingsLoaded ? 'loaded' : auth.settingsFailed ? 'failed' : 'pending',
     account: auth.userConfig,
@@ -19,9 +20,9 @@ function currentInput(route: RouteFlags, path: string): GuardInput {
 }
 
 /** Evaluates the guards, doing the waits they ask for, until they allow or redirect. */
-export async function decide(route: RouteFlags, path: string): Promise<GuardDecision> {
+export async function decide(route: RouteFlags, path: string, search = ''): Promise<GuardDecision> {
   for (;;) {
-    const decision = evaluateGuards(currentInput(route, path));
+    const decision = evaluateGuards(currentInput(route, path, search));
     if (decision.outcome !== 'wait') return decision;
     if (decision.for === 'settings') await useAuthStore.getState().ensureSettings();
     else await useGeoStore.getState().ensureCountryCode();
@@ -32,15 +33,26 @@ export async function decide(route: RouteFlags, path: string): Promise<GuardDeci
  * Runs the guards for `path` (an in-app path, without the language prefix): null when the
  * route may show, else where to go. A redirect's message goes to the overlay.
  */
-export async function runGuards(route: RouteFlags, path: string): Promise<string | null> {
+export async function runGuards(
+  route: RouteFlags,
+  path: string,
+  search = '',
+): Promise<string | null> {
   // Without this a brief outage at startup would treat a paid, linked user as neither
   // until the next reload.
   useAuthStore.getState().retryFailedSettings();
-  const decision = await decide(route, path);
+  const decision = await decide(route, path, search);
+  // A stored session the server refused: say that it ended, rather than sign out silently.
+  const ended = useAuthStore.getState().takeSessionEnded();
   if (decision.outcome === 'redirect') {
-    if (decision.message) useAppStore.getState().showMessage({ key: decision.message });
+    const message =
+      ended && decision.message === 'guards.loginRequired'
+        ? 'guards.sessionEnded'
+        : decision.message;
+    if (message) useAppStore.getState().showMessage({ key: message });
     return decision.to;
   }
+  if (ended) useAppStore.getState().showMessage({ key: 'guards.sessionEnded' });
   if (decision.outcome === 'allow' && decision.lookUpCountry)
     void useGeoStore.getState().ensureCountryCode();
   return null;
@@ -52,7 +64,8 @@ export async function runGuards(route: RouteFlags, path: string): Promise<string
  */
 export function guardLoader(route: RouteFlags) {
   return async ({ request }: LoaderFunctionArgs) => {
-    const target = await runGuards(route, splitLanguagePath(new URL(request.url).pathname).path);
+    const url = new URL(request.url);
+    const target = await runGuards(route, splitLanguagePath(url.pathname).path, url.search);
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- react-router's redirect protocol
     if (target !== null) throw redirect(target);
     return null;

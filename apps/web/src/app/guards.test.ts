@@ -28,7 +28,12 @@ describe('evaluateGuards: each rule of spec §4', () => {
     [
       '2. requires auth, no token: login',
       { route: { requiresAuth: true } },
-      { outcome: 'redirect', rule: 2, to: '/login', message: 'guards.loginRequired' },
+      {
+        outcome: 'redirect',
+        rule: 2,
+        to: '/login?redirect=%2Fsomewhere',
+        message: 'guards.loginRequired',
+      },
     ],
     [
       '3. requires linking, not linked: LinkAccount',
@@ -128,7 +133,27 @@ describe('evaluateGuards: which rule wins when several match', () => {
   });
 
   it('2 before 3 and 8: logged out on the dashboard goes to login', () => {
-    expect(evaluateGuards(input({ route: dashboard }))).toMatchObject({ rule: 2, to: '/login' });
+    expect(evaluateGuards(input({ route: dashboard }))).toMatchObject({
+      rule: 2,
+      to: '/login?redirect=%2Fsomewhere',
+    });
+  });
+
+  it('2 keeps the page asked for, with its query, for the return after login', () => {
+    expect(
+      evaluateGuards(input({ route: { requiresAuth: true }, path: '/contact', search: '?a=1' })),
+    ).toMatchObject({ rule: 2, to: '/login?redirect=%2Fcontact%3Fa%3D1' });
+  });
+
+  it('8 spares the read-only dashboard for a linked user whose access ended (decision 063)', () => {
+    const readOnly = { ...dashboard, readOnlyWithoutPayment: true };
+    const ended = loggedIn({ ...onboarded, authorized: false });
+    expect(evaluateGuards(input({ route: readOnly, ...ended }))).toEqual({
+      outcome: 'allow',
+      lookUpCountry: false,
+    });
+    // Any other paid page still sends them to pay.
+    expect(evaluateGuards(input({ route: dashboard, ...ended }))).toMatchObject({ rule: 8 });
   });
 
   it('3 before 8: a new user (unpaid, unlinked) on the dashboard goes to LinkAccount first', () => {

@@ -1,5 +1,6 @@
 import { registrationBlockedCountries } from '@tradebot/contract/constants';
 import { routePath, type RouteFlags } from '../lib/route-paths';
+import { loginReturningTo } from '../lib/return-path';
 
 /** Keys in the `common` catalogue, under `guards.` (spec §4 guard messages). */
 export type GuardMessageKey =
@@ -8,11 +9,14 @@ export type GuardMessageKey =
   | 'guards.alreadyLinked'
   | 'guards.tradingLoginRequired'
   | 'guards.alreadyLoggedIn'
-  | 'guards.paymentRequired';
+  | 'guards.paymentRequired'
+  | 'guards.sessionEnded';
 
 export interface GuardInput {
   route: RouteFlags;
   path: string;
+  /** The query string asked for ('' or '?…'): with the path, where login returns to. */
+  search?: string;
   token: string | null;
   /** Settings: still to load or loading, loaded, or the one attempt failed. */
   settings: 'pending' | 'loaded' | 'failed';
@@ -47,8 +51,11 @@ export function evaluateGuards(input: GuardInput): GuardDecision {
 
   // 1. A token and settings not loaded yet: wait for the load to finish.
   if (token && input.settings === 'pending') return { outcome: 'wait', for: 'settings' };
-  // 2. Login required, no token.
-  if (route.requiresAuth && !token) return redirect(2, routePath('Login'), 'guards.loginRequired');
+  // 2. Login required, no token. The login returns to this page afterwards (issue 22).
+  if (route.requiresAuth && !token) {
+    const back = loginReturningTo(`${input.path}${input.search ?? ''}`);
+    return redirect(2, back, 'guards.loginRequired');
+  }
   // 3. Linking required, not linked.
   if (route.requiresLinking && !linked) {
     return redirect(3, routePath('LinkAccount'), 'guards.linkRequired');
@@ -70,7 +77,7 @@ export function evaluateGuards(input: GuardInput): GuardDecision {
     return redirect(7, routePath('Dashboard'), 'guards.alreadyLoggedIn');
   }
   // 8. Payment required, not paid.
-  if (route.requiresPayment && !authorized) {
+  if (route.requiresPayment && !authorized && !(route.readOnlyWithoutPayment && linked)) {
     return redirect(8, routePath('Payment'), 'guards.paymentRequired');
   }
   // 9. Country unknown: look it up. Only /register has to wait for it (UY goes home);

@@ -1,3 +1,4 @@
+import { promoBrokerPlaceholder } from '@tradebot/contract/constants';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../lib/i18n';
@@ -17,7 +18,7 @@ describe('pageMetaOf', () => {
   it('knows every route of the router: a new route needs its title', () => {
     for (const path of routePaths(routes)) {
       if (path === '/*') continue;
-      const concrete = path.replace(':campaign', 'robotbitcoin-xm');
+      const concrete = path.replace(':campaign', promoBrokerPlaceholder.segment);
       expect(pageMetaOf(concrete).kind, path).not.toBe('notFound');
     }
   });
@@ -35,14 +36,21 @@ describe('pageMetaOf', () => {
       key: 'brokerSearch',
       values: { step: 1 },
     });
-    expect(pageMetaOf('/promo/robotbitcoin-ic_markets')).toMatchObject({
-      key: 'robotBitcoin',
-      values: { broker: 'Ic Markets' },
-      indexable: false,
-      canonicalPath: '/promo/robotbitcoin-ic-markets',
-    });
     expect(pageMetaOf('/promo/robotbitcoin-')).toMatchObject({ key: 'robotBitcoinGeneric' });
-    for (const path of ['/promo/other', '/how-it-works/6', '/nope']) {
+    // A broker's landing exists only as the server sends it, for a broker of its directory; the
+    // prerender renders the template with the placeholder (the browser's side is in e2e).
+    expect(pageMetaOf(`/promo/${promoBrokerPlaceholder.segment}`)).toMatchObject({
+      key: 'robotBitcoin',
+      values: { broker: promoBrokerPlaceholder.name },
+      indexable: false,
+      canonicalPath: `/promo/${promoBrokerPlaceholder.segment}`,
+    });
+    for (const path of [
+      '/promo/other',
+      '/promo/robotbitcoin-estafa-garantizada-1000-por-ciento',
+      '/how-it-works/6',
+      '/nope',
+    ]) {
       expect(pageMetaOf(path).kind, path).toBe('notFound');
     }
   });

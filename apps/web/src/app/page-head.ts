@@ -1,11 +1,8 @@
 import type { Language } from '@tradebot/contract';
-import {
-  brokerNameFromSegment,
-  isRobotBitcoinSegment,
-  languages,
-} from '@tradebot/contract/constants';
+import { isRobotBitcoinSegment, languages, promoBrokerId } from '@tradebot/contract/constants';
 import type { TFunction } from 'i18next';
 import { localizedPath } from '../lib/language-url';
+import { servedPromoBroker } from '../lib/promo-broker';
 
 /**
  * Each route's title, and for the public pages (spec §2) their description, canonical address,
@@ -67,11 +64,6 @@ export interface PageMeta {
   canonicalPath: string;
 }
 
-/** The slug of a robotbitcoin landing's canonical address, from the broker's shown name. */
-export function brokerSlug(broker: string): string {
-  return encodeURIComponent(broker.toLowerCase().replaceAll(' ', '-'));
-}
-
 /** What `path` (an in-app path, without the language prefix) is, for its <head>. */
 export function pageMetaOf(rawPath: string): PageMeta {
   const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
@@ -97,22 +89,26 @@ export function pageMetaOf(rawPath: string): PageMeta {
   }
   const promo = promoPattern.exec(path)?.[1];
   if (promo && isRobotBitcoinSegment(promo)) {
-    const broker = brokerNameFromSegment(promo);
-    // Any text makes a landing page: they are for campaigns, not for search engines.
-    return broker
-      ? {
-          kind: 'public',
-          key: 'robotBitcoin',
-          values: { broker },
-          indexable: false,
-          canonicalPath: `/promo/robotbitcoin-${brokerSlug(broker)}`,
-        }
-      : {
-          kind: 'public',
-          key: 'robotBitcoinGeneric',
-          indexable: false,
-          canonicalPath: '/promo/robotbitcoin-',
-        };
+    if (promoBrokerId(promo) === null) {
+      return {
+        kind: 'public',
+        key: 'robotBitcoinGeneric',
+        indexable: false,
+        canonicalPath: '/promo/robotbitcoin-',
+      };
+    }
+    // Only a broker of the directory has a landing (docs/decisions/074); any other is not found.
+    const broker = servedPromoBroker(promo);
+    // Landings are for campaigns, not for search engines.
+    if (broker) {
+      return {
+        kind: 'public',
+        key: 'robotBitcoin',
+        values: { broker: broker.name },
+        indexable: false,
+        canonicalPath: `/promo/${broker.segment}`,
+      };
+    }
   }
   return { kind: 'notFound', key: 'notFound', indexable: false, canonicalPath: path };
 }

@@ -143,7 +143,7 @@ export const routes: RouteObject[] = [
             children: [
               page('dashboard', () => import('../features/dashboard/routes/dashboard'), {
                 namespaces: ['dashboard'],
-                flags: { ...onboarded, name: 'Dashboard' },
+                flags: { ...onboarded, name: 'Dashboard', readOnlyWithoutPayment: true },
               }),
               page(
                 'profile-config',

@@ -105,3 +105,27 @@ export function formatDay(language: Language, iso: string): string {
 export function formatCents(language: Language, cents: number): string {
   return formatMoney(language, cents / 100);
 }
+
+/**
+ * How long an operation lasted, in its two largest units ("2 h 5 min", "45 s"), as the
+ * language abbreviates them; `null` when either time is unreadable or the end precedes the
+ * start.
+ */
+export function formatDuration(language: Language, fromIso: string, toIso: string): string | null {
+  const milliseconds = new Date(toIso).getTime() - new Date(fromIso).getTime();
+  if (!Number.isFinite(milliseconds) || milliseconds < 0) return null;
+  const seconds = Math.floor(milliseconds / 1000);
+  const parts: [number, 'day' | 'hour' | 'minute' | 'second'][] = [
+    [Math.floor(seconds / 86_400), 'day'],
+    [Math.floor((seconds % 86_400) / 3600), 'hour'],
+    [Math.floor((seconds % 3600) / 60), 'minute'],
+    [seconds % 60, 'second'],
+  ];
+  const first = parts.findIndex(([value]) => value > 0);
+  if (first < 0) return numberFormat(language, { style: 'unit', unit: 'second' }).format(0);
+  return parts
+    .slice(first, first + 2)
+    .filter(([value]) => value > 0)
+    .map(([value, unit]) => numberFormat(language, { style: 'unit', unit }).format(value))
+    .join(' ');
+}

@@ -27,4 +27,9 @@ export interface RouteFlags {
   requiresUnlinked?: boolean;
   requiresLinking?: boolean;
   requiresPayment?: boolean;
+  /**
+   * Rule 8's one exception (docs/decisions/063): a linked user whose access ended still opens
+   * this page, read-only, to see their open operations and close them all.
+   */
+  readOnlyWithoutPayment?: boolean;
 }

@@ -23,7 +23,10 @@ describe('the es and pt catalogues', () => {
   it.each(namespaces)('%s has the same keys in both languages, none empty', (file) => {
     const es = read('es', file);
     const pt = read('pt', file);
-    expect(keyPaths(pt).sort()).toEqual(keyPaths(es).sort());
+    // Portuguese alone writes a count of zero as its own form (`_zero`, plurals.test.ts):
+    // Brazilian rules put 0 with 1, Spanish ones with the plural.
+    const ptKeys = keyPaths(pt).filter((key) => !key.endsWith('_zero'));
+    expect(ptKeys.sort()).toEqual(keyPaths(es).sort());
     for (const language of [es, pt]) {
       const empty = keyPaths(language).filter(
         (key) =>

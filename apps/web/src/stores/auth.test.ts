@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../lib/api-client';
 import { installMemoryStorage } from '../test/memory-storage';
-import { createAuthStore } from './auth';
+import type { UserConfig } from '@tradebot/contract';
+import { createAuthStore, settingsRetryMs } from './auth';
 
 const rawConfig = {
   user: { id: 'u1', name: 'Ana', last_name: 'Paz', email: 'a@b.co', subscribed_newsletter: 1 },
@@ -95,6 +96,11 @@ describe('auth store (spec §3 Auth state, §4 Session)', () => {
     await store.getState().ensureSettings();
     expect(store.getState().token).toBeNull();
     expect(localStorage.getItem('token')).toBeNull();
+    // Not silently: the guards are told once that the session ended (decision 073).
+    expect(store.getState().takeSessionEnded()).toBe(true);
+    expect(store.getState().takeSessionEnded()).toBe(false);
+    store.getState().signIn('new');
+    expect(store.getState().sessionEnded).toBe(false);
   });
 
   it('swallows other failures (spec §8) and stops waiting', async () => {
@@ -109,16 +115,28 @@ describe('auth store (spec §3 Auth state, §4 Session)', () => {
     });
   });
 
-  it('tries a failed load again when asked, and never reloads a loaded config', async () => {
+  it('tries a failed load again when asked, not sooner than settingsRetryMs, and never reloads a loaded config', async () => {
     let calls = 0;
-    const store = createAuthStore(() => {
-      calls += 1;
-      return calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(rawConfig);
-    });
+    let clock = 1_000_000;
+    const store = createAuthStore(
+      () => {
+        calls += 1;
+        return calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(rawConfig);
+      },
+      { now: () => clock },
+    );
     store.getState().signIn('abc');
     await store.getState().ensureSettings();
     expect(store.getState().settingsFailed).toBe(true);
 
+    // Navigations right after the failure do not ask again.
+    clock += settingsRetryMs - 1;
+    store.getState().retryFailedSettings();
+    await store.getState().ensureSettings();
+    expect(calls).toBe(1);
+    expect(store.getState().settingsFailed).toBe(true);
+
+    clock += 1;
     store.getState().retryFailedSettings();
     await store.getState().ensureSettings();
     expect(store.getState()).toMatchObject({ isSettingsLoaded: true, settingsFailed: false });
@@ -152,5 +170,18 @@ describe('auth store (spec §3 Auth state, §4 Session)', () => {
     await store.getState().refreshSettings();
     expect(store.getState().userConfig?.linked).toBe(true);
     expect(store.getState().isSettingsLoaded).toBe(true);
+  });
+
+  it('tells the saved newsletter choice on every config it takes, and none once cleared', async () => {
+    const told: (boolean | null)[] = [];
+    const store = createAuthStore(() => Promise.resolve(rawConfig), {
+      onConfig: (config: UserConfig | null) =>
+        told.push(config?.user.subscribed_newsletter ?? null),
+    });
+    store.getState().signIn('abc');
+    await store.getState().ensureSettings();
+    expect(told.at(-1)).toBe(true);
+    store.getState().clear();
+    expect(told.at(-1)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { ApiRequestError } from '../lib/api-client';
 import { storage } from '../lib/storage';
 import { getSettings } from '../lib/get-settings';
 import { normalizeUserConfig } from '../lib/user-config';
+import { useAppStore } from './app';
 
 /** spec §3 Auth state, plus whether the one load failed (so guards stop waiting). */
 export interface AuthState {
@@ -12,15 +13,24 @@ export interface AuthState {
   isLoadingSettings: boolean;
   settingsFailed: boolean;
   userConfig: UserConfig | null;
+  /**
+   * The server refused the stored token (401) while loading the settings: the session ended
+   * (expired, or revoked by a logout elsewhere). Read once by the guards, which say so.
+   */
+  sessionEnded: boolean;
   /** spec §4 Session: on login success the token is stored. */
   signIn: (token: string) => void;
   /** Loads the settings once; concurrent callers share the request (spec §4 Session). */
   ensureSettings: () => Promise<void>;
   /**
    * A failed load does not stick: the next navigation calls this, and the guards wait for
-   * one more try. A loaded config is never loaded again.
+   * one more try, once `settingsRetryMs` have passed since the failure (not on every
+   * navigation of someone clicking around during an outage). A loaded config is never
+   * loaded again.
    */
   retryFailedSettings: () => void;
+  /** Whether the session just ended on a 401, and forgets it (the guards say it once). */
+  takeSessionEnded: () => boolean;
   setUserConfig: (config: UserConfig) => void;
   /**
    * Loads the settings again after a step changed them on the server (linking, the platform
@@ -31,14 +41,30 @@ export interface AuthState {
   clear: () => void;
 }
 
-export function createAuthStore(load: () => Promise<unknown> = getSettings) {
+/** A failed settings load is tried again at a navigation at most this often (decision 073). */
+export const settingsRetryMs = 10_000;
+
+export interface AuthStoreOptions {
+  now?: () => number;
+  /** Told every user config the store takes, and null when it forgets it. */
+  onConfig?: (config: UserConfig | null) => void;
+}
+
+export function createAuthStore(
+  load: () => Promise<unknown> = getSettings,
+  options: AuthStoreOptions = {},
+) {
+  const now = options.now ?? Date.now;
+  const onConfig = options.onConfig ?? (() => undefined);
   let pending: Promise<void> | undefined;
+  let failedAt = 0;
   return create<AuthState>()((set, get) => ({
     token: storage.get('token'),
     isSettingsLoaded: false,
     isLoadingSettings: false,
     settingsFailed: false,
     userConfig: null,
+    sessionEnded: false,
     signIn(token) {
       storage.set('token', token);
       pending = undefined;
@@ -48,7 +74,9 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
         isLoadingSettings: false,
         settingsFailed: false,
         userConfig: null,
+        sessionEnded: false,
       });
+      onConfig(null);
     },
     ensureSettings() {
       const state = get();
@@ -59,18 +87,19 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
       const request = load()
         .then((raw) => {
           if (get().token !== token) return;
-          set({
-            userConfig: normalizeUserConfig(raw),
-            isSettingsLoaded: true,
-            isLoadingSettings: false,
-          });
+          const config = normalizeUserConfig(raw);
+          set({ userConfig: config, isSettingsLoaded: true, isLoadingSettings: false });
+          onConfig(config);
         })
         .catch((error: unknown) => {
           if (get().token !== token) return;
-          // spec §8: settings load failures are swallowed. A refused token is forgotten.
+          // spec §8: settings load failures are swallowed. A refused token is forgotten, and
+          // the guards tell the user their session ended (decision 073).
           if (error instanceof ApiRequestError && error.status === 401) {
             get().clear();
+            set({ sessionEnded: true });
           } else {
+            failedAt = now();
             set({ isLoadingSettings: false, settingsFailed: true });
           }
         })
@@ -81,21 +110,31 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
       return request;
     },
     retryFailedSettings() {
-      if (get().settingsFailed) set({ settingsFailed: false });
+      if (get().settingsFailed && now() - failedAt >= settingsRetryMs) {
+        set({ settingsFailed: false });
+      }
+    },
+    takeSessionEnded() {
+      const ended = get().sessionEnded;
+      if (ended) set({ sessionEnded: false });
+      return ended;
     },
     setUserConfig(config) {
       set({ userConfig: config });
+      onConfig(config);
     },
     async refreshSettings() {
       const token = get().token;
       const raw = await load();
       if (get().token !== token) return;
+      const config = normalizeUserConfig(raw);
       set({
-        userConfig: normalizeUserConfig(raw),
+        userConfig: config,
         isSettingsLoaded: true,
         isLoadingSettings: false,
         settingsFailed: false,
       });
+      onConfig(config);
     },
     clear() {
       storage.remove('token');
@@ -107,8 +146,14 @@ export function createAuthStore(load: () => Promise<unknown> = getSettings) {
         settingsFailed: false,
         userConfig: null,
       });
+      onConfig(null);
     },
   }));
 }
 
-export const useAuthStore = createAuthStore();
+/** spec §3 App state's subscribedToNewsletter follows the saved setting (issue 22). */
+export const useAuthStore = createAuthStore(getSettings, {
+  onConfig: (config) => {
+    useAppStore.getState().setSubscribedToNewsletter(config?.user.subscribed_newsletter ?? false);
+  },
+});

@@ -7,6 +7,7 @@ import { MarketSimulator, type RegimeOptions } from '../market-data/market-simul
 import type { Tick } from '../market-data/tick';
 import type { AccountSettingsSource } from '../settings/robot-settings';
 import { SignalModel, defaultSignalModelOptions } from '../strategy/signal-model';
+import type { Strategy } from '../strategy/strategy';
 import { warmUpStrategy, type WarmUpResult } from '../strategy/warm-up';
 import type { Clock } from '../time/clock';
 import { TradingEngine } from './trading-engine';
@@ -34,6 +35,21 @@ export interface PaperTradingOptions {
   readonly warmUp?: boolean | WarmUpChoice;
   readonly regimes?: RegimeOptions;
   readonly publishDenials?: boolean;
+  /**
+   * Another strategy than the signal model (tests, benchmarks): it is used as given, never
+   * warmed up.
+   */
+  readonly strategy?: Strategy;
+}
+
+/** The parts of one running system, as `startPaperTrading` composed them. */
+export interface PaperTradingSystem<S extends Strategy = Strategy> {
+  readonly catalogue: InstrumentCatalogue;
+  readonly market: MarketSimulator;
+  readonly broker: PaperBroker;
+  readonly strategy: S;
+  readonly engine: TradingEngine;
+  readonly warmUp: WarmUpResult | undefined;
 }
 
 export interface WarmUpChoice {
@@ -50,20 +66,29 @@ export interface WarmUpChoice {
 export const defaultWarmUpHistoryMs = 10 * 60_000;
 
 /**
- * The embedded default set-up: simulated market -> paper broker -> engine with the signal model.
- * The broker subscribes to the market first, so TP/SL settle on a tick before the engine
- * trades on it. The caller drives time: `market.advanceTo(clock.now())` on a timer in the
- * server, or step by step in a simulation.
+ * The one composition of the robot (decision 070), used by the server's robot thread, the
+ * simulate CLI and the tests: simulated market -> paper broker -> engine with the signal model
+ * (or the strategy given). The broker subscribes to the market first, so TP/SL settle on a tick
+ * before the engine trades on it. The engine reconciles pending intents with the platform
+ * before it takes its first tick. The caller drives time: `market.advanceTo(clock.now())` on a
+ * timer in the server, or step by step in a simulation.
  */
-export async function startPaperTrading(options: PaperTradingOptions) {
+export async function startPaperTrading(
+  options: PaperTradingOptions & { readonly strategy?: undefined },
+): Promise<PaperTradingSystem<SignalModel>>;
+export async function startPaperTrading(options: PaperTradingOptions): Promise<PaperTradingSystem>;
+export async function startPaperTrading(options: PaperTradingOptions): Promise<PaperTradingSystem> {
   const catalogue = options.catalogue ?? new InstrumentCatalogue();
-  const strategy = new SignalModel();
+  let model: SignalModel | undefined;
+  let strategy: Strategy;
+  if (options.strategy) strategy = options.strategy;
+  else strategy = model = new SignalModel();
   const now = options.clock.now();
   let initialQuotes = options.initialQuotes;
   let warmUp: WarmUpResult | undefined;
-  if (options.warmUp) {
+  if (options.warmUp && model) {
     const choice = options.warmUp === true ? {} : options.warmUp;
-    warmUp = warmUpStrategy(strategy, catalogue, {
+    warmUp = warmUpStrategy(model, catalogue, {
       seed: choice.seed ?? options.seed + 1,
       from: now - (choice.historyMs ?? defaultWarmUpHistoryMs),
       to: now,
@@ -71,7 +96,7 @@ export async function startPaperTrading(options: PaperTradingOptions) {
       ...(options.regimes ? { regimes: options.regimes } : {}),
     });
     // A fresh market continues the warm-up's history; a restored one keeps its own prices.
-    if (initialQuotes) strategy.continueAt(initialQuotes);
+    if (initialQuotes) model.continueAt(initialQuotes);
     else initialQuotes = warmUp.lastQuotes;
   }
   const market = new MarketSimulator({

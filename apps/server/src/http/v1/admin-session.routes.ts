@@ -13,7 +13,7 @@ import { adminOf, requireAdmin } from '../authenticate-admin';
 import { adminProfileOf } from '../../services/admin-auth.service';
 import { bearerToken } from '../authenticate';
 import { AppError } from '../errors';
-import { limitAttempts } from '../rate-limits';
+import { limitAttempts, limitSignIns } from '../rate-limits';
 
 const refusals = {
   401: apiErrorSchema,
@@ -29,7 +29,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     supportApiPaths.adminLogin,
     {
-      preHandler: limitAttempts(app, 'adminLogin', (request) => {
+      ...limitSignIns(app, 'adminLogin', (request) => {
         const { email } = request.body as { email?: unknown };
         return typeof email === 'string' ? email : undefined;
       }),

@@ -13,7 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../authenticate';
 import { requestLanguage } from '../language';
-import { limitAttempts } from '../rate-limits';
+import { limitAttempts, limitSignIns } from '../rate-limits';
 
 const errors = {
   400: apiErrorSchema,
@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
-      preHandler: limitAttempts(app, 'login', emailOf),
+      ...limitSignIns(app, 'login', emailOf),
       schema: {
         tags: ['accounts'],
         summary: 'Sign in; answers a bearer token (30 days with rememberMe, else 24 h)',

@@ -25,9 +25,6 @@ const refusals = {
 };
 const limitedRefusals = { ...refusals, 429: apiErrorSchema };
 
-/** Where the browser came from: the provider sends it back there (unless PUBLIC_URL says). */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /** Billing (issue 10; decision 047): the user's subscription, checkout and refunds. */
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(userBillingRoutes);
@@ -72,7 +69,6 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         userOf(request),
         request.body.plan,
         requestLanguage(request, userOf(request).language),
-        originOf(request),
       ),
     }),
   );
@@ -144,7 +140,6 @@ const userBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       data: await billing.portal(
         userOf(request),
         requestLanguage(request, userOf(request).language),
-        originOf(request),
       ),
     }),
   );

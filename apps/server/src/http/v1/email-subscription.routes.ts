@@ -19,12 +19,11 @@ export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['marketing'],
         summary: 'Subscribe an e-mail from a promotion landing page',
         description:
-          'Stored once per e-mail: 201 the first time, 200 with already_subscribed after. ' +
+          'Stored once per e-mail; a new and a known address get the same 201 answer. ' +
           "The promotion's free-month code is e-mailed the first time, and again on a repeat a " +
           'day after the last mail. 422 on `promo` when the promotion has no usable code.',
         body: emailSubscriptionRequestSchema,
         response: {
-          200: emailSubscriptionResponseSchema,
           201: emailSubscriptionResponseSchema,
           422: apiErrorSchema,
           429: apiErrorSchema,
@@ -37,7 +36,7 @@ export const emailSubscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.promo,
         requestLanguage(request),
       );
-      return reply.status(status === 'subscribed' ? 201 : 200).send({ data: { status } });
+      return reply.status(201).send({ data: { status } });
     },
   );
 };

@@ -84,6 +84,12 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['trading'],
         summary: 'The closed operations of a period, as CSV',
+        description:
+          'UTF-8, comma-separated, one header row, oldest first. The headers are these field ' +
+          'names, the same in every language (decision 075): open_time, close_time (ISO 8601, ' +
+          'UTC), asset, symbol, direction (buy or sell), amount_lots, units, open_price, ' +
+          'close_price, take_profit, stop_loss, close_reason (tp, sl, closeout or kill), ' +
+          'profit_usd (two decimals, a point as the decimal separator).',
         security: [{ bearer: [] }],
         querystring: historyCsvQuerySchema,
         produces: ['text/csv'],

@@ -74,6 +74,9 @@ const copy = {
     cardGone: 'Este enlace ya no sirve',
     cardGoneText:
       'El enlace para cambiar la tarjeta vence en una hora. Vuelve a la aplicación y ábrelo otra vez.',
+    subscribedTitle: 'Ya tienes una suscripción',
+    subscribedText:
+      'Esta cuenta ya pagó una suscripción, así que no cobramos este pago y cerramos este enlace. Cada cuenta tiene una sola suscripción.',
   },
   pt: {
     title: 'Pagamento seguro',
@@ -123,6 +126,9 @@ const copy = {
     cardGone: 'Este link não vale mais',
     cardGoneText:
       'O link para trocar o cartão vence em uma hora. Volte ao aplicativo e abra-o de novo.',
+    subscribedTitle: 'Você já tem uma assinatura',
+    subscribedText:
+      'Esta conta já pagou uma assinatura, então não cobramos este pagamento e fechamos este link. Cada conta tem uma só assinatura.',
   },
 } as const;
 
@@ -269,6 +275,18 @@ ${cardFields(input.language, input.values)}
 <p class="muted">${escapeHtml(text.noCardKept)}</p>
 ${testCardList(input.language)}`;
   return layout(input.language, text.title, body);
+}
+
+/** A second checkout refused uncharged: the customer already has a subscription running. */
+export function checkoutSubscribedPage(language: Language): string {
+  const text = copy[language];
+  return layout(
+    language,
+    text.subscribedTitle,
+    `<h1>${escapeHtml(text.subscribedTitle)}</h1>
+<div class="error" role="alert"><p>${escapeHtml(text.subscribedText)}</p></div>
+<p><a class="button" href="/payment">${escapeHtml(text.back)}</a></p>`,
+  );
 }
 
 export function checkoutGonePage(language: Language): string {

@@ -10,6 +10,7 @@ import {
   cardUpdatePage,
   checkoutCss,
   checkoutGonePage,
+  checkoutSubscribedPage,
   checkoutPage,
   type CheckoutPageInput,
 } from './checkout-page';
@@ -139,6 +140,12 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
             return sendPage(reply, 404, checkoutGonePage(fallback));
           case 'redirect':
             return reply.redirect(outcome.url, 303);
+          case 'subscribed':
+            return sendPage(
+              reply,
+              409,
+              checkoutSubscribedPage(pageInput(outcome.checkout, fallback).language),
+            );
           case 'form': {
             const { status, page } = refusal(outcome.check, form);
             return sendPage(

@@ -77,11 +77,24 @@ export interface SimulatedProviderOptions {
   /** Deliver as soon as an event is recorded (and retry on a timer): off in tests. */
   autoDeliver: boolean;
   onError: (error: unknown, what: string) => void;
+  /** A delivery that failed and will be tried again (or given up: `nextAttemptAt` null). */
+  onRetry?: (retry: DeliveryRetry) => void;
+}
+
+/** What a failed delivery tells the log: ids and numbers only, never the body or signature. */
+export interface DeliveryRetry {
+  eventId: string;
+  type: string;
+  attempts: number;
+  status: number;
+  nextAttemptAt: Date | null;
 }
 
 export type PayOutcome =
   | { kind: 'redirect'; url: string }
   | { kind: 'form'; checkout: CheckoutRow; check: CardCheck | { ok: false; declined: true } }
+  /** The customer already has a subscription running: nothing charged, the checkout closed. */
+  | { kind: 'subscribed'; checkout: CheckoutRow }
   | { kind: 'gone' };
 
 /** A signed link to the card page: whose card, where the browser goes back, until when. */
@@ -219,6 +232,32 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       return { kind: 'form', checkout, check: { ok: false, declined: true } };
     }
     const completed = await this.options.db.transaction(async (tx) => {
+      // One subscription per customer, held when the money is taken (issue 18): the user's
+      // checkouts are locked so two paid side by side see each other, and a checkout opened
+      // before another one was paid is refused, uncharged, and closed.
+      await tx
+        .select({ id: simPayCheckouts.id })
+        .from(simPayCheckouts)
+        .where(eq(simPayCheckouts.clientReference, checkout.clientReference))
+        .orderBy(asc(simPayCheckouts.id))
+        .for('update');
+      const [running] = await tx
+        .select({ id: simPaySubscriptions.id })
+        .from(simPaySubscriptions)
+        .where(
+          and(
+            eq(simPaySubscriptions.clientReference, checkout.clientReference),
+            inArray(simPaySubscriptions.status, ['trialing', 'active', 'past_due']),
+          ),
+        )
+        .limit(1);
+      if (running) {
+        await tx
+          .update(simPayCheckouts)
+          .set({ status: 'expired' })
+          .where(and(eq(simPayCheckouts.id, id), eq(simPayCheckouts.status, 'open')));
+        return 'subscribed' as const;
+      }
       // Only an open checkout completes: a concurrent submission finds it done.
       const [claimed] = await tx
         .update(simPayCheckouts)
@@ -269,6 +308,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       }
       return true;
     });
+    if (completed === 'subscribed') return { kind: 'subscribed', checkout };
     if (completed) this.kick();
     return { kind: 'redirect', url: checkout.successUrl };
   }
@@ -776,14 +816,18 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       }
       const attempts = event.attempts + 1;
       const delay = Math.min(1000 * 2 ** (attempts - 1), deliveryBackoffCapMs);
+      const nextAttemptAt = attempts >= deliveryAttempts ? null : new Date(now.getTime() + delay);
       await this.options.db
         .update(simPayEvents)
-        .set({
-          attempts,
-          lastStatus: status,
-          nextAttemptAt: attempts >= deliveryAttempts ? null : new Date(now.getTime() + delay),
-        })
+        .set({ attempts, lastStatus: status, nextAttemptAt })
         .where(eq(simPayEvents.id, event.id));
+      this.options.onRetry?.({
+        eventId: event.id,
+        type: event.type,
+        attempts,
+        status,
+        nextAttemptAt,
+      });
     }
   }
 }

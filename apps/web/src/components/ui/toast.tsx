@@ -1,5 +1,6 @@
 import { Toast as ToastPrimitive } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { useTranslation } from '../../lib/i18n';
 import { Icon } from './icon';
 import styles from './toast.module.css';
 
@@ -13,7 +14,9 @@ export interface ToastMessage {
 
 /**
  * The answer to an action, at the bottom of the screen where the thumb is (Radix Toast: a
- * live region; errors stay longer; Escape or the close button dismisses).
+ * live region; errors stay longer; Escape or the close button dismisses). What a screen reader
+ * hears before each message and the region's name are in the reader's language (Radix's
+ * defaults are "Notification" and "Notifications ({hotkey})").
  */
 export function Toaster({
   message,
@@ -26,8 +29,9 @@ export function Toaster({
   closeLabel: string;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('common');
   return (
-    <ToastPrimitive.Provider swipeDirection="down">
+    <ToastPrimitive.Provider swipeDirection="down" label={t('toast.label')}>
       {children}
       {message && (
         <ToastPrimitive.Root
@@ -56,7 +60,7 @@ export function Toaster({
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       )}
-      <ToastPrimitive.Viewport className={styles.viewport} />
+      <ToastPrimitive.Viewport className={styles.viewport} label={t('toast.region')} />
     </ToastPrimitive.Provider>
   );
 }

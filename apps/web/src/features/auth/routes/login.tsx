@@ -2,8 +2,9 @@ import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
 import { loginRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { routePath } from '../../../lib/route-paths';
+import { afterLoginPath } from '../../../lib/return-path';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { EmailField, TextField } from '../../../components/ui/form-field';
@@ -16,6 +17,7 @@ import { useAuthStore } from '../../../stores/auth';
 export default function LoginRoute() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
   const { errors, sending, submit } = useFormSubmission(loginRequestSchema, 'forms:errors.login');
 
@@ -26,8 +28,9 @@ export default function LoginRoute() {
       const auth = useAuthStore.getState();
       auth.signIn(token);
       await useAuthStore.getState().ensureSettings();
-      // The guards send a user who has not paid or linked yet where they must go.
-      await navigate(routePath('Dashboard'));
+      // Back to the page that sent the user here (issue 22), else the dashboard; the guards
+      // send a user who has not paid or linked yet where they must go.
+      await navigate(afterLoginPath(search));
     });
   };
 

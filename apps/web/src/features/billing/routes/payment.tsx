@@ -3,6 +3,8 @@ import type { BillingOverview, PlanId } from '@tradebot/contract';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PlanCards } from '../../../components/plan-cards';
+import { PromocodeForm } from '../../../components/promocode-form';
+import { Card } from '../../../components/ui/card';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
@@ -134,7 +136,19 @@ function Payment({
         )}
       />
       <PlansNote />
+      {state.kind === 'none' && !billing.freeMonthUsed && <PromocodeCard />}
     </>
+  );
+}
+
+/** A code sent by e-mail (the free month) instead of a card: offered before any subscription. */
+function PromocodeCard() {
+  const { t } = useTranslation('billing');
+  return (
+    <Card title={t('promocode.title')} titleId="promocode-title">
+      <p className={styles.note}>{t('promocode.intro')}</p>
+      <PromocodeForm />
+    </Card>
   );
 }
 

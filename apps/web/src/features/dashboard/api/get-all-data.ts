@@ -3,6 +3,7 @@ import type { HistoryPeriod, TradingData } from '@tradebot/contract';
 import { realtimeClosedCount } from '@tradebot/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { useTradingStore } from '../../../stores/trading';
+import { liveDataRefetchInterval } from '../live-data-error';
 
 /** spec §7 GET /api/v1/get-all-data: account, open and closed operations, the robot's state. */
 /** The query the contract's getAllDataQuerySchema reads (its input accepts strings too). */
@@ -47,5 +48,7 @@ export function useLiveTradingData() {
       return data;
     },
     staleTime: 0,
+    // A failed load is asked again every few seconds while a retry may help (issue 22).
+    refetchInterval: (query) => liveDataRefetchInterval(query.state.error),
   });
 }

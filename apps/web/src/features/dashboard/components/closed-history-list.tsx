@@ -10,7 +10,7 @@ import styles from './operations.module.css';
 const HistoryRow = memo(OperationRow);
 
 /** The first guess at a row's height per layout, until a row has been measured. */
-const guessedRowHeight = { wide: 49, narrow: 150 };
+const guessedRowHeight = { wide: 62, narrow: 140 };
 
 interface ClosedHistoryListProps {
   rows: readonly TradeRow[];
@@ -76,7 +76,7 @@ export function ClosedHistoryList({
 
   return (
     <>
-      <OperationsHeader />
+      <OperationsHeader kind="closed" />
       <div
         ref={scroller}
         className={styles.scroller}
@@ -101,7 +101,7 @@ export function ClosedHistoryList({
                 aria-setsize={rows.length}
                 aria-posinset={item.index + 1}
               >
-                <HistoryRow row={row} onSelect={onSelect} />
+                <HistoryRow row={row} kind="closed" onSelect={onSelect} />
               </li>
             );
           })}

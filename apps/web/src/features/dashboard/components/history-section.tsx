@@ -14,15 +14,20 @@ import { ClosedHistoryList } from './closed-history-list';
 import { EquityCurve } from './equity-curve';
 import styles from './dashboard.module.css';
 
-/** The closed operations of a period (spec §2 filter), their curve and their CSV export. */
+/**
+ * The closed operations of a period (spec §2 filter), their curve and their CSV export; on a
+ * phone the list and the curve are separate tabs (`show`).
+ */
 export function HistorySection({
   period,
   onPeriodChange,
   onSelect,
+  show = 'all',
 }: {
   period: HistoryPeriod;
   onPeriodChange: (period: HistoryPeriod) => void;
   onSelect: (id: string) => void;
+  show?: 'all' | 'list' | 'chart';
 }) {
   const { t } = useTranslation('dashboard');
   const history = useClosedHistory(period);
@@ -33,7 +38,7 @@ export function HistorySection({
 
   return (
     <Card
-      title={t('history.title')}
+      title={show === 'chart' ? t('chart.title') : t('history.title')}
       titleId="history-title"
       actions={
         <>
@@ -46,29 +51,33 @@ export function HistorySection({
               label: t(`history.periods.${value}`),
             }))}
           />
-          <Button
-            size="sm"
-            color="other"
-            loading={exportCsv.isPending}
-            disabled={total === 0}
-            onClick={() => {
-              exportCsv.mutate(period);
-            }}
-          >
-            {t('history.export')}
-          </Button>
+          {show !== 'chart' && (
+            <Button
+              size="sm"
+              color="other"
+              loading={exportCsv.isPending}
+              disabled={total === 0}
+              onClick={() => {
+                exportCsv.mutate(period);
+              }}
+            >
+              {t('history.export')}
+            </Button>
+          )}
         </>
       }
     >
       <div className={styles.stack}>
         {exportCsv.isError && <Notice tone="error" title={t('history.exportError')} />}
-        <EquityCurve
-          points={curve.data}
-          loading={curve.isPending}
-          failed={curve.isError}
-          onRetry={() => void curve.refetch()}
-        />
-        {history.isPending ? (
+        {show !== 'list' && (
+          <EquityCurve
+            points={curve.data}
+            loading={curve.isPending}
+            failed={curve.isError}
+            onRetry={() => void curve.refetch()}
+          />
+        )}
+        {show === 'chart' ? null : history.isPending ? (
           <div className={styles.stack}>
             <Skeleton height="3rem" />
             <Skeleton height="3rem" />

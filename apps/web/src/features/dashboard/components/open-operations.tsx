@@ -35,14 +35,19 @@ export function OpenOperations({
         <p className={styles.empty}>{t('open.empty')}</p>
       ) : (
         <>
-          <OperationsHeader />
+          <OperationsHeader kind="open" />
           <ul className={styles.list} aria-labelledby="open-operations-title">
             {trades.map((row) => (
               <li key={row.id}>
-                <OperationRow row={row} onSelect={onSelect} />
+                <OperationRow row={row} kind="open" onSelect={onSelect} />
               </li>
             ))}
           </ul>
+          {/* Every new trade starts red: said once, where the red figures are. */}
+          <details className={styles.explainer}>
+            <summary>{t('open.spreadTitle')}</summary>
+            <p>{t('open.spreadNote')}</p>
+          </details>
         </>
       )}
     </Card>

@@ -1,8 +1,11 @@
 import type { TradeRow } from '@tradebot/contract';
 import { Badge } from '../../../components/ui/badge';
+import { VisuallyHidden } from '../../../components/ui/visually-hidden';
 import {
   formatDateTime,
+  formatDuration,
   formatLots,
+  formatMoney,
   formatPrice,
   formatSignedMoney,
   toneOf,
@@ -11,31 +14,46 @@ import { useTranslation } from '../../../lib/i18n';
 import { AssetBadge } from './asset-badge';
 import styles from './operations.module.css';
 
+/** Open operations show where they started; closed ones how they ended and how long they ran. */
+export type OperationListKind = 'open' | 'closed';
+
 /** The column headings of an operations list, shown from 900 px. */
-export function OperationsHeader() {
+export function OperationsHeader({ kind }: { kind: OperationListKind }) {
   const { t } = useTranslation('dashboard');
   return (
     <div className={styles.header} aria-hidden="true">
       <span>{t('operation.asset')}</span>
-      <span>{t('operation.direction')}</span>
-      <span className={styles.number}>{t('operation.amount')}</span>
-      <span className={styles.number}>{t('operation.price')}</span>
-      <span>{t('operation.openTime')}</span>
+      <span className={styles.number}>{t('operation.capital')}</span>
+      <span className={styles.number}>
+        {kind === 'open' ? t('operation.price') : t('operation.prices')}
+      </span>
+      <span>{kind === 'open' ? t('operation.openTime') : t('operation.closeTime')}</span>
       <span className={styles.number}>{t('operation.profit')}</span>
-      <span>{t('operation.status')}</span>
     </div>
   );
 }
 
 /**
- * One operation (spec §2): asset, direction, amount, price, opening, profit and status. The
- * whole row is the button that opens its detail; each figure carries its own label for a
- * screen reader and for the phone layout, where there are no column headings.
+ * One operation (spec §2): asset and direction, the capital it uses in the account's currency
+ * (lots as a detail), its price, its time and its result. A closed one shows its opening and
+ * closing prices, its closing time and how long it lasted. The whole row is the button that
+ * opens its detail; each figure carries its own label for a screen reader and for the phone
+ * layout, where there are no column headings.
  */
-export function OperationRow({ row, onSelect }: { row: TradeRow; onSelect: (id: string) => void }) {
+export function OperationRow({
+  row,
+  kind,
+  onSelect,
+}: {
+  row: TradeRow;
+  kind: OperationListKind;
+  onSelect: (id: string) => void;
+}) {
   const { t, language } = useTranslation('dashboard');
   const tone = toneOf(row.Profit);
   const direction = row.Cmd === 0 ? t('operation.buy') : t('operation.sale');
+  const closed = kind === 'closed' && row.closePrice !== null && row.CloseTime !== null;
+  const duration = row.CloseTime ? formatDuration(language, row.OpenTime, row.CloseTime) : null;
   return (
     <button
       type="button"
@@ -48,32 +66,47 @@ export function OperationRow({ row, onSelect }: { row: TradeRow; onSelect: (id: 
       <span className={styles.asset}>
         <AssetBadge base={row.Icon1} quote={row.Icon2} />
         <span className={styles.name}>{row.OutputName}</span>
-      </span>
-      <span className={styles.cell}>
-        <span className={styles.cellLabel}>{t('operation.direction')}</span>
+        <VisuallyHidden>{t('operation.direction')}</VisuallyHidden>
         <Badge tone={row.Cmd === 0 ? 'info' : 'warning'}>{direction}</Badge>
       </span>
-      <span className={`${styles.cell} ${styles.number}`}>
-        <span className={styles.cellLabel}>{t('operation.amount')}</span>
-        {t('operation.lots', { value: formatLots(language, row.Amount) })}
+      <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
+        <span className={styles.cellLabel}>{t('operation.capital')}</span>
+        {formatMoney(language, row.margin)}
+        <span className={styles.detail}>
+          {t('operation.lots', { value: formatLots(language, row.Amount) })}
+        </span>
       </span>
-      <span className={`${styles.cell} ${styles.number}`}>
-        <span className={styles.cellLabel}>{t('operation.price')}</span>
-        {formatPrice(language, row.openPrice)}
+      <span className={`${styles.cell} ${styles.number} ${styles.price}`}>
+        <span className={styles.cellLabel}>
+          {closed ? t('operation.prices') : t('operation.price')}
+        </span>
+        {closed && row.closePrice !== null ? (
+          <>
+            {formatPrice(language, row.openPrice)}
+            <span className={styles.detail}>→ {formatPrice(language, row.closePrice)}</span>
+          </>
+        ) : (
+          formatPrice(language, row.openPrice)
+        )}
       </span>
-      <span className={styles.cell}>
-        <span className={styles.cellLabel}>{t('operation.openTime')}</span>
-        {formatDateTime(language, row.OpenTime)}
+      <span className={`${styles.cell} ${styles.time}`}>
+        <span className={styles.cellLabel}>
+          {closed ? t('operation.closeTime') : t('operation.openTime')}
+        </span>
+        {closed && row.CloseTime ? (
+          <>
+            {formatDateTime(language, row.CloseTime)}
+            {duration && (
+              <span className={styles.detail}>{t('operation.lasted', { duration })}</span>
+            )}
+          </>
+        ) : (
+          formatDateTime(language, row.OpenTime)
+        )}
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
         {formatSignedMoney(language, row.Profit)}
-      </span>
-      <span className={styles.cell}>
-        <span className={styles.cellLabel}>{t('operation.status')}</span>
-        <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
-          {row.status === 'open' ? t('operation.open') : t('operation.closed')}
-        </Badge>
       </span>
     </button>
   );

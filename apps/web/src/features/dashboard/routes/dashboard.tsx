@@ -1,19 +1,22 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { HistoryPeriod } from '@tradebot/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
+import { Tabs } from '../../../components/ui/tabs';
 import { useTranslation } from '../../../lib/i18n';
+import { useMediaQuery } from '../../../lib/use-media-query';
+import { useAuthStore } from '../../../stores/auth';
 import { useTradingStore } from '../../../stores/trading';
 import { useLiveTradingData } from '../api/get-all-data';
 import { closedHistoryKey, useClosedHistory } from '../api/get-closed-history';
 import { equityCurveKey } from '../api/get-equity-curve';
 import { AccountSummary } from '../components/account-summary';
 import { HistorySection } from '../components/history-section';
+import { LiveDataError } from '../components/live-data-error';
 import { OpenOperations } from '../components/open-operations';
 import { OperationDetail } from '../components/operation-detail';
 import { RobotState } from '../components/robot-state';
+import { StopEverything } from '../components/stop-everything';
 import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
 
 /**
@@ -44,6 +47,8 @@ function useHistoryFollowsClosedEvents(period: HistoryPeriod) {
   }, [closedRevision, period, queryClient]);
 }
 
+type DashboardView = 'open' | 'closed' | 'chart';
+
 /** spec §2 Dashboard: the account, the robot's state, open and closed operations, history. */
 export default function DashboardRoute() {
   const { t } = useTranslation('dashboard');
@@ -52,14 +57,28 @@ export default function DashboardRoute() {
   const trades = useTradingStore((state) => state.trades);
   const robot = useTradingStore((state) => state.robot);
   const isFirstLoad = useTradingStore((state) => state.isFirstLoad);
+  // Access ended (refunded, past due): the page is read-only, with the kill switch (decision 063).
+  const accessEnded = useAuthStore((state) => state.userConfig?.authorized === false);
   const [period, setPeriod] = useState<HistoryPeriod>('all');
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // A phone shows open operations, closed ones and the curve as tabs under the account, so
+  // the history is one tap away instead of screens down (the layouts switch at 900 px).
+  const phone = useMediaQuery('(max-width: 899px)');
+  const [view, setView] = useState<DashboardView>('open');
   // The same query the history section shows (one cache entry): the detail finds its row here.
   const history = useClosedHistory(period);
   const historyRows = useMemo(() => flattenPages(history.data?.pages ?? []), [history.data]);
   useHistoryFollowsClosedEvents(period);
 
   const loading = isFirstLoad && live.isPending;
+  const historySection = (show: 'all' | 'list' | 'chart') => (
+    <HistorySection
+      period={period}
+      onPeriodChange={setPeriod}
+      onSelect={setSelectedId}
+      show={show}
+    />
+  );
   const selected =
     selectedId === null
       ? undefined
@@ -69,25 +88,40 @@ export default function DashboardRoute() {
   return (
     <Page title={t('title')} intro={t('intro')} width="wide">
       {live.isError && isFirstLoad ? (
-        <Notice
-          tone="error"
-          title={t('loadError')}
-          action={
-            <Button size="sm" color="other" onClick={() => void live.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        >
-          <p>{live.error.message}</p>
-        </Notice>
+        <LiveDataError
+          error={live.error}
+          retrying={live.isFetching}
+          onRetry={() => void live.refetch()}
+        />
       ) : (
         <>
+          <StopEverything accessEnded={accessEnded} open={trades.length} />
           <RobotState robot={robot} />
           <AccountSummary account={account} loading={loading} />
-          <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
+          {!phone && <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />}
         </>
       )}
-      <HistorySection period={period} onPeriodChange={setPeriod} onSelect={setSelectedId} />
+      {phone ? (
+        <Tabs
+          label={t('views.label')}
+          value={view}
+          onValueChange={setView}
+          items={[
+            {
+              value: 'open',
+              label: t('views.open'),
+              content:
+                live.isError && isFirstLoad ? null : (
+                  <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
+                ),
+            },
+            { value: 'closed', label: t('views.closed'), content: historySection('list') },
+            { value: 'chart', label: t('views.chart'), content: historySection('chart') },
+          ]}
+        />
+      ) : (
+        historySection('all')
+      )}
       <OperationDetail
         row={selected}
         onClose={() => {

@@ -1,3 +1,4 @@
+import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { PlanCards } from '../../../components/plan-cards';
 import { useTranslation } from '../../../lib/i18n';
@@ -13,7 +14,10 @@ export function PlansSection() {
       <PlanCards
         action={(_plan, name) => <Button to="/register" label={t('startWith', { plan: name })} />}
       />
-      <p className={styles.freeMonth}>{t('freeMonth')}</p>
+      {/* The free month's code is mailed from /promo/mesgratis, never printed here (decision 072). */}
+      <p className={styles.freeMonth}>
+        {t('freeMonth')} <AppLink to="/promo/mesgratis">{t('freeMonthLink')}</AppLink>
+      </p>
       <p className={styles.honest}>{t('honest')}</p>
     </section>
   );

@@ -1,7 +1,7 @@
 import type { EmailSubscriptionResponse } from '@tradebot/contract';
 import { apiRequest } from '../../../lib/api-client';
 
-/** POST /api/v1/email-subscription: 201 subscribed the first time, 200 already_subscribed. */
+/** POST /api/v1/email-subscription: 201 subscribed, for a new and a known address alike. */
 export async function subscribeEmail(input: {
   email: string;
   promo: string | null;

@@ -16,7 +16,7 @@ import styles from '../promo.module.css';
 /** The promotion this landing page subscribes to. */
 export const freeMonthPromo = 'mesgratis';
 
-type Outcome = 'idle' | 'sending' | 'subscribed' | 'already_subscribed';
+type Outcome = 'idle' | 'sending' | 'subscribed';
 
 /** /promo/mesgratis: the free-month landing page and its e-mail subscription form. */
 export default function FreeMonthRoute() {
@@ -49,7 +49,7 @@ export default function FreeMonthRoute() {
     }
   };
 
-  const done = outcome === 'subscribed' || outcome === 'already_subscribed';
+  const done = outcome === 'subscribed';
 
   return (
     <div className={styles.page}>
@@ -68,13 +68,7 @@ export default function FreeMonthRoute() {
         </section>
         <Card title={t('freeMonth.formTitle')} titleId="form-title">
           <div role="status" aria-live="polite">
-            {done && (
-              <p className={styles.success}>
-                {t(
-                  outcome === 'subscribed' ? 'freeMonth.subscribed' : 'freeMonth.alreadySubscribed',
-                )}
-              </p>
-            )}
+            {done && <p className={styles.success}>{t('freeMonth.subscribed')}</p>}
           </div>
           {done ? (
             <Button to="/register" label={t('freeMonth.registerCta')} />

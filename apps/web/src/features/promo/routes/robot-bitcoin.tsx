@@ -1,9 +1,10 @@
-import { brokerNameFromSegment, isRobotBitcoinSegment } from '@tradebot/contract/constants';
+import { isRobotBitcoinSegment, promoBrokerId } from '@tradebot/contract/constants';
 import { useParams } from 'react-router';
 import { NotFoundPage } from '../../../components/not-found-page';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { translateObject, useTranslation } from '../../../lib/i18n';
+import { servedPromoBroker } from '../../../lib/promo-broker';
 import styles from '../promo.module.css';
 
 /** /promo/robotbitcoin-{broker}: the Bitcoin robot landing page for a brokerage. */
@@ -11,7 +12,9 @@ export default function RobotBitcoinRoute() {
   const { t } = useTranslation('promo');
   const { campaign } = useParams();
   if (!isRobotBitcoinSegment(campaign)) return <NotFoundPage />;
-  const broker = brokerNameFromSegment(campaign);
+  // Only a broker of the directory, named as the directory names it (docs/decisions/074).
+  const broker = campaign === undefined ? null : (servedPromoBroker(campaign)?.name ?? null);
+  if (broker === null && promoBrokerId(campaign) !== null) return <NotFoundPage />;
   const text = (key: string) =>
     broker ? t(`robotBitcoin.${key}`, { broker }) : t(`robotBitcoin.${key}Generic`);
   const points = translateObject<string[]>(t, 'robotBitcoin.points');

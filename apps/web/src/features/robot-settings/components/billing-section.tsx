@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BillingOverview, SubscriptionStatus } from '@tradebot/contract';
+import { PromocodeForm } from '../../../components/promocode-form';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -90,11 +91,32 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
     });
   };
 
+  if (!subscription && billing.authorized) {
+    // Access given without a subscription (the demo account, or granted by support): nothing is
+    // charged and nothing needs choosing.
+    return <p className={styles.muted}>{t('section.granted')}</p>;
+  }
   if (!subscription) {
     return (
       <>
         <p className={styles.muted}>{t('section.none')}</p>
         <Button to={routePath('Payment')}>{t('section.choosePlan')}</Button>
+        {!billing.freeMonthUsed && (
+          <>
+            <h3 className={styles.subtitle}>{t('promocode.title')}</h3>
+            <p className={styles.muted}>{t('promocode.intro')}</p>
+            <PromocodeForm
+              onApplied={(trialEndsAt) => {
+                say(
+                  'success',
+                  trialEndsAt
+                    ? t('promocode.applied', { date: day(trialEndsAt) })
+                    : t('promocode.appliedGeneric'),
+                );
+              }}
+            />
+          </>
+        )}
       </>
     );
   }

@@ -8,7 +8,7 @@ import { Toaster, type ToastMessage } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
-import { useKillRobot } from '../api/kill-robot';
+import { useKillRobot } from '../../../lib/kill-robot';
 import { useToggleNewsletter } from '../api/toggle-newsletter';
 import { useUpdateSettings } from '../api/update-settings';
 import { BillingSection } from '../components/billing-section';

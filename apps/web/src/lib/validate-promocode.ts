@@ -1,5 +1,5 @@
 import type { ValidatePromocodeResponse } from '@tradebot/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 /** POST /api/v1/validate-promocode → { valid, benefit }. */
 export async function validatePromocode(

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RobotSettingsView } from '@tradebot/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 export interface KillSwitchResult {
   settings: RobotSettingsView;

@@ -1,0 +1,47 @@
+/**
+ * npm run db:restore -- <backup file>
+ *
+ * Replaces the embedded database (PGlite under DATA_DIR) with a backup made by npm run db:backup
+ * (decision 066). The server must be stopped (the folder's lock). The folder replaced is kept
+ * aside as DATA_DIR/pglite.replaced-<date and time>, never deleted; a backup that does not load
+ * changes nothing. The keys in DATA_DIR/secrets must be the ones of the backup's time.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { restorePglite } from '../db/backup';
+import { pgliteDirectory } from '../db/database';
+import { StartupError } from '../startup-error';
+
+const usage = 'usage: npm run db:restore -- <backup file>';
+
+async function main(): Promise<number> {
+  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file || positionals.length > 1) {
+    console.error(usage);
+    return 2;
+  }
+  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+  const config = loadConfig();
+  if (config.DATABASE_URL) {
+    console.error('DATABASE_URL is set: restore that PostgreSQL database with pg_restore or psql');
+    return 1;
+  }
+  const folder = pgliteDirectory(config.dataDir);
+  const { keptAside } = await restorePglite(folder, path.resolve(file), new Date());
+  console.log(`Database restored into ${folder} from ${path.resolve(file)}`);
+  if (keptAside) console.log(`The folder it replaced is kept as ${keptAside}`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
+    else console.error('db:restore failed:', error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { updatePromocodeRequestSchema } from '@tradebot/contract';
+import { isMessageKey } from '@tradebot/contract/constants';
+import { useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
+import { ApiRequestError } from '../lib/api-client';
+import { billingQueryKey, reloadUserConfig } from '../lib/billing';
+import { failureMessage } from '../lib/form-errors';
+import { formatDay } from '../lib/format';
+import { useTranslation } from '../lib/i18n';
+import { usePromocodeStatus, type PromocodeStatus } from '../lib/use-promocode-status';
+import { updatePromocode } from '../lib/update-promocode';
+import { useAppStore } from '../stores/app';
+import { Button } from './ui/button';
+import { TextField, type ShownError } from './ui/form-field';
+import styles from './promocode-form.module.css';
+
+interface PromocodeValues {
+  promocode: string;
+}
+
+function statusText(status: PromocodeStatus, t: (key: string) => string): string | undefined {
+  switch (status.state) {
+    case 'validating':
+      return t('promocode.validating');
+    case 'valid':
+      return status.benefit === 'free_month' ? t('promocode.valid') : t('promocode.validGeneric');
+    case 'empty':
+    case 'invalid':
+    case 'unknown':
+      return undefined;
+  }
+}
+
+/**
+ * spec §7 update-promocode: a signed-in user enters a code they were sent (the MESGRATIS
+ * e-mail from /promo/mesgratis), on /payment and in the profile's billing section. The code is
+ * checked as it is typed (spec §4: validating, valid, invalid); applied, a free month starts at
+ * once and the billing screens read the new state.
+ */
+export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string | null) => void }) {
+  const { t, language } = useTranslation('billing');
+  const queryClient = useQueryClient();
+  const showMessage = useAppStore((state) => state.showMessage);
+  const [applied, setApplied] = useState<{ trialEndsAt: string | null } | null>(null);
+  const { control, handleSubmit, setError, formState } = useForm<PromocodeValues>({
+    shouldFocusError: false,
+    resolver: zodResolver(updatePromocodeRequestSchema),
+    defaultValues: { promocode: '' },
+  });
+  const { field, fieldState } = useController({ name: 'promocode', control });
+  const status = usePromocodeStatus(field.value);
+
+  const submit = handleSubmit(async ({ promocode }) => {
+    if (status.state === 'invalid' || status.state === 'validating') return;
+    try {
+      const result = await updatePromocode(promocode, language);
+      setApplied({ trialEndsAt: result.trialEndsAt });
+      onApplied?.(result.trialEndsAt);
+      // `authorized` changed: the guards and both billing screens must see it.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: billingQueryKey }),
+        reloadUserConfig().catch(() => undefined),
+      ]);
+    } catch (error) {
+      const refusal = error instanceof ApiRequestError ? error.fieldErrors.promocode?.[0] : null;
+      if (refusal) setError('promocode', { type: 'server', message: refusal });
+      else showMessage(failureMessage(error, 'billing:promocode.failed'));
+    }
+  });
+
+  const fieldError = fieldState.error;
+  const error: ShownError | undefined =
+    status.state === 'invalid'
+      ? { key: 'contract:validation.promocodeInvalid' }
+      : fieldError?.message === undefined
+        ? undefined
+        : fieldError.type === 'server'
+          ? { text: fieldError.message }
+          : {
+              key: `contract:${isMessageKey(fieldError.message) ? fieldError.message : 'validation.invalidValue'}`,
+            };
+
+  if (applied !== null)
+    return (
+      <p className={styles.applied} role="status">
+        {applied.trialEndsAt
+          ? t('promocode.applied', { date: formatDay(language, applied.trialEndsAt) })
+          : t('promocode.appliedGeneric')}
+      </p>
+    );
+
+  return (
+    <form className={styles.form} noValidate onSubmit={(event) => void submit(event)}>
+      <TextField
+        name={field.name}
+        autoComplete="off"
+        autoCapitalize="characters"
+        label={t('promocode.label')}
+        hint={t('promocode.hint')}
+        value={field.value}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+        status={statusText(status, t)}
+        error={error}
+      />
+      <Button type="submit" color="secondary" loading={formState.isSubmitting}>
+        {t('promocode.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,234 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser';
+import { catalogueText } from './support/catalogue';
+import { fastMarket } from './support/live-account';
+import { startServer, type RunningServer } from './support/server';
+
+/**
+ * Issue 23, "A newcomer's first hour": each point as a new user meets it, in Spanish and
+ * Portuguese, at 390 px (a phone) and 1280 px (decisions 074, 075).
+ */
+type Language = 'es' | 'pt';
+const cases: { language: Language; width: number }[] = [
+  { language: 'es', width: 390 },
+  { language: 'es', width: 1280 },
+  { language: 'pt', width: 390 },
+  { language: 'pt', width: 1280 },
+];
+const browserLocale: Record<Language, string> = { es: 'es-AR', pt: 'pt-BR' };
+const prefix: Record<Language, string> = { es: '', pt: '/pt' };
+const text = (language: Language, namespace: string, key: string) =>
+  catalogueText(language, namespace, key);
+
+const state = {} as { server: RunningServer; browser: Browser };
+const started = state as Partial<typeof state>;
+
+beforeAll(async () => {
+  state.server = await startServer(fastMarket);
+  state.browser = await launchBrowser();
+}, 90_000);
+afterAll(async () => {
+  await started.browser?.close();
+  await started.server?.stop();
+});
+
+/** A first visit: a new context whose browser speaks the language (its Accept-Language). */
+async function firstVisit(
+  language: Language,
+  width: number,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await state.browser.newContext({
+    baseURL: state.server.url,
+    viewport: { width, height: 800 },
+    locale: browserLocale[language],
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** Logs the demo in on the login page of `language`, then opens `path` in that language. */
+async function demoIn(page: Page, language: Language, path: string): Promise<void> {
+  await page.goto(`${prefix[language]}/login`);
+  await page.getByLabel(text(language, 'auth', 'fields.email')).fill('demo@tradebot.app');
+  await page
+    .getByLabel(text(language, 'auth', 'fields.password'), { exact: true })
+    .fill('Demo1234');
+  await page.getByRole('button', { name: text(language, 'auth', 'login.submit') }).click();
+  await page.waitForURL('**/dashboard');
+  if (path !== '/dashboard') await page.goto(`${prefix[language]}${path}`);
+}
+
+describe.each(cases)('a newcomer in $language at $width px', ({ language, width }) => {
+  it('lands on the site in the browser language on the first visit', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      const response = await page.goto('/');
+      expect(response?.status()).toBe(200);
+      expect(new URL(page.url()).pathname).toBe(language === 'pt' ? '/pt' : '/');
+      expect(await page.locator('html').getAttribute('lang')).toBe(language);
+      await page
+        .getByRole('heading', { level: 1, name: text(language, 'home', 'title') })
+        .waitFor();
+      // The page stored the choice (the language cookie mirrors it): it keeps applying.
+      await page.waitForFunction(() => document.cookie.includes('language='));
+      await page.goto('/');
+      expect(new URL(page.url()).pathname).toBe(language === 'pt' ? '/pt' : '/');
+      // A stored choice wins over the browser's languages.
+      const other: Language = language === 'pt' ? 'es' : 'pt';
+      await page.evaluate((chosen) => {
+        localStorage.setItem('language', chosen);
+        document.cookie = `language=${chosen}; Path=/`;
+      }, other);
+      await page.goto('/');
+      await page.waitForFunction((lang) => document.documentElement.lang === lang, other);
+      expect(new URL(page.url()).pathname).toBe(other === 'pt' ? '/pt' : '/');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('gives a robotbitcoin landing only to a broker of the directory, by its own name', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      const scam = await page.goto(
+        `${prefix[language]}/promo/robotbitcoin-estafa-garantizada-1000-por-ciento`,
+      );
+      expect(scam?.status()).toBe(404);
+      await page
+        .getByRole('heading', { level: 1, name: text(language, 'common', 'notFound.title') })
+        .waitFor();
+      expect(await page.locator('body').innerText()).not.toMatch(/estafa|garantizada/i);
+
+      const real = await page.goto(
+        `${prefix[language]}/promo/robotbitcoin-corredora-andina-ejemplo`,
+      );
+      expect(real?.status()).toBe(200);
+      const title = text(language, 'promo', 'robotBitcoin.title').replace(
+        '{{broker}}',
+        'Corredora Andina (ejemplo)',
+      );
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      expect(await page.title()).toContain('Corredora Andina (ejemplo)');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('reads the privacy policy on the sealed trading-platform credentials', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await page.goto(`${prefix[language]}/privacy-policy`);
+      const sections = JSON.parse(
+        fs.readFileSync(
+          path.resolve(import.meta.dirname, `../apps/web/src/locales/${language}/legal.json`),
+          'utf8',
+        ),
+      ) as { privacy: { sections: { title: string; paragraphs: string[] }[] } };
+      const credentials = sections.privacy.sections.find((section) =>
+        section.paragraphs.some((paragraph) => paragraph.includes('AES-256-GCM')),
+      );
+      expect(credentials).toBeDefined();
+      await page.getByRole('heading', { name: credentials?.title }).waitFor();
+      await page.getByText(/AES-256-GCM/).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('reads the dashboard: closed rows say how they ended, results are named by sign', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await demoIn(page, language, '/dashboard');
+      await page
+        .getByRole('heading', { level: 1, name: text(language, 'dashboard', 'title') })
+        .waitFor();
+      await page
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${text(language, 'dashboard', 'account.earnings')}$`) })
+        .waitFor();
+      expect(await page.getByText(/Ganancias|Ganhos/).count()).toBe(0);
+
+      const phone = width < 900;
+      if (phone) {
+        // The open operations come first; closed ones and the curve are one tap away.
+        const tabs = page.getByRole('tablist', {
+          name: text(language, 'dashboard', 'views.label'),
+        });
+        await tabs.waitFor();
+        const tabBox = await tabs.boundingBox();
+        expect(tabBox?.y ?? Infinity).toBeLessThan(2 * 800);
+      }
+
+      // The spread, explained once where trades are open.
+      const openRow = page.locator(
+        'ul[aria-labelledby="open-operations-title"] [data-operation-id]',
+      );
+      await openRow.first().waitFor({ timeout: 90_000 });
+      const explainer = page.getByText(text(language, 'dashboard', 'open.spreadTitle'));
+      expect(await explainer.count()).toBe(1);
+      await explainer.click();
+      await page.getByText(text(language, 'dashboard', 'open.spreadNote')).waitFor();
+      // Capital in the account's currency, lots as a detail.
+      expect(await openRow.first().innerText()).toMatch(/US\$|USD/);
+
+      if (phone) {
+        await page.getByRole('tab', { name: text(language, 'dashboard', 'views.closed') }).click();
+      }
+      const closedRow = page
+        .getByRole('region', { name: text(language, 'dashboard', 'history.list') })
+        .locator('[data-operation-id]');
+      await closedRow.first().waitFor({ timeout: 90_000 });
+      const row = await closedRow.first().innerText();
+      const lasted = text(language, 'dashboard', 'operation.lasted').replace('{{duration}}', '');
+      expect(row).toContain(lasted.trim());
+      expect(row).toContain('→');
+      expect(row).toContain(text(language, 'dashboard', 'operation.closeTime'));
+      // The phone card is compact: four of them or more fit on a screen.
+      const card = await closedRow.first().boundingBox();
+      expect(card?.height ?? Infinity).toBeLessThan(phone ? 800 / 4 : 80);
+      expect(card?.width ?? Infinity).toBeLessThanOrEqual(width);
+
+      if (phone) {
+        await page.getByRole('tab', { name: text(language, 'dashboard', 'views.chart') }).click();
+        await page.locator('canvas').first().waitFor();
+      }
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('reads the profile: access the demo has, a switch named by what it does, toasts in the language', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await demoIn(page, language, '/profile-config');
+      await page.getByText(text(language, 'billing', 'section.granted')).waitFor();
+      expect(await page.getByText(text(language, 'billing', 'section.none')).count()).toBe(0);
+      const robot = page.getByRole('switch', {
+        name: text(language, 'robot-settings', 'robot.switch'),
+      });
+      await robot.waitFor();
+      const before = await robot.getAttribute('aria-checked');
+      // The toasts' region is named in the reader's language, not Radix's "Notifications".
+      const region = page.getByRole('region', { name: /^Avisos/ });
+      expect(await region.count()).toBe(1);
+      await robot.click();
+      await page
+        .getByText(text(language, 'robot-settings', 'saved'))
+        .first()
+        .waitFor();
+      expect(await page.getByText(/Notification/).count()).toBe(0);
+      expect(await robot.getAttribute('aria-checked')).not.toBe(before);
+      // Put it back: the demo keeps trading.
+      await robot.click();
+      await page.waitForFunction(
+        (wanted) =>
+          document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === wanted,
+        before,
+      );
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
