@@ -21,7 +21,9 @@ describe('navigation', () => {
       .getByRole('link', { name: 'Política de privacidad' })
       .click();
     await page.waitForURL('**/privacy-policy');
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The address changes before React commits the new page: wait for the new page's own
+    // heading (the old page's h1 is still there for a moment, scrolled to its footer).
+    await page.getByRole('heading', { level: 1, name: 'Política de privacidad' }).waitFor();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
     await page.goBack();
