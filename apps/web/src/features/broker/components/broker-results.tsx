@@ -54,13 +54,17 @@ export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
   return (
     <section aria-labelledby="results-title" aria-busy={search.state === 'loading'}>
       <h2 id="results-title">{t('results.title')}</h2>
-      {search.state === 'done' && (
-        <Notice tone="success" title={tForms('success.brokerFound')}>
-          {search.matched === 0
-            ? t('results.noneMatched')
-            : t('results.matched', { count: search.matched })}
-        </Notice>
-      )}
+      {/* One result, said once: found (spec §8 "broker found") or none of the directory. */}
+      {search.state === 'done' &&
+        (search.matched === 0 ? (
+          <Notice tone="info" title={t('results.noneMatchedTitle')}>
+            {t('results.noneMatched')}
+          </Notice>
+        ) : (
+          <Notice tone="success" title={tForms('success.brokerFound')}>
+            {t('results.matched', { count: search.matched })}
+          </Notice>
+        ))}
       {search.state === 'loading' && <Skeleton height="12rem" />}
       {search.state === 'failed' && (
         <Notice
