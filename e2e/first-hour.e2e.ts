@@ -137,6 +137,24 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
     }
   });
 
+  it('finds an address to write to without an account, on the FAQ and in the footer', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await page.goto(`${prefix[language]}/asked-questions`);
+      // The embedded demo's inbox: where the server sends contact messages.
+      const mail = 'mailto:soporte@tradebot.local';
+      const line = page.getByText(text(language, 'common', 'footer.support'));
+      expect(await line.count()).toBe(2);
+      await page.getByRole('article').locator(`a[href="${mail}"]`).waitFor();
+      await page.getByRole('contentinfo').locator(`a[href="${mail}"]`).waitFor();
+      // Contact itself still asks for a login (spec §4).
+      await page.goto(`${prefix[language]}/contact`);
+      await page.waitForURL((url) => url.pathname.endsWith('/login'));
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reads the dashboard: closed rows say how they ended, results are named by sign', async () => {
     const { context, page } = await firstVisit(language, width);
     try {
@@ -231,4 +249,27 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
       await context.close();
     }
   }, 120_000);
+
+  it('signed in and paid: the menu leads to the profile and support, and offers no free month', async () => {
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await demoIn(page, language, '/dashboard');
+      const nav = page.getByRole('navigation', { name: text(language, 'common', 'nav.main') });
+      if (width < 1216) {
+        await page.getByRole('button', { name: text(language, 'common', 'nav.menu') }).click();
+      }
+      await nav.getByRole('link', { name: text(language, 'common', 'nav.profile') }).click();
+      await page.waitForURL((url) => url.pathname.endsWith('/profile-config'));
+      if (width < 1216) {
+        await page.getByRole('button', { name: text(language, 'common', 'nav.menu') }).click();
+      }
+      await nav.getByRole('link', { name: text(language, 'common', 'nav.support') }).click();
+      await page.waitForURL((url) => url.pathname.endsWith('/contact'));
+      expect(
+        await nav.getByRole('link', { name: text(language, 'common', 'nav.freeMonth') }).count(),
+      ).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

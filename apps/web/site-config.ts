@@ -16,7 +16,16 @@ export interface SiteConfig {
     /** True when no OPERATOR_* variable was set: the footer says these are example values. */
     example: boolean;
   };
+  /**
+   * Where visitors write for help (issue 23: the FAQ and the footer give it to people without
+   * an account). SUPPORT_EMAIL, the inbox the server sends contact messages to (decision 056);
+   * without it, the operator's e-mail; in the embedded demo, the server's default inbox.
+   */
+  supportEmail: string;
 }
+
+/** The server's default SUPPORT_EMAIL (apps/server/src/config.ts): the demo's one inbox. */
+export const defaultSupportEmail = 'soporte@tradebot.local';
 
 /** The embedded demo's operator: invented, and shown as an example wherever it appears. */
 export const exampleOperator: SiteConfig['operator'] = {
@@ -49,6 +58,7 @@ const schema = z.object({
   OPERATOR_ADDRESS: text.optional(),
   OPERATOR_REGISTRATION: text.optional(),
   OPERATOR_EMAIL: z.email().optional(),
+  SUPPORT_EMAIL: z.email().optional(),
 });
 
 export function readSiteConfig(env: Record<string, string | undefined>): SiteConfig {
@@ -71,6 +81,7 @@ export function readSiteConfig(env: Record<string, string | undefined>): SiteCon
   }
   return {
     publicUrl: values.PUBLIC_URL,
+    supportEmail: values.SUPPORT_EMAIL ?? values.OPERATOR_EMAIL ?? defaultSupportEmail,
     operator:
       given.length === 0
         ? exampleOperator

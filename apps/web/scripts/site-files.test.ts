@@ -12,6 +12,22 @@ describe('site configuration (docs/decisions/053)', () => {
     const site = readSiteConfig({});
     expect(site.publicUrl).toBe('http://127.0.0.1:8080');
     expect(site.operator.example).toBe(true);
+    // The demo's visitors are given the inbox the server's contact messages go to.
+    expect(site.supportEmail).toBe('soporte@tradebot.local');
+  });
+
+  it("gives visitors SUPPORT_EMAIL, else the operator's e-mail", () => {
+    expect(readSiteConfig({ SUPPORT_EMAIL: 'ayuda@robots.example' }).supportEmail).toBe(
+      'ayuda@robots.example',
+    );
+    const operator = {
+      OPERATOR_LEGAL_NAME: 'Robots del Sur S.A.',
+      OPERATOR_ADDRESS: 'Calle 1, Montevideo',
+      OPERATOR_REGISTRATION: 'RUT 123',
+      OPERATOR_EMAIL: 'legal@robots.example',
+    };
+    expect(readSiteConfig(operator).supportEmail).toBe('legal@robots.example');
+    expect(() => readSiteConfig({ SUPPORT_EMAIL: 'not an address' })).toThrow(/SUPPORT_EMAIL/);
   });
 
   it('takes a real operator only whole, and an origin only', () => {
@@ -23,6 +39,7 @@ describe('site configuration (docs/decisions/053)', () => {
     };
     expect(readSiteConfig({ ...operator, PUBLIC_URL: 'https://app.example.com/' })).toEqual({
       publicUrl: 'https://app.example.com',
+      supportEmail: 'legal@robots.example',
       operator: {
         legalName: 'Robots del Sur S.A.',
         address: 'Calle 1, Montevideo',

@@ -1,6 +1,7 @@
 import { AppLink } from '../components/ui/app-link';
 import { useEffect, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { SupportEmail } from '../components/support-email';
 import { OperatorIdentity } from '../components/operator-identity';
 import { MessageOverlay } from '../components/ui/overlay';
 import { NavigationLoader } from '../components/ui/page-loader';
@@ -54,6 +55,7 @@ export function RootLayout({ children }: { children?: ReactNode }) {
             </ul>
           </nav>
           <p>{t('footer.riskShort')}</p>
+          <SupportEmail />
           <OperatorIdentity headingLevel="p" />
           {/* The build's year: the prerendered page and the hydrating client agree on it. */}
           <p className={styles.rights}>{t('footer.rights', { year: __BUILD_YEAR__ })}</p>

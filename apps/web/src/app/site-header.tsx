@@ -29,6 +29,11 @@ export function SiteHeader() {
   const storedToken = useAuthStore((state) => state.token);
   const storedShowLanguageBtn = useAppStore((state) => state.showLanguageBtn);
   const token = hydrated ? storedToken : null;
+  // The free month is for people who have not paid yet (issue 23): not offered to one who has.
+  const authorized = useAuthStore((state) => state.userConfig?.authorized === true);
+  const links = publicLinks.filter(
+    (link) => !(token && authorized && link.to === '/promo/mesgratis'),
+  );
   const showLanguageBtn = hydrated ? storedShowLanguageBtn : true;
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
@@ -72,7 +77,7 @@ export function SiteHeader() {
         </div>
         <nav id={menuId} className={styles.nav} data-open={open} aria-label={t('nav.main')}>
           <ul className={styles.links}>
-            {publicLinks.map((link) => (
+            {links.map((link) => (
               <li key={link.to}>
                 <NavItem to={link.to} className={styles.link}>
                   {t(link.key)}
@@ -85,6 +90,12 @@ export function SiteHeader() {
               <>
                 <NavItem to={routePath('Dashboard')} className={styles.link}>
                   {t('nav.dashboard')}
+                </NavItem>
+                <NavItem to="/profile-config" className={styles.link}>
+                  {t('nav.profile')}
+                </NavItem>
+                <NavItem to="/contact" className={styles.link}>
+                  {t('nav.support')}
                 </NavItem>
                 <Button
                   color="secondary"

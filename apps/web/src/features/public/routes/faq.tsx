@@ -1,3 +1,4 @@
+import { SupportEmail } from '../../../components/support-email';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 import styles from './faq.module.css';
 
@@ -14,6 +15,7 @@ export default function FaqRoute() {
       <header className={styles.intro}>
         <h1 id="faq-title">{t('title')}</h1>
         <p className={styles.lead}>{t('lead')}</p>
+        <SupportEmail className={styles.lead} />
       </header>
       {/* details/summary: each answer opens with the keyboard, and without JavaScript. */}
       <div className={styles.items}>
