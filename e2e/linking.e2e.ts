@@ -119,7 +119,7 @@ describe('linking a trading-platform account (issue 10)', () => {
     await linkFromLinkPage(page, language, width, email);
   }
 
-  /** On /link-account: open the platform account, log in there, see it on the dashboard. */
+  /** On /link-account: open the platform account (logged in at once), see it on the dashboard. */
   async function linkFromLinkPage(page: Page, language: Language, width: number, email: string) {
     await page
       .getByRole('heading', { level: 1, name: text(language, 'linking', 'link.title') })
@@ -145,7 +145,8 @@ describe('linking a trading-platform account (issue 10)', () => {
       .fill(platformPassword);
     await page.getByRole('button', { name: text(language, 'linking', 'link.submit') }).click();
 
-    // The trading-account dialog: what the platform opened, then its login.
+    // The trading-account dialog: what the platform opened; the password just chosen also
+    // logged in there (issue 23: one password for one step).
     const dialog = page.getByRole('dialog', { name: text(language, 'linking', 'opened.title') });
     await dialog.getByText(balance).waitFor();
     await dialog.getByText(email).waitFor();
@@ -153,29 +154,10 @@ describe('linking a trading-platform account (issue 10)', () => {
     await dialog
       .getByRole('button', { name: text(language, 'linking', 'opened.continue') })
       .click();
-    await page.waitForURL('**/trading-platform-login');
-    await page
-      .getByRole('heading', { level: 1, name: text(language, 'linking', 'login.title') })
-      .waitFor();
-
-    const passwordField = page.getByLabel(text(language, 'linking', 'fields.platformPassword'), {
-      exact: true,
-    });
-    const submit = page.getByRole('button', { name: text(language, 'linking', 'login.submit') });
-    await passwordField.fill('Incorrecta1');
-    await submit.click();
-    await page
-      .getByText(
-        language === 'es'
-          ? 'La contraseña de la plataforma de trading es incorrecta'
-          : 'A senha da plataforma de trading está incorreta',
-      )
-      .waitFor();
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await passwordField.fill(platformPassword);
-    await submit.click();
     await page.waitForURL('**/dashboard');
-    await acceptOverlay(page, language, text(language, 'linking', 'login.done'));
+    // Onboarding ends on its last step: the robot is off, said so, with its risk level.
+    const step = page.getByRole('region', { name: text(language, 'dashboard', 'switchOn.title') });
+    await step.getByText(text(language, 'robot-settings', 'risk.levels.1')).waitFor();
     // The new account with its starting balance.
     await page
       .getByRole('term')
@@ -184,27 +166,39 @@ describe('linking a trading-platform account (issue 10)', () => {
     await page.getByText(balance).first().waitFor();
     const data = await tradingData(page);
     expect(data.account?.deposits).toBe(10_000);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   }
 
-  it('es at 360 px: link, log in at the platform, the dashboard shows $10,000, and the robot trades once on', async () => {
+  it('es at 360 px: link, the dashboard shows $10,000, and the robot trades once switched on there', async () => {
     const page = await newPage('es', 360);
     await linkAndLogIn(page, 'es', 360, users.es);
     await screenshotAt(page, 'dashboard-after-linking-es', 360);
 
     // A linked user never sees the link page or the platform login again (guards 4 and 5).
+    await page.goto('/trading-platform-login');
+    await page.waitForURL('**/dashboard');
+    await acceptOverlay(page, 'es', text('es', 'common', 'guards.alreadyLinked'));
     await page.goto('/link-account');
     await page.waitForURL('**/dashboard');
     await acceptOverlay(page, 'es', text('es', 'common', 'guards.alreadyLinked'));
 
-    await page.goto('/profile-config');
-    const robot = page.getByRole('switch', { name: 'Encender el robot' });
-    expect(await robot.getAttribute('aria-checked')).toBe('false');
+    // The last step, on the dashboard: one tap switches the robot on, then the step is gone.
+    // Nothing to stop yet (robot off, nothing open): no emergency stop is offered before it.
+    const stop = page.getByRole('button', { name: text('es', 'dashboard', 'stopAll.button') });
+    expect(await stop.count()).toBe(0);
+    const step = page.getByRole('region', { name: text('es', 'dashboard', 'switchOn.title') });
     const saved = page.waitForResponse(
       (response) =>
         response.url().endsWith('/api/v1/settings') && response.request().method() === 'POST',
     );
-    await robot.click();
+    await step.getByRole('button', { name: text('es', 'dashboard', 'switchOn.button') }).click();
     expect((await saved).status()).toBe(200);
+    await step.waitFor({ state: 'detached' });
+    await stop.waitFor();
+    await page.goto('/profile-config');
+    const robot = page.getByRole('switch', { name: 'Encender el robot' });
+    await robot.waitFor();
+    expect(await robot.getAttribute('aria-checked')).toBe('true');
     await until(
       async () => {
         const live = await tradingData(page);
@@ -222,7 +216,7 @@ describe('linking a trading-platform account (issue 10)', () => {
     ['es', 1280],
     ['pt', 360],
   ] as const)(
-    'the whole path in %s at %i px: register, pay (a declined card, then 4242), link, log in at the platform, the dashboard',
+    'the whole path in %s at %i px: register, pay (a declined card, then 4242), link (logged in at once), the dashboard',
     async (language, width) => {
       const page = await newPage(language, width);
       await page.addInitScript((stored) => {
@@ -267,8 +261,14 @@ describe('linking a trading-platform account (issue 10)', () => {
       'es',
       'Este correo electrónico ya tiene una cuenta en la plataforma de trading',
     );
-    await page.getByLabel('Contraseña de la plataforma', { exact: true }).fill(platformPassword);
-    await page.getByRole('button', { name: 'Entrar a la plataforma' }).click();
+    const passwordField = page.getByLabel('Contraseña de la plataforma', { exact: true });
+    const submit = page.getByRole('button', { name: 'Entrar a la plataforma' });
+    await passwordField.fill('Incorrecta1');
+    await submit.click();
+    await page.getByText('La contraseña de la plataforma de trading es incorrecta').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await passwordField.fill(platformPassword);
+    await submit.click();
     await page.waitForURL('**/dashboard');
     await acceptOverlay(page, 'es', text('es', 'linking', 'login.done'));
     // The process running the robot opened the account the platform had registered.

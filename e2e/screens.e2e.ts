@@ -314,6 +314,18 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
       problems.push(
         ...(await checkScreen(page, { name: 'link-account', language, widths: userWidths })),
       );
+      // The platform login, for an e-mail the platform already knows (the page's own link).
+      await page.getByRole('link', { name: text(language, 'linking', 'link.toLogin') }).click();
+      await page.waitForURL('**/trading-platform-login');
+      await settled(page);
+      problems.push(
+        ...(await checkScreen(page, {
+          name: 'trading-platform-login',
+          language,
+          widths: [...userWidths].reverse(),
+        })),
+      );
+      await open(page, '/link-account', language, userWidths[0]);
       await page
         .getByLabel(text(language, 'linking', 'fields.platformPassword'), { exact: true })
         .fill(userPassword);
@@ -333,11 +345,15 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
       await dialog
         .getByRole('button', { name: text(language, 'linking', 'opened.continue') })
         .click();
-      await page.waitForURL('**/trading-platform-login');
+      // Linked and logged in at once: onboarding ends on the dashboard's switch-on step.
+      await page.waitForURL('**/dashboard');
+      await page
+        .getByRole('heading', { name: text(language, 'dashboard', 'switchOn.title') })
+        .waitFor();
       await settled(page);
       problems.push(
         ...(await checkScreen(page, {
-          name: 'trading-platform-login',
+          name: 'dashboard-switch-on',
           language,
           widths: [...userWidths].reverse(),
         })),

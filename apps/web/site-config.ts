@@ -32,7 +32,7 @@ export const exampleOperator: SiteConfig['operator'] = {
   legalName: 'Tradebot Demo S.A.S.',
   address: 'Av. Ejemplo 1234, Montevideo, Uruguay',
   registration: 'RUT 000000000000',
-  email: 'soporte@tradebot.example',
+  email: defaultSupportEmail,
   example: true,
 };
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
 import { getSettings, manualClock, v1 } from './helpers/accounts';
 import { useTestApp } from './helpers/app';
 import { linkAccount, paidUser, platformLogin, platformPassword } from './helpers/linking';
-import { getAllData, robotOf, runMarket, useRobotApp } from './helpers/trading';
+import { robotOf, runMarket, useRobotApp } from './helpers/trading';
 
 interface Config {
   linked: boolean;
@@ -24,10 +26,24 @@ const configOf = async (app: Parameters<typeof getSettings>[0], token: string) =
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 
+/** The platform already knows the e-mail (e.g. a linking cut short): the user logs in there. */
+async function platformKnows(
+  app: Parameters<typeof getSettings>[0],
+  userId: string,
+  email: string,
+): Promise<void> {
+  await app.database.db.insert(platformUsers).values({
+    accountId: userId,
+    email,
+    passwordHash: await argon2PasswordHasher.hash(platformPassword),
+    startingBalanceCents: 1_000_000,
+  });
+}
+
 describe('link-account and trading-platform-login, with the robot in this process', () => {
   const context = useRobotApp();
 
-  it('opens an account at the built-in platform with its starting balance; linked becomes true', async () => {
+  it('opens an account at the built-in platform with its starting balance; linked and login_tradear become true in one step', async () => {
     const { app } = context;
     const unpaid = await paidUser(app, 'sinpago@example.com', false);
     const refused = await linkAccount(app, unpaid.headers);
@@ -44,11 +60,26 @@ describe('link-account and trading-platform-login, with the robot in this proces
       data: {
         linked: true,
         platform: 'tradebot-demo',
+        login_tradear: true,
         email: 'ana@example.com',
         startingBalance: 10_000,
       },
     });
-    expect(await configOf(app, token)).toMatchObject({ linked: true, login_tradear: false });
+    // One password for one step (issue 23): the platform just accepted it, no second login.
+    expect(await configOf(app, token)).toMatchObject({ linked: true, login_tradear: true });
+    // The credentials are kept sealed as a login keeps them: neither the password nor the
+    // e-mail in clear, and the API never returns them.
+    const [link] = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId));
+    expect(link?.credentialsKeyId).toBeTruthy();
+    expect(link?.credentialsCiphertext).toBeTruthy();
+    expect(JSON.stringify(link)).not.toContain(platformPassword);
+    expect(link?.credentialsCiphertext).not.toContain('ana@');
+    expect(linked.body + (await getSettings(app, token)).body).not.toContain(platformPassword);
+    // Logged in already: the platform login is not asked again (guard 5 on the screen).
+    expect((await platformLogin(app, headers)).statusCode).toBe(409);
     expect((await robotOf(app).account(userId))?.balanceCents).toBe(1_000_000);
     const [stored] = await app.database.db
       .select()
@@ -85,7 +116,7 @@ describe('link-account and trading-platform-login, with the robot in this proces
   it('logs in with the platform password: a wrong one is refused, the right one sets login_tradear', async () => {
     const { app } = context;
     const { token, userId, headers } = await paidUser(app, 'carla@example.com');
-    expect((await linkAccount(app, headers)).statusCode).toBe(201);
+    await platformKnows(app, userId, 'carla@example.com');
 
     const wrong = await platformLogin(app, { ...headers, 'accept-language': 'pt' }, 'Incorreta1');
     expect(wrong.statusCode).toBe(422);
@@ -114,23 +145,13 @@ describe('link-account and trading-platform-login, with the robot in this proces
 
     const twice = await platformLogin(app, headers);
     expect(twice.statusCode).toBe(409);
-
-    const data = (await getAllData(app, headers)).json<{
-      data: { account: { balance: number; equity: number } };
-    }>().data;
-    expect(data.account).toMatchObject({ balance: 10_000, equity: 10_000 });
   });
 
   it('an e-mail that already has a platform account: 409 with the spec message, then logging in links it', async () => {
     const { app } = context;
     const { token, userId, headers } = await paidUser(app, 'dora@example.com');
     // Registered at the platform before (e.g. a linking cut short): the platform knows the e-mail.
-    await app.database.db.insert(platformUsers).values({
-      accountId: userId,
-      email: 'DORA@example.com',
-      passwordHash: await argon2PasswordHasher.hash(platformPassword),
-      startingBalanceCents: 1_000_000,
-    });
+    await platformKnows(app, userId, 'DORA@example.com');
     const taken = await linkAccount(app, headers);
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({
@@ -147,7 +168,6 @@ describe('link-account and trading-platform-login, with the robot in this proces
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'eva@example.com');
     expect((await linkAccount(app, headers)).statusCode).toBe(201);
-    expect((await platformLogin(app, headers)).statusCode).toBe(200);
     const store = new DrizzleExecutionStore(app.database.db);
     expect(await runMarket(context, () => false, 3)).toBe(false);
     expect(await store.trades({ accountId: userId })).toHaveLength(0);
@@ -179,8 +199,8 @@ describe('link-account and trading-platform-login, with the robot in this proces
   });
 
   it('refuses a wrong platform password after 10 tries per user (429)', async () => {
-    const { headers } = await paidUser(context.app, 'fede@example.com');
-    expect((await linkAccount(context.app, headers)).statusCode).toBe(201);
+    const { userId, headers } = await paidUser(context.app, 'fede@example.com');
+    await platformKnows(context.app, userId, 'fede@example.com');
     for (let attempt = 0; attempt < 10; attempt++) {
       expect((await platformLogin(context.app, headers, 'Incorrecta1')).statusCode).toBe(422);
     }
@@ -211,11 +231,21 @@ describe('linking in a process without the robot (ROBOT_ENABLED=false)', () => {
     expect(await opened()).toHaveLength(0);
 
     const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
+    // Processes on one database share its keys (README "Scaled set-up"): linking sealed the
+    // platform credentials, and a process without their key refuses to start (decision 065).
+    const robotDir = path.join(path.dirname(context.mailDir), 'robot');
+    await fs.cp(
+      path.join(path.dirname(context.mailDir), 'secrets'),
+      path.join(robotDir, 'secrets'),
+      {
+        recursive: true,
+      },
+    );
     const robotProcess = await buildApp(
       loadConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',
-        DATA_DIR: `${context.mailDir}/../robot`,
+        DATA_DIR: robotDir,
         ROBOT_ENABLED: 'true',
         ROBOT_WARM_UP_MS: '0',
         MARKET_SEED: '3',
@@ -242,13 +272,16 @@ describe('platform credentials: never logged, and a key rotation re-encrypts the
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'hugo@example.com');
     expect((await linkAccount(app, headers)).statusCode).toBe(201);
-    expect((await platformLogin(app, headers, 'Incorrecta1')).statusCode).toBe(422);
-    expect((await platformLogin(app, headers)).statusCode).toBe(200);
+    const known = await paidUser(app, 'hugo2@example.com');
+    await platformKnows(app, known.userId, 'hugo2@example.com');
+    expect((await platformLogin(app, known.headers, 'Incorrecta1')).statusCode).toBe(422);
+    expect((await platformLogin(app, known.headers)).statusCode).toBe(200);
     const [link] = await app.database.db
       .select()
       .from(tradingPlatformLinks)
       .where(eq(tradingPlatformLinks.userId, userId));
     const log = lines.join('');
+    expect(log).toContain('/link-account');
     expect(log).toContain('/trading-platform-login');
     expect(log).not.toContain(platformPassword);
     expect(log).not.toContain('Incorrecta1');
@@ -260,7 +293,6 @@ describe('platform credentials: never logged, and a key rotation re-encrypts the
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'ines@example.com');
     expect((await linkAccount(app, headers)).statusCode).toBe(201);
-    expect((await platformLogin(app, headers)).statusCode).toBe(200);
     const links = new TradingPlatformLinksRepository(app.database.db);
     const before = await links.find(userId);
     expect(before?.credentialsKeyId).toBe('old');

@@ -25,10 +25,14 @@ export const linkAccountRequestSchema = z
   .superRefine(passwordsMatch);
 export type LinkAccountRequest = z.input<typeof linkAccountRequestSchema>;
 
-/** What the platform opened: its login e-mail and the account's starting balance (USD). */
+/**
+ * What the platform opened: its login e-mail and the account's starting balance (USD). The
+ * password just chosen also logs in there (issue 23): `login_tradear` is true at once.
+ */
 export const linkAccountResponseSchema = dataEnvelope(
   z.object({
     linked: z.literal(true),
+    login_tradear: z.literal(true),
     platform: tradingPlatformIdSchema,
     email: z.string(),
     startingBalance: z.number(),

@@ -23,27 +23,9 @@ export class TradingPlatformLinksRepository {
     return row;
   }
 
-  /** Registered at the platform: `linked` becomes true. Returns the settings now stored. */
-  async markLinked(
-    userId: string,
-    link: { platform: string; platformAccountId: string },
-    now: Date,
-  ): Promise<SettingsRow> {
-    return this.db.transaction(async (tx) => {
-      await tx
-        .insert(tradingPlatformLinks)
-        .values({ userId, ...link, linkedAt: now, updatedAt: now })
-        .onConflictDoUpdate({
-          target: tradingPlatformLinks.userId,
-          set: { ...link, updatedAt: now },
-        });
-      return setFlags(tx, userId, { linked: true }, now);
-    });
-  }
-
   /**
-   * Logged in at the platform: its credentials are kept sealed, and `linked` and
-   * `login_tradear` become true. Returns the settings now stored.
+   * Registered at the platform, or logged in there: its credentials are kept sealed, and
+   * `linked` and `login_tradear` become true. Returns the settings now stored.
    */
   async markLoggedIn(
     userId: string,

@@ -24,10 +24,15 @@ function rig(
       return Promise.resolve();
     },
   } as unknown as UsersRepository;
+  const sealed: { keyId: string; ciphertext: string }[] = [];
   const links = {
-    markLinked: () => {
-      events.push('markLinked');
-      return Promise.resolve(settingsOf({ ...flags, linked: true }));
+    markLoggedIn: (
+      _userId: string,
+      link: { credentials: { keyId: string; ciphertext: string } },
+    ) => {
+      events.push('markLoggedIn');
+      sealed.push(link.credentials);
+      return Promise.resolve(settingsOf({ ...flags, linked: true, loginTradear: true }));
     },
   } as unknown as TradingPlatformLinksRepository;
   const stub: TradingPlatform & { id: 'tradebot-demo' } = {
@@ -37,11 +42,12 @@ function rig(
     login: () => Promise.resolve({ outcome: 'invalidCredentials' }),
     ...platform,
   };
+  const cipher = new CredentialsCipher([{ id: 'k', key: Buffer.alloc(32, 1) }]);
   const service = new LinkingService(
     users,
     links,
     stub,
-    new CredentialsCipher([{ id: 'k', key: Buffer.alloc(32, 1) }]),
+    cipher,
     { now: () => new Date('2026-11-21T12:00:00Z') },
     (row) => {
       events.push(`applied linked=${String(row.linked)}`);
@@ -49,7 +55,7 @@ function rig(
     },
     (_error, what) => failures.push(what),
   );
-  return { service, events, failures };
+  return { service, events, failures, sealed, cipher };
 }
 
 const codeOf = async (promise: Promise<unknown>) =>
@@ -59,15 +65,23 @@ const codeOf = async (promise: Promise<unknown>) =>
   );
 
 describe('LinkingService.link', () => {
-  it('links, then tells the session cache, then the robot', async () => {
-    const { service, events } = rig({});
+  it('links and logs in in one step, then tells the session cache, then the robot', async () => {
+    const { service, events, sealed, cipher } = rig({});
     expect(await service.link(user, { password: 'Clave1234' })).toEqual({
       linked: true,
+      login_tradear: true,
       platform: 'tradebot-demo',
       email: 'ana@example.com',
       startingBalance: 10_000,
     });
-    expect(events).toEqual(['markLinked', 'userChanged u1', 'applied linked=true']);
+    expect(events).toEqual(['markLoggedIn', 'userChanged u1', 'applied linked=true']);
+    // The password the platform just accepted is kept sealed, for this user only.
+    expect(sealed).toHaveLength(1);
+    expect(sealed[0]?.ciphertext).not.toContain('Clave1234');
+    expect(JSON.parse(cipher.open(sealed[0] ?? { keyId: '', ciphertext: '' }, 'u1'))).toEqual({
+      email: 'ana@example.com',
+      password: 'Clave1234',
+    });
   });
 
   it('refuses before payment (403) and once linked (409), asking the platform nothing', async () => {

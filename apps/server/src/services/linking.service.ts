@@ -12,6 +12,7 @@ export type ApplyRobotSettings = (row: SettingsRow) => Promise<void>;
 
 export interface LinkResult {
   linked: true;
+  login_tradear: true;
   platform: TradingPlatformId;
   email: string;
   /** USD. */
@@ -41,8 +42,10 @@ export class LinkingService {
   }
 
   /**
-   * Registers the user at the platform with their e-mail and the platform password they chose;
-   * `linked` becomes true. An e-mail the platform already knows is a 409
+   * Registers the user at the platform with their e-mail and the platform password they chose,
+   * and keeps those credentials sealed as a login would: `linked` and `login_tradear` become
+   * true in one step (issue 23: the platform just accepted this password, asking for it again
+   * at once was a second password for one step). An e-mail the platform already knows is a 409
    * (PLATFORM_EMAIL_TAKEN): the user logs in there instead.
    */
   async link(user: UserRow, input: { password: string }): Promise<LinkResult> {
@@ -63,14 +66,20 @@ export class LinkingService {
         throw new AppError('SERVICE_UNAVAILABLE', { key: 'linking.registerFailed' });
       });
     if (registered.outcome === 'emailTaken') throw new AppError('PLATFORM_EMAIL_TAKEN');
-    const row = await this.links.markLinked(
+    const credentials = { email: user.email, password: input.password };
+    const row = await this.links.markLoggedIn(
       user.id,
-      { platform: this.platform.id, platformAccountId: registered.accountId },
+      {
+        platform: this.platform.id,
+        platformAccountId: registered.accountId,
+        credentials: this.cipher.seal(JSON.stringify(credentials), user.id),
+      },
       this.clock.now(),
     );
     await this.afterChange(row);
     return {
       linked: true,
+      login_tradear: true,
       platform: this.platform.id,
       email: user.email,
       startingBalance: centsToDollars(registered.startingBalanceCents),

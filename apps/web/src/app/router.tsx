@@ -142,7 +142,7 @@ export const routes: RouteObject[] = [
             }),
             children: [
               page('dashboard', () => import('../features/dashboard/routes/dashboard'), {
-                namespaces: ['dashboard'],
+                namespaces: ['dashboard', 'robot-settings'],
                 flags: { ...onboarded, name: 'Dashboard', readOnlyWithoutPayment: true },
               }),
               page(

@@ -12,12 +12,23 @@ type Outcome = { kind: 'done'; closed: number } | { kind: 'failed' } | null;
 /**
  * "Stop everything": the robot goes off and every open operation closes, one tap plus a
  * confirmation (issue 23). Without access (issue 18, docs/decisions/063) the dashboard is
- * read-only and this is the one action left, under a banner saying why.
+ * read-only and this is the one action left, under a banner saying why. With access it is
+ * offered only when there is something to stop (the robot on, or an operation open), as the
+ * console's kill switch is; its outcome stays shown after.
  */
-export function StopEverything({ accessEnded, open }: { accessEnded: boolean; open: number }) {
+export function StopEverything({
+  accessEnded,
+  open,
+  robotOn,
+}: {
+  accessEnded: boolean;
+  open: number;
+  robotOn: boolean;
+}) {
   const { t } = useTranslation('dashboard');
   const kill = useKillRobot();
   const [outcome, setOutcome] = useState<Outcome>(null);
+  if (!accessEnded && !robotOn && open === 0 && outcome === null) return null;
   const stop = () => {
     setOutcome(null);
     kill.mutate(undefined, {

@@ -17,6 +17,7 @@ import { OpenOperations } from '../components/open-operations';
 import { OperationDetail } from '../components/operation-detail';
 import { RobotState } from '../components/robot-state';
 import { StopEverything } from '../components/stop-everything';
+import { SwitchOnStep } from '../components/switch-on-step';
 import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
 
 /**
@@ -59,6 +60,7 @@ export default function DashboardRoute() {
   const isFirstLoad = useTradingStore((state) => state.isFirstLoad);
   // Access ended (refunded, past due): the page is read-only, with the kill switch (decision 063).
   const accessEnded = useAuthStore((state) => state.userConfig?.authorized === false);
+  const botOnSaved = useAuthStore((state) => state.userConfig?.settings.bot_on === true);
   const [period, setPeriod] = useState<HistoryPeriod>('all');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // A phone shows open operations, closed ones and the curve as tabs under the account, so
@@ -95,7 +97,15 @@ export default function DashboardRoute() {
         />
       ) : (
         <>
-          <StopEverything accessEnded={accessEnded} open={trades.length} />
+          <StopEverything
+            accessEnded={accessEnded}
+            open={trades.length}
+            robotOn={robot?.bot_on ?? botOnSaved}
+          />
+          <SwitchOnStep
+            robot={robot}
+            neverTraded={trades.length === 0 && history.isSuccess && historyRows.length === 0}
+          />
           <RobotState robot={robot} />
           <AccountSummary account={account} loading={loading} />
           {!phone && <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />}

@@ -14,7 +14,8 @@ export interface OpenedAccount {
 
 /**
  * spec §3 App state "trading-account modal open": the account the platform just opened, and
- * the next step, its login. Closing it in any way continues to that step.
+ * the next step, the dashboard (where the robot is switched on). Closing it in any way
+ * continues to that step.
  */
 export function TradingAccountDialog({
   account,

@@ -23,8 +23,9 @@ const startingBalance = builtInPlatform.startingBalanceCents / 100;
 
 /**
  * spec §2 LinkAccount (login, payment, not linked yet): registers the user at the trading
- * platform, whose demo account starts with a balance shown before and after. Next step: the
- * platform login (guard 6), after the trading-account dialog says what was opened.
+ * platform, whose demo account starts with a balance shown before and after. The password
+ * chosen here also logs in there (issue 23: one password for one step), so after the
+ * trading-account dialog says what was opened, the dashboard's last step switches the robot on.
  */
 export default function LinkAccountRoute() {
   const { t, language } = useTranslation('linking');
@@ -39,6 +40,7 @@ export default function LinkAccountRoute() {
     'forms:errors.tradingRegister',
   );
   const toPlatformLogin = () => void navigate(routePath('TradearLogin'));
+  const toDashboard = () => void navigate(routePath('Dashboard'));
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,7 +49,7 @@ export default function LinkAccountRoute() {
         const account = await linkAccount(data);
         setOpened({ email: account.email, startingBalance: account.startingBalance });
         openDialog(true);
-        await followStep({ linked: true });
+        await followStep({ linked: true, login_tradear: true });
       } catch (error) {
         if (!(error instanceof ApiRequestError) || error.code !== platformEmailTaken) throw error;
         // spec §8: the e-mail already has a platform account: log in there instead.
@@ -126,7 +128,7 @@ export default function LinkAccountRoute() {
           </p>
         </Card>
       </div>
-      <TradingAccountDialog account={opened} onContinue={toPlatformLogin} />
+      <TradingAccountDialog account={opened} onContinue={toDashboard} />
     </Page>
   );
 }

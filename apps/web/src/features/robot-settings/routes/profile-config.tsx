@@ -10,12 +10,12 @@ import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
 import { useKillRobot } from '../../../lib/kill-robot';
 import { useToggleNewsletter } from '../api/toggle-newsletter';
-import { useUpdateSettings } from '../api/update-settings';
+import { useUpdateSettings } from '../../../lib/update-settings';
 import { BillingSection } from '../components/billing-section';
 import { CategoriesField } from '../components/categories-field';
 import { KillSwitch } from '../components/kill-switch';
 import { RiskLevelField } from '../components/risk-level-field';
-import { applyChange, saveWithRollback, type SettingsChange } from '../settings-save';
+import { applyChange, saveWithRollback, type SettingsChange } from '../../../lib/settings-save';
 import styles from '../components/profile-config.module.css';
 
 let toastCount = 0;

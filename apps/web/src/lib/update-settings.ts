@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RobotSettingsView } from '@tradebot/contract';
-import { apiRequest } from '../../../lib/api-client';
-import { settingsRequest } from '../settings-save';
+import { apiRequest } from './api-client';
+import { settingsRequest } from './settings-save';
 
 /**
  * spec §7 POST /api/v1/settings: bot_on, risk and categories_enabled as a JSON-encoded string.
