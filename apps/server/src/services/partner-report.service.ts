@@ -13,20 +13,13 @@ import type {
   PartnerReportStore,
 } from '../repositories/partner-report.repository';
 import { nextDate, startOfLocalDay } from './working-hours';
+import { toCsv } from './csv';
 
 export interface PartnerReportQuery {
   dimension: PartnerReportDimension;
   /** Local dates (YYYY-MM-DD) in the operator's time zone, both included. */
   from: string;
   to: string;
-}
-
-/** A spreadsheet must not run what a registration's query string put in a cell. */
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** Revenue in each currency: paid, refunded, and net of refunds. */
@@ -132,30 +125,27 @@ export class PartnerReportService {
       this.clock.now(),
     );
     // Money in the currency's units (cents / 100), one column group per currency, named in
-    // the header: a spreadsheet sums them without knowing our minor units.
+    // the header: a spreadsheet sums them without knowing our minor units. The keys come from
+    // registrations' query strings: toCsv escapes what a spreadsheet would run.
     const moneyHeaders = report.currencies.flatMap((currency) => [
       `gross_${currency}`,
       `refunded_${currency}`,
       `net_${currency}`,
     ]);
-    const moneyCells = (revenue: PartnerRevenue[]) =>
-      revenue.flatMap((item) =>
-        // A number written by us, never text from a request: no escaping (a refund is negative).
-        [item.grossCents, item.refundedCents, item.netCents].map((cents) =>
-          (cents / 100).toFixed(2),
+    const header = [report.dimension, 'registrations', 'payments', 'refunds', ...moneyHeaders];
+    const fixed = 4;
+    return toCsv(
+      header,
+      report.rows.map((row) => [
+        row.key,
+        row.registrations,
+        row.payments,
+        row.refunds,
+        ...row.revenue.flatMap((item) =>
+          [item.grossCents, item.refundedCents, item.netCents].map((cents) => cents / 100),
         ),
-      );
-    const lines = [
-      [report.dimension, 'registrations', 'payments', 'refunds', ...moneyHeaders]
-        .map(csvField)
-        .join(','),
-      ...report.rows.map((row) =>
-        [
-          ...[row.key, row.registrations, row.payments, row.refunds].map(csvField),
-          ...moneyCells(row.revenue),
-        ].join(','),
-      ),
-    ];
-    return `${lines.join('\r\n')}\r\n`;
+      ]),
+      { moneyColumns: moneyHeaders.map((_, index) => fixed + index) },
+    );
   }
 }

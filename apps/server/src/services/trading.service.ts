@@ -20,6 +20,7 @@ import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source
 import type { RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
+import { toCsv, type CsvCell } from './csv';
 
 /** The equity curve keeps at most this many points (a chart needs no more). */
 export const equityCurveMaxPoints = 500;
@@ -52,12 +53,6 @@ function robotSettingsView(row: SettingsRow): RobotSettingsView {
   return { bot_on: row.botOn, risk: row.risk, categories_enabled };
 }
 
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 const csvColumns = [
   'open_time',
   'close_time',
@@ -74,8 +69,8 @@ const csvColumns = [
   'profit_usd',
 ] as const;
 
-/** One closed operation as a line of the history CSV, in the order of its header. */
-export function historyCsvLine(row: TradeRow): string {
+/** One closed operation as a record of the history CSV, in the order of its header. */
+export function historyCsvRecord(row: TradeRow): CsvCell[] {
   return [
     row.OpenTime,
     row.CloseTime,
@@ -91,10 +86,8 @@ export function historyCsvLine(row: TradeRow): string {
     row.takeProfit,
     row.stopLoss,
     row.closeReason,
-    row.Profit.toFixed(2),
-  ]
-    .map(csvField)
-    .join(',');
+    row.Profit,
+  ];
 }
 
 /**
@@ -342,8 +335,7 @@ export class TradingService {
   async historyCsv(user: UserRow, period: HistoryPeriod): Promise<string> {
     await this.requireLinked(user);
     const trades = await this.trading.closedSince(user.id, this.since(period));
-    const lines = [csvColumns.join(',')];
-    for (const trade of trades) lines.push(historyCsvLine(tradeRowOf(trade, this.catalogue)));
-    return `${lines.join('\r\n')}\r\n`;
+    const records = trades.map((trade) => historyCsvRecord(tradeRowOf(trade, this.catalogue)));
+    return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit_usd')] });
   }
 }
