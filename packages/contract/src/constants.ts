@@ -13,3 +13,4 @@ export * from './messages';
 export * from './platforms';
 export * from './plans';
 export * from './promo-campaigns';
+export * from './issue-message';

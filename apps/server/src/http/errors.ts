@@ -1,6 +1,6 @@
 import {
   errorMessageKey,
-  isMessageKey,
+  issueMessage,
   translate,
   type ApiError,
   type ErrorCode,
@@ -67,49 +67,10 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** The length bound an issue speaks of, for "Mínimo {{count}} caracteres". */
-function boundOf(issue: z.core.$ZodIssue): number {
-  if ('minimum' in issue) return Number(issue.minimum);
-  if ('maximum' in issue) return Number(issue.maximum);
-  const params = (issue as { params?: { minimum?: unknown; maximum?: unknown } }).params;
-  return Number(params?.minimum ?? params?.maximum ?? 0);
-}
-
+/** The issue's catalogue message (the contract's mapping, the same the web app's forms use). */
 function issueText(issue: z.core.$ZodIssue): LocalizedText {
-  if (isMessageKey(issue.message)) return { key: issue.message, values: { count: boundOf(issue) } };
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined || issue.input === null
-        ? { key: 'validation.required' }
-        : { key: 'validation.invalidValue' };
-    case 'too_small':
-      if (issue.origin === 'string') {
-        return Number(issue.minimum) <= 1
-          ? { key: 'validation.required' }
-          : { key: 'validation.min', values: { count: Number(issue.minimum) } };
-      }
-      return { key: 'validation.invalidValue' };
-    case 'too_big':
-      return issue.origin === 'string'
-        ? { key: 'validation.max', values: { count: Number(issue.maximum) } }
-        : { key: 'validation.invalidValue' };
-    case 'invalid_format':
-      return issue.format === 'email'
-        ? { key: 'validation.email' }
-        : { key: 'validation.invalidValue' };
-    case 'unrecognized_keys':
-      return { key: 'validation.unknownField' };
-    case 'invalid_union': {
-      const keyed = issue.errors.flat().find((nested) => isMessageKey(nested.message));
-      return keyed ? issueText(keyed) : { key: 'validation.invalidValue' };
-    }
-    case 'invalid_key':
-    case 'invalid_element':
-    case 'invalid_value':
-    case 'not_multiple_of':
-    case 'custom':
-      return { key: 'validation.invalidValue' };
-  }
+  const { key, count } = issueMessage(issue);
+  return count === undefined ? { key } : { key, values: { count } };
 }
 
 export function fieldErrorsOf(error: RequestValidationError): Record<string, LocalizedText[]> {

@@ -1,4 +1,9 @@
-import { isMessageKey, messageCatalogue, type Language } from '@tradebot/contract/constants';
+import {
+  issueMessage,
+  messageCatalogue,
+  type Language,
+  type ValidationIssue,
+} from '@tradebot/contract/constants';
 import type { z } from 'zod';
 import { ApiRequestError } from './api-client';
 import { addCatalogue } from './i18n';
@@ -31,26 +36,9 @@ addCatalogue('contract', {
   pt: nest(messageCatalogue.pt),
 } satisfies Record<Language, unknown>);
 
-interface IssueLike {
-  code: string;
-  message: string;
-  path: PropertyKey[];
-  input?: unknown;
-  minimum?: unknown;
-  maximum?: unknown;
-  params?: Record<string, unknown>;
-}
-
-/** The catalogue key and count of one zod issue (docs/decisions/002's mapping). */
-export function issueError(issue: IssueLike): FieldError {
-  const bound = issue.minimum ?? issue.maximum ?? issue.params?.minimum ?? issue.params?.maximum;
-  const count = typeof bound === 'number' || typeof bound === 'bigint' ? Number(bound) : undefined;
-  let key: string;
-  if (isMessageKey(issue.message)) key = issue.message;
-  else if (issue.code === 'invalid_type' && issue.input === undefined) key = 'validation.required';
-  else if (issue.code === 'too_small') key = 'validation.min';
-  else if (issue.code === 'too_big') key = 'validation.max';
-  else key = 'validation.invalidValue';
+/** The catalogue key and count of one zod issue: the contract's mapping, the server's too. */
+export function issueError(issue: ValidationIssue): FieldError {
+  const { key, count } = issueMessage(issue);
   return count === undefined ? { key: `contract:${key}` } : { key: `contract:${key}`, count };
 }
 

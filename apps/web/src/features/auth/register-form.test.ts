@@ -59,14 +59,14 @@ describe('the register form', () => {
   });
 
   it('falls back by issue code when a message is not a catalogue key', () => {
-    expect(issueError({ code: 'invalid_type', message: 'x', path: ['a'] })).toEqual({
+    expect(issueError({ code: 'invalid_type', message: 'x' })).toEqual({
       key: 'contract:validation.required',
     });
-    expect(issueError({ code: 'too_big', message: 'x', path: ['a'], maximum: 5 })).toEqual({
+    expect(issueError({ code: 'too_big', message: 'x', origin: 'string', maximum: 5 })).toEqual({
       key: 'contract:validation.max',
       count: 5,
     });
-    expect(issueError({ code: 'custom', message: 'x', path: ['a'], input: 1 })).toEqual({
+    expect(issueError({ code: 'custom', message: 'x', input: 1 })).toEqual({
       key: 'contract:validation.invalidValue',
     });
   });

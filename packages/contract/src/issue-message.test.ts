@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { issueMessage } from './issue-message';
+import { text } from './text';
+
+/** The message of the first issue a schema reports for an input, parsed as the server does. */
+const messageOf = (schema: z.ZodType, input: unknown) => {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) throw new Error('expected the input to be refused');
+  const [issue] = result.error.issues;
+  if (!issue) throw new Error('no issue');
+  return issueMessage(issue);
+};
+
+describe('issueMessage: one mapping for the server and the web app', () => {
+  it("keeps a schema's own catalogue key, with the bound it speaks of", () => {
+    expect(messageOf(z.string().min(8, { error: 'validation.min' }), 'corta')).toEqual({
+      key: 'validation.min',
+      count: 8,
+    });
+    expect(messageOf(text({ error: 'validation.required' }), undefined)).toEqual({
+      key: 'validation.required',
+    });
+  });
+
+  it('chooses by the kind of issue otherwise', () => {
+    expect(messageOf(z.object({ a: z.string() }), {})).toEqual({ key: 'validation.required' });
+    expect(messageOf(z.string(), 5)).toEqual({ key: 'validation.invalidValue' });
+    expect(messageOf(z.string().min(1), '')).toEqual({ key: 'validation.required' });
+    expect(messageOf(z.string().min(3), 'a')).toEqual({ key: 'validation.min', count: 3 });
+    expect(messageOf(z.string().max(3), 'abcd')).toEqual({ key: 'validation.max', count: 3 });
+    expect(messageOf(z.number().max(3), 4)).toEqual({ key: 'validation.invalidValue' });
+    expect(messageOf(z.email(), 'no')).toEqual({ key: 'validation.email' });
+    expect(messageOf(z.strictObject({}), { b: 1 })).toEqual({ key: 'validation.unknownField' });
+    expect(messageOf(z.enum(['a', 'b']), 'c')).toEqual({ key: 'validation.invalidValue' });
+  });
+
+  it("takes a union's keyed branch", () => {
+    const either = z.union([
+      z.string().regex(/^\d+$/, { error: 'validation.numbersOnly' }),
+      z.number(),
+    ]);
+    expect(messageOf(either, 'x1').key).toBe('validation.numbersOnly');
+  });
+});
