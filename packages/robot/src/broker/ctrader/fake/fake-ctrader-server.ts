@@ -112,6 +112,8 @@ export class FakeCTraderServer {
   private readonly symbols = new Map<number, { spec: FakeSymbol; bid: number; ask: number }>();
   private readonly positions = new Map<number, FakePosition>();
   private readonly deals: Deal[] = [];
+  /** Executed orders, opening and closing, for ProtoOAOrderListReq. */
+  private readonly history: { accountId: number; timestamp: number; body: MessageBody }[] = [];
   private nextId = 1000;
   private marketOpen = true;
   private mute = false;
@@ -544,6 +546,23 @@ export class FakeCTraderServer {
         );
         return;
       }
+      case 'ProtoOAOrderListReq': {
+        const from = (body.fromTimestamp as number | undefined) ?? 0;
+        const to = (body.toTimestamp as number | undefined) ?? Number.MAX_SAFE_INTEGER;
+        this.write(
+          session,
+          'ProtoOAOrderListRes',
+          {
+            ctidTraderAccountId: accountId,
+            order: this.history
+              .filter((o) => o.accountId === accountId && o.timestamp >= from && o.timestamp <= to)
+              .map((o) => o.body),
+            hasMore: false,
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
       case 'ProtoOADealListReq': {
         const from = (body.fromTimestamp as number | undefined) ?? 0;
         const to = (body.toTimestamp as number | undefined) ?? Number.MAX_SAFE_INTEGER;
@@ -725,6 +744,11 @@ export class FakeCTraderServer {
       message.clientMsgId,
     );
     this.positions.set(positionId, position);
+    this.history.push({
+      accountId,
+      timestamp: position.openTimestamp,
+      body: order('ORDER_STATUS_FILLED', true),
+    });
     const deal = this.dealBody(position, orderId, volume, price, side, undefined);
     this.deals.push({
       body: deal,
@@ -785,6 +809,22 @@ export class FakeCTraderServer {
       accountId: position.accountId,
       executionTimestamp: deal.executionTimestamp as number,
     });
+    const closingOrder: MessageBody = {
+      orderId,
+      tradeData: { ...this.tradeData(position), tradeSide: closingSide },
+      orderType: byServer ? 'STOP_LOSS_TAKE_PROFIT' : 'MARKET',
+      orderStatus: 'ORDER_STATUS_FILLED',
+      closingOrder: true,
+      positionId: position.positionId,
+      executionPrice: closePrice,
+      executedVolume: position.volume,
+      ...(byServer
+        ? closePrice === position.takeProfit
+          ? { takeProfit: position.takeProfit }
+          : { stopLoss: position.stopLoss }
+        : {}),
+    };
+    this.history.push({ accountId: position.accountId, timestamp: Date.now(), body: closingOrder });
     this.broadcast(
       position.accountId,
       'ProtoOAExecutionEvent',
@@ -795,21 +835,7 @@ export class FakeCTraderServer {
           ...this.positionBody(position, 'POSITION_STATUS_CLOSED'),
           tradeData: { ...this.tradeData(position), closeTimestamp: Date.now() },
         },
-        order: {
-          orderId,
-          tradeData: { ...this.tradeData(position), tradeSide: closingSide },
-          orderType: byServer ? 'STOP_LOSS_TAKE_PROFIT' : 'MARKET',
-          orderStatus: 'ORDER_STATUS_FILLED',
-          closingOrder: true,
-          positionId: position.positionId,
-          executionPrice: closePrice,
-          executedVolume: position.volume,
-          ...(byServer
-            ? closePrice === position.takeProfit
-              ? { takeProfit: position.takeProfit }
-              : { stopLoss: position.stopLoss }
-            : {}),
-        },
+        order: closingOrder,
         deal,
         isServerEvent: byServer,
       },
