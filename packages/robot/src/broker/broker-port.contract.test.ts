@@ -2,10 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { tradeGeometry } from '../risk/trade-geometry';
 import type { BrokerAdapter, ExecutionReport, OrderRequest } from './broker-adapter';
-import { CTraderClient } from './ctrader/client';
-import { CTraderBroker } from './ctrader/ctrader-broker';
 import { FakeCTraderServer } from './ctrader/fake/fake-ctrader-server';
-import { DEMO_ACCOUNT, EURUSD, FAKE_APP, fakeOptions } from './ctrader/fake/fixtures';
+import { EURUSD, fakeOptions } from './ctrader/fake/fixtures';
+import { connectBroker, until } from './ctrader/fake/harness';
 import { PaperBroker } from './paper/paper-broker';
 
 /**
@@ -29,14 +28,6 @@ interface Harness {
   /** A new EURUSD price, seen by the broker when the promise resolves. */
   price(bid: number, ask: number): Promise<void>;
   closeMarket(): Promise<void>;
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 5000;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function paperHarness(): Promise<Harness> {
@@ -67,31 +58,12 @@ async function paperHarness(): Promise<Harness> {
 async function ctraderHarness(): Promise<Harness> {
   const server = new FakeCTraderServer(fakeOptions({ symbols: [EURUSD] }));
   await server.listen();
-  const client = new CTraderClient({
-    host: '127.0.0.1',
-    port: server.port,
-    tls: false,
-    ...FAKE_APP,
-    protocol: server.protocol,
-  });
-  await client.connect();
-  const broker = new CTraderBroker({
-    client,
-    catalogue,
-    accounts: [
-      {
-        accountId: ACCOUNT,
-        ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId,
-        accessToken: DEMO_ACCOUNT.accessToken,
-      },
-    ],
-  });
+  const { broker, close } = await connectBroker(server, ACCOUNT, { catalogue });
   const reports: ExecutionReport[] = [];
   broker.onReport((report) => reports.push(report));
   await broker.start();
   cleanups.push(async () => {
-    broker.stop();
-    client.close();
+    close();
     await server.close();
   });
   await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');

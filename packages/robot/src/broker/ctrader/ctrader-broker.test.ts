@@ -3,10 +3,11 @@ import { InstrumentCatalogue } from '../../instruments/catalogue';
 import type { Tick } from '../../market-data/tick';
 import { tradeGeometry } from '../../risk/trade-geometry';
 import type { ExecutionReport, OrderRequest } from '../broker-adapter';
-import { CTraderClient } from './client';
-import { CTraderBroker } from './ctrader-broker';
+import type { CTraderClient } from './client';
+import type { CTraderBroker } from './ctrader-broker';
 import { FakeCTraderServer, type FakeCTraderOptions } from './fake/fake-ctrader-server';
-import { DEMO_ACCOUNT, EURUSD, FAKE_APP, fakeOptions } from './fake/fixtures';
+import { DEMO_ACCOUNT, EURUSD, fakeOptions } from './fake/fixtures';
+import { connectBroker, until } from './fake/harness';
 import { CTraderProtocol } from './protocol';
 
 const protocol = CTraderProtocol.load();
@@ -34,34 +35,11 @@ async function startBroker(server: FakeCTraderServer): Promise<{
   client: CTraderClient;
   reports: ExecutionReport[];
 }> {
-  const client = new CTraderClient({
-    host: '127.0.0.1',
-    port: server.port,
-    tls: false,
-    ...FAKE_APP,
-    protocol,
-    backoffInitialMs: 20,
-    backoffMaxMs: 100,
-  });
-  await client.connect();
-  const broker = new CTraderBroker({
-    client,
-    catalogue,
-    accounts: [
-      {
-        accountId: ACCOUNT,
-        ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId,
-        accessToken: DEMO_ACCOUNT.accessToken,
-      },
-    ],
-  });
+  const { client, broker, close } = await connectBroker(server, ACCOUNT, { catalogue });
   const reports: ExecutionReport[] = [];
   broker.onReport((report) => reports.push(report));
   await broker.start();
-  cleanups.push(() => {
-    broker.stop();
-    client.close();
-  });
+  cleanups.push(close);
   return { broker, client, reports };
 }
 
@@ -76,14 +54,6 @@ function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
     stopLoss: 0,
     ...overrides,
   };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 5000;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const kinds = (reports: ExecutionReport[]) => reports.map((r) => `${r.kind}:${r.clientOrderId}`);

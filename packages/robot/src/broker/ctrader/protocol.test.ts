@@ -24,35 +24,23 @@ describe('cTrader protocol definitions', () => {
   });
 
   it('round-trips a message in its ProtoMessage envelope, int64s as numbers and enums by name', () => {
-    const bytes = protocol.encode(
-      'ProtoOANewOrderReq',
-      {
-        ctidTraderAccountId: 4_400_101,
-        symbolId: 1,
-        orderType: 'MARKET',
-        tradeSide: 'SELL',
-        volume: 100_000,
-        relativeStopLoss: 60,
-        relativeTakeProfit: 12,
-        clientOrderId: 'a-1',
-      },
-      'm7',
-    );
+    const body = {
+      ctidTraderAccountId: 4_400_101,
+      symbolId: 1,
+      orderType: 'MARKET',
+      tradeSide: 'SELL',
+      volume: 100_000,
+      relativeStopLoss: 60,
+      relativeTakeProfit: 12,
+      clientOrderId: 'a-1',
+    };
+    const bytes = protocol.encode('ProtoOANewOrderReq', body, 'm7');
     const decoded = protocol.decode(bytes);
     expect(decoded).toEqual({
       payloadType: 2106,
       name: 'ProtoOANewOrderReq',
       clientMsgId: 'm7',
-      body: {
-        ctidTraderAccountId: 4_400_101,
-        symbolId: 1,
-        orderType: 'MARKET',
-        tradeSide: 'SELL',
-        volume: 100_000,
-        relativeStopLoss: 60,
-        relativeTakeProfit: 12,
-        clientOrderId: 'a-1',
-      },
+      body,
     });
   });
 
