@@ -10,6 +10,7 @@ import {
 } from './errors';
 import { FakeCTraderServer, type FakeCTraderOptions } from './fake/fake-ctrader-server';
 import { DEMO_ACCOUNT, EURUSD, FAKE_APP, fakeOptions } from './fake/fixtures';
+import { until } from './fake/harness';
 import type { DecodedMessage } from './protocol';
 import { CTraderProtocol } from './protocol';
 
@@ -186,16 +187,18 @@ describe('cTrader client against the local fake', () => {
       { heartbeatIntervalMs: 20 },
     );
     await client.connect();
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(server.heartbeatsReceived).toBeGreaterThanOrEqual(3);
+    await until(() => server.heartbeatsReceived >= 3, 'three heartbeats');
     expect(client.state).toBe('ready');
   });
 
   it('keeps a quiet connection that answers its probe', async () => {
     // The fake sends no heartbeat of its own: only the probe's answer shows it is alive.
-    const { client, server } = await start({ heartbeatIntervalMs: 0 }, { heartbeatIntervalMs: 20 });
+    const { client, server } = await start(
+      { heartbeatIntervalMs: 0 },
+      { heartbeatIntervalMs: 100 },
+    );
     await client.connect();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 650));
     expect(client.state).toBe('ready');
     expect(server.requests('ProtoOAVersionReq').length).toBeGreaterThanOrEqual(2);
     expect(server.requests('ProtoOAApplicationAuthReq')).toHaveLength(1);
