@@ -33,6 +33,8 @@ export interface CTraderClientOptions {
   /** The API allows 50 requests a second per connection, 5 for historical data. */
   readonly requestsPerSecond?: number;
   readonly historicalRequestsPerSecond?: number;
+  /** Added to the rate limits' second, for requests delayed on the way (100 ms by default). */
+  readonly rateWindowMarginMs?: number;
 }
 
 export type ConnectionState = 'connecting' | 'ready' | 'disconnected' | 'closed';
@@ -86,8 +88,9 @@ export class CTraderClient {
 
   constructor(private readonly options: CTraderClientOptions) {
     this.protocol = options.protocol ?? CTraderProtocol.load();
-    this.queue = new SlidingWindowQueue(options.requestsPerSecond ?? 50);
-    this.historicalQueue = new SlidingWindowQueue(options.historicalRequestsPerSecond ?? 5);
+    const window = 1000 + (options.rateWindowMarginMs ?? 100);
+    this.queue = new SlidingWindowQueue(options.requestsPerSecond ?? 50, window);
+    this.historicalQueue = new SlidingWindowQueue(options.historicalRequestsPerSecond ?? 5, window);
   }
 
   get state(): ConnectionState {

@@ -268,6 +268,16 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(server.orders).toHaveLength(1);
   });
 
+  it('follows deposits and withdrawals made at the broker', async () => {
+    const server = await startServer();
+    const { broker } = await startBroker(server);
+    server.depositOrWithdraw(DEMO_ACCOUNT.ctidTraderAccountId, 50_000); // $500.00
+    await until(() => broker.account(ACCOUNT)?.balanceCents === 1_050_000, 'the deposit');
+    server.depositOrWithdraw(DEMO_ACCOUNT.ctidTraderAccountId, -20_000);
+    await until(() => broker.account(ACCOUNT)?.balanceCents === 1_030_000, 'the withdrawal');
+    expect(broker.accountFigures(ACCOUNT)?.equityCents).toBe(1_030_000);
+  });
+
   it('stops opening once the broker says the grant expired', async () => {
     const server = await startServer();
     const { broker, reports } = await startBroker(server);

@@ -381,6 +381,9 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     } else if (message.name === 'ProtoOAExecutionEvent') {
       const account = this.byCtid.get(num(body.ctidTraderAccountId));
       if (account !== undefined) this.onExecution(account, body);
+    } else if (message.name === 'ProtoOATraderUpdatedEvent') {
+      const account = this.byCtid.get(num(body.ctidTraderAccountId));
+      if (account !== undefined) this.applyTrader(account, body.trader as MessageBody);
     } else if (message.name === 'ProtoOAAccountsTokenInvalidatedEvent') {
       for (const id of (body.ctidTraderAccountIds as number[] | undefined) ?? []) {
         const account = this.byCtid.get(id);
@@ -416,6 +419,17 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       if (state !== undefined && 'request' in state) {
         const code = typeof body.errorCode === 'string' ? body.errorCode : 'ORDER_REJECTED';
         this.reject(state.request, rejectReason(code), code);
+      }
+      return;
+    }
+    if (type === 'DEPOSIT_WITHDRAW') {
+      // A deposit or withdrawal the user made at the broker: the balance it left is the truth.
+      const change = (body.depositWithdraw ?? {}) as MessageBody;
+      if (change.balance !== undefined) {
+        account.balanceCents = toCents(
+          num(change.balance),
+          num(change.moneyDigits ?? account.moneyDigits),
+        );
       }
       return;
     }
@@ -644,7 +658,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const answer = await this.client.request('ProtoOATraderReq', {
       ctidTraderAccountId: account.link.ctidTraderAccountId,
     });
-    const trader = answer.body.trader as MessageBody;
+    this.applyTrader(account, answer.body.trader as MessageBody);
+  }
+
+  private applyTrader(account: Account, trader: MessageBody): void {
     account.moneyDigits = num(trader.moneyDigits ?? 2);
     account.balanceCents = toCents(num(trader.balance), account.moneyDigits);
     account.leverage = num(trader.leverageInCents ?? 100) / 100;

@@ -1,5 +1,6 @@
 /**
- * A queue that lets at most `perSecond` sends through in any sliding second, in arrival order.
+ * A queue that lets at most `perSecond` sends through in any sliding window (a second and a
+ * margin), in arrival order.
  * Nothing sleeps: a send that would exceed the limit waits in the queue and a single timer
  * releases it when the oldest send in the window leaves it.
  */
@@ -10,6 +11,12 @@ export class SlidingWindowQueue {
 
   constructor(
     readonly perSecond: number,
+    /**
+     * The window's length. Longer than a second by a margin, because the server counts requests
+     * when they arrive: a request delayed on the way could otherwise share its window with one
+     * sent a second later.
+     */
+    private readonly windowMs = 1000,
     private readonly now: () => number = () => performance.now(),
   ) {
     if (!(perSecond >= 1)) throw new RangeError('perSecond must be at least 1');
@@ -37,14 +44,14 @@ export class SlidingWindowQueue {
     for (;;) {
       const now = this.now();
       let oldest = this.sent[0];
-      while (oldest !== undefined && now - oldest >= 1000) {
+      while (oldest !== undefined && now - oldest >= this.windowMs) {
         this.sent.shift();
         oldest = this.sent[0];
       }
       const next = this.waiting[0];
       if (next === undefined) return;
       if (oldest !== undefined && this.sent.length >= this.perSecond) {
-        const wait = Math.max(1, Math.ceil(1000 - (now - oldest)));
+        const wait = Math.max(1, Math.ceil(this.windowMs - (now - oldest)));
         this.timer = setTimeout(() => {
           this.timer = undefined;
           this.drain();

@@ -218,6 +218,31 @@ export class FakeCTraderServer {
     return this.received.filter((message) => message.name === name);
   }
 
+  /** A deposit (positive) or withdrawal at the broker, in money units; sessions are told. */
+  depositOrWithdraw(accountId: number, delta: number): void {
+    const state = this.accountState(accountId);
+    state.balance += delta;
+    const now = Date.now();
+    this.broadcast(
+      accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'DEPOSIT_WITHDRAW',
+        depositWithdraw: {
+          operationType: delta >= 0 ? 'BALANCE_DEPOSIT' : 'BALANCE_WITHDRAW',
+          balanceHistoryId: ++this.nextId,
+          balance: state.balance,
+          delta: Math.abs(delta),
+          changeBalanceTimestamp: now,
+          moneyDigits: state.account.moneyDigits,
+        },
+      },
+      undefined,
+      undefined,
+    );
+  }
+
   /** The token expires: sessions holding the account are told, and it is refused from now on. */
   expireToken(accessToken: string): void {
     const ids: number[] = [];
