@@ -23,7 +23,11 @@ export type BrokerRejectReason =
   | 'NO_PRICE'
   | 'INVALID_STOPS'
   | 'INVALID_SIZE'
-  | 'INSUFFICIENT_MARGIN';
+  | 'INSUFFICIENT_MARGIN'
+  /** A real broker's grant expired or was revoked: the user must authorise the product again. */
+  | 'NOT_AUTHORISED'
+  /** A real broker refused the order for a reason of its own (`brokerCode` names it). */
+  | 'BROKER_REJECTED';
 
 export interface OrderFilledReport {
   readonly kind: 'filled';
@@ -48,6 +52,8 @@ export interface OrderRejectedReport {
   readonly clientOrderId: string;
   readonly accountId: string;
   readonly reason: BrokerRejectReason;
+  /** A real broker's own error code, when it gave one. */
+  readonly brokerCode?: string;
   readonly time: number;
 }
 

@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { InstrumentCatalogue } from '../instruments/catalogue';
+import { tradeGeometry } from '../risk/trade-geometry';
+import type { BrokerAdapter, ExecutionReport, OrderRequest } from './broker-adapter';
+import { FakeCTraderServer } from './ctrader/fake/fake-ctrader-server';
+import { EURUSD, fakeOptions } from './ctrader/fake/fixtures';
+import { connectBroker, until } from './ctrader/fake/harness';
+import { PaperBroker } from './paper/paper-broker';
+
+/**
+ * One contract for the robot's broker port, run against the built-in platform and the cTrader
+ * adapter on its local fake: the same orders, the same prices, the same reports.
+ */
+
+const catalogue = new InstrumentCatalogue();
+const ACCOUNT = 'acc-1';
+const TUESDAY = Date.parse('2024-06-11T14:00:00Z');
+const SATURDAY = Date.parse('2024-06-15T12:00:00Z');
+const cleanups: (() => unknown)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Harness {
+  readonly broker: BrokerAdapter;
+  readonly reports: ExecutionReport[];
+  /** A new EURUSD price, seen by the broker when the promise resolves. */
+  price(bid: number, ask: number): Promise<void>;
+  closeMarket(): Promise<void>;
+}
+
+async function paperHarness(): Promise<Harness> {
+  const broker = new PaperBroker(catalogue);
+  const reports: ExecutionReport[] = [];
+  broker.onReport((report) => reports.push(report));
+  await broker.openAccount(ACCOUNT, 1_000_000);
+  let last = { bid: EURUSD.bid, ask: EURUSD.ask };
+  const tick = (time: number) => {
+    broker.onTick({ symbol: 'EURUSD', time, ...last });
+  };
+  tick(TUESDAY);
+  return {
+    broker,
+    reports,
+    price: (bid, ask) => {
+      last = { bid, ask };
+      tick(TUESDAY);
+      return Promise.resolve();
+    },
+    closeMarket: () => {
+      tick(SATURDAY);
+      return Promise.resolve();
+    },
+  };
+}
+
+async function ctraderHarness(): Promise<Harness> {
+  const server = new FakeCTraderServer(fakeOptions({ symbols: [EURUSD] }));
+  await server.listen();
+  const { broker, close } = await connectBroker(server, ACCOUNT, { catalogue });
+  const reports: ExecutionReport[] = [];
+  broker.onReport((report) => reports.push(report));
+  await broker.start();
+  cleanups.push(async () => {
+    close();
+    await server.close();
+  });
+  await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+  return {
+    broker,
+    reports,
+    price: async (bid, ask) => {
+      server.setPrice(EURUSD.symbolId, bid, ask);
+      await until(() => broker.lastTick('EURUSD')?.bid === bid, 'the spot');
+    },
+    closeMarket: () => {
+      server.setMarketOpen(false);
+      return Promise.resolve();
+    },
+  };
+}
+
+function order(clientOrderId: string): OrderRequest {
+  const geometry = tradeGeometry(
+    'buy',
+    { symbol: 'EURUSD', time: TUESDAY, bid: EURUSD.bid, ask: EURUSD.ask },
+    catalogue.require('EURUSD'),
+  );
+  return {
+    clientOrderId,
+    accountId: ACCOUNT,
+    symbol: 'EURUSD',
+    side: 'buy',
+    units: 12_000,
+    takeProfit: geometry.takeProfit,
+    stopLoss: geometry.stopLoss,
+  };
+}
+
+describe.each([
+  ['the built-in platform', paperHarness],
+  ['cTrader on the local fake', ctraderHarness],
+])('broker port contract: %s', (_name, start) => {
+  it('opens with the published take-profit and stop-loss and reports once, by client order id', async () => {
+    const { broker, reports } = await start();
+    const request = order('c-1');
+    broker.submitOrder(request);
+    await until(() => reports.length === 1, 'the fill');
+    expect(reports[0]).toMatchObject({
+      kind: 'filled',
+      clientOrderId: 'c-1',
+      accountId: ACCOUNT,
+      symbol: 'EURUSD',
+      side: 'buy',
+      units: 12_000,
+      price: EURUSD.ask,
+      takeProfit: request.takeProfit,
+      stopLoss: request.stopLoss,
+    });
+    expect(broker.openPositions(ACCOUNT)).toMatchObject([{ clientOrderId: 'c-1', units: 12_000 }]);
+    expect(await broker.queryOrder('c-1')).toMatchObject({ status: 'filled' });
+  });
+
+  it('closes at the take-profit with one pip of profit', async () => {
+    const harness = await start();
+    const request = order('c-1');
+    harness.broker.submitOrder(request);
+    await until(() => harness.reports.length === 1, 'the fill');
+    await harness.price(request.takeProfit, request.takeProfit + 0.00012);
+    await until(() => harness.reports.length === 2, 'the close');
+    expect(harness.reports[1]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'c-1',
+      reason: 'tp',
+      profitCents: 120,
+    });
+    expect(harness.broker.openPositions(ACCOUNT)).toEqual([]);
+    expect(harness.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
+  });
+
+  it('closes on request with the engine reason', async () => {
+    const { broker, reports } = await start();
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length === 1, 'the fill');
+    const fill = reports[0];
+    if (fill?.kind !== 'filled') throw new Error('no fill');
+    broker.closePosition(ACCOUNT, fill.positionId, 'kill');
+    await until(() => reports.length === 2, 'the close');
+    expect(reports[1]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'c-1',
+      reason: 'kill',
+    });
+  });
+
+  it('rejects on a closed market', async () => {
+    const harness = await start();
+    await harness.closeMarket();
+    harness.broker.submitOrder(order('c-1'));
+    await until(() => harness.reports.length === 1, 'the rejection');
+    expect(harness.reports[0]).toMatchObject({
+      kind: 'rejected',
+      clientOrderId: 'c-1',
+      reason: 'MARKET_CLOSED',
+    });
+    expect(await harness.broker.queryOrder('c-1')).toMatchObject({ status: 'rejected' });
+  });
+
+  it('opens one position for a client order id sent twice', async () => {
+    const { broker, reports } = await start();
+    broker.submitOrder(order('c-1'));
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length >= 1, 'the fill');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(broker.openPositions(ACCOUNT)).toHaveLength(1);
+    expect(new Set(reports.map((r) => r.kind))).toEqual(new Set(['filled']));
+  });
+});

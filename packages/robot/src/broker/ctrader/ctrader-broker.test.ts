@@ -1,0 +1,291 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { InstrumentCatalogue } from '../../instruments/catalogue';
+import type { Tick } from '../../market-data/tick';
+import { tradeGeometry } from '../../risk/trade-geometry';
+import type { ExecutionReport, OrderRequest } from '../broker-adapter';
+import type { CTraderClient } from './client';
+import type { CTraderBroker } from './ctrader-broker';
+import { FakeCTraderServer, type FakeCTraderOptions } from './fake/fake-ctrader-server';
+import { DEMO_ACCOUNT, EURUSD, fakeOptions } from './fake/fixtures';
+import { connectBroker, until } from './fake/harness';
+import { CTraderProtocol } from './protocol';
+
+const protocol = CTraderProtocol.load();
+const catalogue = new InstrumentCatalogue();
+const ACCOUNT = 'acc-1';
+const UNMAPPABLE = { ...EURUSD, symbolId: 99, symbolName: 'ZZZ/QQQ' };
+const cleanups: (() => unknown)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startServer(options: Partial<FakeCTraderOptions> = {}): Promise<FakeCTraderServer> {
+  const server = new FakeCTraderServer({
+    ...fakeOptions({ symbols: [EURUSD, UNMAPPABLE], ...options }),
+    protocol,
+  });
+  await server.listen();
+  cleanups.push(() => server.close());
+  return server;
+}
+
+async function startBroker(server: FakeCTraderServer): Promise<{
+  broker: CTraderBroker;
+  client: CTraderClient;
+  reports: ExecutionReport[];
+}> {
+  const { client, broker, close } = await connectBroker(server, ACCOUNT, { catalogue });
+  const reports: ExecutionReport[] = [];
+  broker.onReport((report) => reports.push(report));
+  await broker.start();
+  cleanups.push(close);
+  return { broker, client, reports };
+}
+
+function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    clientOrderId: 'acc-1:1',
+    accountId: ACCOUNT,
+    symbol: 'EURUSD',
+    side: 'buy',
+    units: 12_345,
+    takeProfit: 0,
+    stopLoss: 0,
+    ...overrides,
+  };
+}
+
+const kinds = (reports: ExecutionReport[]) => reports.map((r) => `${r.kind}:${r.clientOrderId}`);
+
+describe('cTrader broker adapter against the local fake', () => {
+  it('maps the broker symbols to our instruments, lists the others, and streams their prices', async () => {
+    const server = await startServer();
+    const { broker } = await startBroker(server);
+    expect(broker.unmappedSymbols(ACCOUNT)).toEqual(['ZZZ/QQQ']);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    expect(broker.lastTick('EURUSD')).toMatchObject({ bid: 1.085, ask: 1.08512 });
+    const ticks: Tick[] = [];
+    broker.subscribe((tick) => ticks.push(tick));
+    server.setPrice(EURUSD.symbolId, 1.0861, 1.08618);
+    await until(() => ticks.length === 1, 'a tick');
+    expect(ticks[0]).toMatchObject({ symbol: 'EURUSD', bid: 1.0861, ask: 1.08618 });
+    expect(broker.accountFigures(ACCOUNT)).toEqual({
+      equityCents: 1_000_000,
+      usedMarginCents: 0,
+      freeMarginCents: 1_000_000,
+    });
+  });
+
+  it('sends a market order with the published geometry in the broker units and a client order id', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    const tick = broker.lastTick('EURUSD');
+    if (tick === undefined) throw new Error('no tick');
+    broker.submitOrder(order());
+    await until(() => reports.length === 1, 'the fill');
+
+    const [sent] = server.requests('ProtoOANewOrderReq');
+    expect(sent?.body).toMatchObject({
+      orderType: 'MARKET',
+      tradeSide: 'BUY',
+      volume: 1_200_000, // 12,345 units floored to the 1,000-unit step, in cents of a unit
+      relativeTakeProfit: 10, // one pip (0.0001) in 1/100000
+      relativeStopLoss: 12 + 5 * (12 + 10), // the spread, plus five times spread + 1 pip
+      clientOrderId: 'acc-1:1',
+      label: 'acc-1:1',
+    });
+    const geometry = tradeGeometry('buy', tick, catalogue.require('EURUSD'));
+    expect(reports[0]).toMatchObject({
+      kind: 'filled',
+      clientOrderId: 'acc-1:1',
+      symbol: 'EURUSD',
+      side: 'buy',
+      units: 12_000,
+      price: 1.08512,
+      takeProfit: geometry.takeProfit,
+      stopLoss: geometry.stopLoss,
+    });
+    // Margin from the broker: 12,000 x 1.08512 / 100 = $130.21.
+    expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(13_021);
+
+    server.setPrice(EURUSD.symbolId, geometry.takeProfit, geometry.takeProfit + 0.00012);
+    await until(() => reports.length === 2, 'the close');
+    expect(reports[1]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:1',
+      reason: 'tp',
+      profitCents: 120, // one pip on 12,000 units
+    });
+    expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
+    expect(broker.openPositions(ACCOUNT)).toEqual([]);
+  });
+
+  it('closes at the stop-loss, and on request with the engine reason', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order({ side: 'sale' }));
+    await until(() => reports.length === 1, 'the fill');
+    const sale = reports[0];
+    if (sale?.kind !== 'filled') throw new Error('no fill');
+    server.setPrice(EURUSD.symbolId, sale.stopLoss - 0.00012, sale.stopLoss);
+    await until(() => reports.length === 2, 'the stop-loss');
+    expect(reports[1]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:1',
+      reason: 'sl',
+      profitCents: -Math.round((sale.stopLoss - sale.price) * 12_000 * 100),
+    });
+    broker.submitOrder(order({ clientOrderId: 'acc-1:2' }));
+    await until(() => reports.length === 3, 'the second fill');
+    const buy = reports.find((r) => r.clientOrderId === 'acc-1:2');
+    if (buy?.kind !== 'filled') throw new Error('no fill');
+    broker.closePosition(ACCOUNT, buy.positionId, 'kill');
+    await until(() => reports.length === 4, 'the requested close');
+    expect(server.requests('ProtoOAClosePositionReq')[0]?.body.volume).toBe(1_200_000);
+    expect(reports[3]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:2',
+      reason: 'kill',
+    });
+  });
+
+  it('keeps all open operations under half the equity by the broker margin figures', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order({ units: 1_000_000 }));
+    await until(() => reports.length === 1, 'the fill');
+    // $5,000 of margin at 1:100 and 1.08512 a unit: 460,778 units, 460,000 at the step.
+    expect(server.requests('ProtoOANewOrderReq')[0]?.body.volume).toBe(46_000_000);
+    broker.submitOrder(order({ clientOrderId: 'acc-1:2', units: 100_000 }));
+    await until(() => reports.length === 2, 'the refusal');
+    expect(reports[1]).toMatchObject({ kind: 'rejected', reason: 'INSUFFICIENT_MARGIN' });
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
+  });
+
+  it('refuses below the minimum volume and reports the broker rejections with their reason', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order({ units: 999 }));
+    expect(reports[0]).toMatchObject({ kind: 'rejected', reason: 'INVALID_SIZE' });
+    server.setMarketOpen(false);
+    broker.submitOrder(order({ clientOrderId: 'acc-1:2' }));
+    await until(() => reports.length === 2, 'the rejection');
+    expect(reports[1]).toMatchObject({
+      kind: 'rejected',
+      reason: 'MARKET_CLOSED',
+      brokerCode: 'MARKET_CLOSED',
+    });
+    broker.submitOrder(order({ clientOrderId: 'acc-1:3', symbol: 'GBPUSD' }));
+    expect(reports[2]).toMatchObject({ kind: 'rejected', reason: 'UNKNOWN_INSTRUMENT' });
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
+  });
+
+  it('never sends one client order id twice', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order());
+    broker.submitOrder(order());
+    await until(() => reports.length >= 1, 'the fill');
+    broker.submitOrder(order());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
+    expect(server.orders).toHaveLength(1);
+    expect(await broker.queryOrder('acc-1:1')).toMatchObject({ status: 'filled' });
+  });
+
+  it('reconciles an order whose connection dropped after the broker executed it: reported once, not resent', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    server.failNextOrder('drop-after-execution');
+    broker.submitOrder(order());
+    await until(() => reports.length === 1, 'the reconciled fill');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
+    expect(server.orders).toHaveLength(1);
+    expect(broker.openPositions(ACCOUNT)).toMatchObject([
+      { clientOrderId: 'acc-1:1', units: 12_000 },
+    ]);
+  });
+
+  it('resends, once, an order the broker never executed before the connection dropped', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    server.failNextOrder('drop-before-execution');
+    broker.submitOrder(order());
+    await until(() => reports.length === 1, 'the fill after the resend');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+    expect(server.orders).toHaveLength(1);
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(2);
+  });
+
+  it('learns of a close that happened while disconnected', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order());
+    await until(() => reports.length === 1, 'the fill');
+    const fill = reports[0];
+    if (fill?.kind !== 'filled') throw new Error('no fill');
+    const port = server.port;
+    await server.pause();
+    server.setPrice(EURUSD.symbolId, fill.takeProfit, fill.takeProfit + 0.00012);
+    await server.resume(port);
+    await until(() => reports.length === 2, 'the reconciled close');
+    expect(reports[1]).toMatchObject({
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:1',
+      reason: 'tp',
+    });
+    expect(broker.openPositions(ACCOUNT)).toEqual([]);
+  });
+
+  it('after a restart, finds its open positions by client order id and leaves the user trades alone', async () => {
+    const server = await startServer();
+    const first = await startBroker(server);
+    await until(() => first.broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    first.broker.submitOrder(order());
+    await until(() => first.reports.length === 1, 'the fill');
+    first.broker.stop();
+    first.client.close();
+
+    const second = await startBroker(server);
+    expect(second.broker.openPositions(ACCOUNT)).toMatchObject([
+      { clientOrderId: 'acc-1:1', symbol: 'EURUSD', side: 'buy', units: 12_000 },
+    ]);
+    expect(await second.broker.queryOrder('acc-1:1')).toMatchObject({ status: 'filled' });
+    second.broker.submitOrder(order());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.orders).toHaveLength(1);
+  });
+
+  it('follows deposits and withdrawals made at the broker', async () => {
+    const server = await startServer();
+    const { broker } = await startBroker(server);
+    server.depositOrWithdraw(DEMO_ACCOUNT.ctidTraderAccountId, 50_000); // $500.00
+    await until(() => broker.account(ACCOUNT)?.balanceCents === 1_050_000, 'the deposit');
+    server.depositOrWithdraw(DEMO_ACCOUNT.ctidTraderAccountId, -20_000);
+    await until(() => broker.account(ACCOUNT)?.balanceCents === 1_030_000, 'the withdrawal');
+    expect(broker.accountFigures(ACCOUNT)?.equityCents).toBe(1_030_000);
+  });
+
+  it('stops opening once the broker says the grant expired', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    server.expireToken(DEMO_ACCOUNT.accessToken);
+    await until(() => !broker.authorised(ACCOUNT), 'the invalidation');
+    broker.submitOrder(order());
+    expect(reports).toMatchObject([{ kind: 'rejected', reason: 'NOT_AUTHORISED' }]);
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,794 @@
+import type { InstrumentCatalogue } from '../../instruments/catalogue';
+import type { Instrument } from '../../instruments/instrument';
+import { TickDispatcher, type MarketDataFeed } from '../../market-data/market-data-feed';
+import type { Tick, Unsubscribe } from '../../market-data/tick';
+import { CurrencyConverter } from '../../money/currency-converter';
+import type { Cents } from '../../money/minor-units';
+import type {
+  AccountFigures,
+  AccountState,
+  BrokerAdapter,
+  BrokerRejectReason,
+  CloseReason,
+  ExecutionReport,
+  OpenPositionView,
+  OrderFilledReport,
+  OrderQueryResult,
+  OrderRejectedReport,
+  OrderRequest,
+  PositionClosedReport,
+} from '../broker-adapter';
+import type { CTraderClient, StateChange } from './client';
+import { CTraderConnectionError, CTraderError, CTraderTokenError } from './errors';
+import type { DecodedMessage, MessageBody } from './protocol';
+
+/**
+ * The robot's broker port on a cTrader account (decision 077). Prices come from the account's
+ * spot subscription; orders are market orders with relative stop-loss and take-profit in the
+ * broker's units, a client order id (also the position's label) on every one, and the broker's
+ * own margin figures for the 50% cap. After a reconnection or a restart, orders whose outcome is
+ * unknown are reconciled by client order id before anything is sent again.
+ *
+ * Money: the account's amounts are read in its deposit currency, which this adapter takes to be
+ * USD (the product's accounts are in USD; ARCHITECTURE.md, "Money and prices").
+ */
+
+/** cTrader prices and relative distances are integers in 1/100000 of a price unit. */
+const PRICE_SCALE = 100_000;
+/** Volumes are in cents of a unit. */
+const VOLUME_PER_UNIT = 100;
+/** The share of equity all open operations' margin may use (spec §1, §9). */
+export const openMarginCap = 0.5;
+/** How far back an order search looks for an order sent before a restart. */
+const ORDER_SEARCH_MS = 24 * 60 * 60 * 1000;
+
+export interface CTraderAccountLink {
+  /** Our account id (the engine's). */
+  readonly accountId: string;
+  readonly ctidTraderAccountId: number;
+  readonly accessToken: string;
+}
+
+export interface CTraderBrokerOptions {
+  readonly client: CTraderClient;
+  readonly catalogue: InstrumentCatalogue;
+  readonly accounts: readonly CTraderAccountLink[];
+  readonly now?: () => number;
+}
+
+interface BrokerSymbol {
+  readonly symbolId: number;
+  readonly instrument: Instrument;
+  readonly digits: number;
+  readonly pipPosition: number;
+  readonly minVolume: number;
+  readonly stepVolume: number;
+  readonly maxVolume: number;
+}
+
+interface Position {
+  readonly positionId: string;
+  readonly clientOrderId: string;
+  readonly symbol: BrokerSymbol;
+  readonly side: 'buy' | 'sale';
+  readonly units: number;
+  readonly price: number;
+  readonly takeProfit: number;
+  readonly stopLoss: number;
+  readonly marginCents: Cents;
+}
+
+type OrderState =
+  | { readonly kind: 'sending'; readonly sentAt: number; readonly request: OrderRequest }
+  | { readonly kind: 'uncertain'; readonly sentAt: number; readonly request: OrderRequest }
+  | { readonly kind: 'waiting'; readonly request: OrderRequest }
+  | { readonly kind: 'filled'; readonly fill: OrderFilledReport; closed?: PositionClosedReport }
+  | { readonly kind: 'rejected'; readonly rejection: OrderRejectedReport };
+
+interface Account {
+  readonly link: CTraderAccountLink;
+  balanceCents: Cents;
+  moneyDigits: number;
+  leverage: number;
+  tokenValid: boolean;
+  readonly symbolsById: Map<number, BrokerSymbol>;
+  readonly symbolsByName: Map<string, BrokerSymbol>;
+  readonly unmapped: string[];
+  readonly positions: Map<string, Position>;
+  /** Closes we asked for, with the reason to report. */
+  readonly closing: Map<string, CloseReason>;
+}
+
+export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
+  private readonly client: CTraderClient;
+  private readonly catalogue: InstrumentCatalogue;
+  private readonly ticks = new TickDispatcher();
+  private readonly converter: CurrencyConverter;
+  private readonly now: () => number;
+  private readonly accounts = new Map<string, Account>();
+  private readonly byCtid = new Map<number, Account>();
+  private readonly orders = new Map<string, OrderState>();
+  private readonly listeners = new Set<(report: ExecutionReport) => void>();
+  private readonly stops: (() => void)[] = [];
+  private reconciling: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: CTraderBrokerOptions) {
+    this.client = options.client;
+    this.catalogue = options.catalogue;
+    this.now = options.now ?? Date.now;
+    this.converter = new CurrencyConverter(options.catalogue, (symbol) => {
+      const tick = this.ticks.lastTick(symbol);
+      return tick === undefined ? undefined : (tick.bid + tick.ask) / 2;
+    });
+  }
+
+  /**
+   * Authorises each account, reads its trader figures and symbols, subscribes to the spots of
+   * the symbols our catalogue knows, and reconciles open positions and unknown orders.
+   */
+  async start(): Promise<void> {
+    this.stops.push(
+      this.client.onEvent((message) => {
+        this.onMessage(message);
+      }),
+      this.client.onState((change) => {
+        this.onState(change);
+      }),
+    );
+    for (const link of this.options.accounts) {
+      await this.client.authorizeAccount(link.ctidTraderAccountId, link.accessToken);
+      const account: Account = {
+        link,
+        balanceCents: 0,
+        moneyDigits: 2,
+        leverage: 1,
+        tokenValid: true,
+        symbolsById: new Map(),
+        symbolsByName: new Map(),
+        unmapped: [],
+        positions: new Map(),
+        closing: new Map(),
+      };
+      this.accounts.set(link.accountId, account);
+      this.byCtid.set(link.ctidTraderAccountId, account);
+      await this.readTrader(account);
+      await this.readSymbols(account);
+      await this.reconcile(account);
+      await this.client.subscribeSpots(link.ctidTraderAccountId, [...account.symbolsById.keys()]);
+    }
+  }
+
+  stop(): void {
+    for (const stop of this.stops.splice(0)) stop();
+  }
+
+  /** The broker's symbols that match no instrument of ours: listed, never guessed. */
+  unmappedSymbols(accountId: string): readonly string[] {
+    return this.accounts.get(accountId)?.unmapped ?? [];
+  }
+
+  /** False once the broker says the account's token expired or was revoked. */
+  authorised(accountId: string): boolean {
+    return this.accounts.get(accountId)?.tokenValid ?? false;
+  }
+
+  // MarketDataFeed ----------------------------------------------------------------------------
+
+  subscribe(listener: (tick: Tick) => void): Unsubscribe {
+    return this.ticks.subscribe(listener);
+  }
+
+  lastTick(symbol: string): Tick | undefined {
+    return this.ticks.lastTick(symbol);
+  }
+
+  // BrokerAdapter -----------------------------------------------------------------------------
+
+  onReport(listener: (report: ExecutionReport) => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  submitOrder(order: OrderRequest): void {
+    // One client order id, one order at the broker: a repeat is answered from what we know.
+    const known = this.orders.get(order.clientOrderId);
+    if (known !== undefined) {
+      if (known.kind === 'filled') this.emit(known.fill);
+      if (known.kind === 'rejected') this.emit(known.rejection);
+      return;
+    }
+    const account = this.accounts.get(order.accountId);
+    if (account === undefined) {
+      this.reject(order, 'UNKNOWN_ACCOUNT');
+      return;
+    }
+    if (!account.tokenValid) {
+      this.reject(order, 'NOT_AUTHORISED');
+      return;
+    }
+    if (this.client.state !== 'ready') {
+      // Not sent: it goes out once the connection is back and reconciled.
+      this.orders.set(order.clientOrderId, { kind: 'waiting', request: order });
+      return;
+    }
+    this.send(account, order);
+  }
+
+  closePosition(accountId: string, positionId: string, reason: CloseReason): void {
+    const account = this.accounts.get(accountId);
+    const position = account?.positions.get(positionId);
+    if (account === undefined || position === undefined) return;
+    account.closing.set(positionId, reason);
+    this.client
+      .request('ProtoOAClosePositionReq', {
+        ctidTraderAccountId: account.link.ctidTraderAccountId,
+        positionId: Number(positionId),
+        volume: position.units * VOLUME_PER_UNIT,
+      })
+      .catch(() => {
+        // The position stays open (or its close arrives as an execution event): the engine may
+        // ask again; reconciliation shows the truth after a reconnection.
+      });
+  }
+
+  account(accountId: string): AccountState | undefined {
+    const account = this.accounts.get(accountId);
+    if (account === undefined) return undefined;
+    const figures = this.figures(account);
+    return {
+      accountId,
+      depositsCents: account.balanceCents,
+      realisedProfitCents: 0,
+      balanceCents: account.balanceCents,
+      ...figures,
+      openPositions: account.positions.size,
+    };
+  }
+
+  accountFigures(accountId: string): AccountFigures | undefined {
+    const account = this.accounts.get(accountId);
+    return account === undefined ? undefined : this.figures(account);
+  }
+
+  openPositions(accountId: string): readonly OpenPositionView[] {
+    const account = this.accounts.get(accountId);
+    if (account === undefined) return [];
+    return [...account.positions.values()].map((position) => ({
+      positionId: position.positionId,
+      clientOrderId: position.clientOrderId,
+      symbol: position.symbol.instrument.symbol,
+      side: position.side,
+      units: position.units,
+      marginCents: position.marginCents,
+      unrealisedProfitCents: this.unrealisedCents(position),
+    }));
+  }
+
+  async queryOrder(clientOrderId: string): Promise<OrderQueryResult> {
+    await this.reconciling;
+    const known = this.orders.get(clientOrderId);
+    if (known?.kind === 'filled')
+      return { status: 'filled', fill: known.fill, closed: known.closed };
+    if (known?.kind === 'rejected') return { status: 'rejected', rejection: known.rejection };
+    return { status: 'unknown' };
+  }
+
+  // Orders ------------------------------------------------------------------------------------
+
+  private send(account: Account, order: OrderRequest): void {
+    const symbol = account.symbolsByName.get(order.symbol);
+    if (symbol === undefined) {
+      this.reject(order, 'UNKNOWN_INSTRUMENT');
+      return;
+    }
+    const tick = this.ticks.lastTick(order.symbol);
+    if (tick === undefined) {
+      this.reject(order, 'NO_PRICE');
+      return;
+    }
+    const volume = this.volumeFor(account, symbol, order, tick);
+    if (typeof volume === 'string') {
+      this.reject(order, volume);
+      return;
+    }
+    const sentAt = this.now();
+    this.orders.set(order.clientOrderId, { kind: 'sending', sentAt, request: order });
+    this.client
+      .request('ProtoOANewOrderReq', {
+        ctidTraderAccountId: account.link.ctidTraderAccountId,
+        symbolId: symbol.symbolId,
+        orderType: 'MARKET',
+        tradeSide: order.side === 'buy' ? 'BUY' : 'SELL',
+        volume,
+        ...relativeProtection(symbol, tick),
+        clientOrderId: order.clientOrderId,
+        label: order.clientOrderId,
+      })
+      .catch((error: unknown) => {
+        const state = this.orders.get(order.clientOrderId);
+        if (state?.kind !== 'sending') return;
+        if (error instanceof CTraderConnectionError) {
+          this.orders.set(
+            order.clientOrderId,
+            error.maybeDelivered
+              ? { kind: 'uncertain', sentAt, request: order }
+              : { kind: 'waiting', request: order },
+          );
+          return;
+        }
+        this.reject(
+          order,
+          rejectReason(error),
+          error instanceof CTraderError ? error.code : undefined,
+        );
+      });
+  }
+
+  /**
+   * The order's volume in the broker's units: the engine's units floored to the symbol's step,
+   * within its minimum and maximum, and trimmed so the margin of all open operations stays under
+   * half the equity, by the broker's own figures and the account's leverage.
+   */
+  private volumeFor(
+    account: Account,
+    symbol: BrokerSymbol,
+    order: OrderRequest,
+    tick: Tick,
+  ): number | BrokerRejectReason {
+    const step = symbol.stepVolume;
+    let volume = Math.min(
+      Math.floor((order.units * VOLUME_PER_UNIT) / step) * step,
+      Math.floor(symbol.maxVolume / step) * step,
+    );
+    if (volume < symbol.minVolume) return 'INVALID_SIZE';
+    const figures = this.figures(account);
+    const entry = order.side === 'buy' ? tick.ask : tick.bid;
+    const marginPerVolumeCents =
+      (entry * this.converter.usdPerUnit(symbol.instrument.quoteCurrency) * 100) /
+      VOLUME_PER_UNIT /
+      account.leverage;
+    const room = openMarginCap * figures.equityCents - figures.usedMarginCents;
+    if (volume * marginPerVolumeCents > room) {
+      volume = Math.floor(room / marginPerVolumeCents / step) * step;
+      if (volume < symbol.minVolume) return 'INSUFFICIENT_MARGIN';
+    }
+    return volume;
+  }
+
+  private reject(order: OrderRequest, reason: BrokerRejectReason, brokerCode?: string): void {
+    const rejection: OrderRejectedReport = {
+      kind: 'rejected',
+      clientOrderId: order.clientOrderId,
+      accountId: order.accountId,
+      reason,
+      ...(brokerCode === undefined ? {} : { brokerCode }),
+      time: this.now(),
+    };
+    this.orders.set(order.clientOrderId, { kind: 'rejected', rejection });
+    this.emit(rejection);
+  }
+
+  private emit(report: ExecutionReport): void {
+    for (const listener of this.listeners) listener(report);
+  }
+
+  // Broker messages ---------------------------------------------------------------------------
+
+  private onMessage(message: DecodedMessage): void {
+    const body = message.body;
+    if (message.name === 'ProtoOASpotEvent') {
+      this.onSpot(body);
+    } else if (message.name === 'ProtoOAExecutionEvent') {
+      const account = this.byCtid.get(num(body.ctidTraderAccountId));
+      if (account !== undefined) this.onExecution(account, body);
+    } else if (message.name === 'ProtoOATraderUpdatedEvent') {
+      const account = this.byCtid.get(num(body.ctidTraderAccountId));
+      if (account !== undefined) this.applyTrader(account, body.trader as MessageBody);
+    } else if (message.name === 'ProtoOAAccountsTokenInvalidatedEvent') {
+      for (const id of (body.ctidTraderAccountIds as number[] | undefined) ?? []) {
+        const account = this.byCtid.get(id);
+        if (account !== undefined) account.tokenValid = false;
+      }
+    }
+  }
+
+  private onSpot(body: MessageBody): void {
+    const account = this.byCtid.get(num(body.ctidTraderAccountId));
+    const symbol = account?.symbolsById.get(num(body.symbolId));
+    if (symbol === undefined) return;
+    const previous = this.ticks.lastTick(symbol.instrument.symbol);
+    // A spot event may carry only the side that moved.
+    const bid = body.bid === undefined ? previous?.bid : num(body.bid) / PRICE_SCALE;
+    const ask = body.ask === undefined ? previous?.ask : num(body.ask) / PRICE_SCALE;
+    if (bid === undefined || ask === undefined) return;
+    this.ticks.publish({
+      symbol: symbol.instrument.symbol,
+      time: body.timestamp === undefined ? this.now() : num(body.timestamp),
+      bid,
+      ask,
+    });
+  }
+
+  private onExecution(account: Account, body: MessageBody): void {
+    const type = body.executionType;
+    const order = (body.order ?? {}) as MessageBody;
+    const position = (body.position ?? {}) as MessageBody;
+    const clientOrderId = clientOrderIdOf(order, position);
+    if (type === 'ORDER_REJECTED' && clientOrderId !== undefined) {
+      const state = this.orders.get(clientOrderId);
+      if (state !== undefined && 'request' in state) {
+        const code = typeof body.errorCode === 'string' ? body.errorCode : 'ORDER_REJECTED';
+        this.reject(state.request, rejectReason(code), code);
+      }
+      return;
+    }
+    if (type === 'DEPOSIT_WITHDRAW') {
+      // A deposit or withdrawal the user made at the broker: the balance it left is the truth.
+      const change = (body.depositWithdraw ?? {}) as MessageBody;
+      if (change.balance !== undefined) {
+        account.balanceCents = toCents(
+          num(change.balance),
+          num(change.moneyDigits ?? account.moneyDigits),
+        );
+      }
+      return;
+    }
+    if (type !== 'ORDER_FILLED' && type !== 'ORDER_PARTIAL_FILL') return;
+    if (position.positionStatus === 'POSITION_STATUS_CLOSED' || order.closingOrder === true) {
+      this.onClosed(account, body);
+      return;
+    }
+    if (clientOrderId === undefined) return;
+    this.onFilled(account, clientOrderId, position, order);
+  }
+
+  private onFilled(
+    account: Account,
+    clientOrderId: string,
+    position: MessageBody,
+    order: MessageBody,
+  ): OrderFilledReport | undefined {
+    const known = this.orders.get(clientOrderId);
+    if (known?.kind === 'filled') return known.fill;
+    const tradeData = (position.tradeData ?? {}) as MessageBody;
+    const symbol = account.symbolsById.get(num(tradeData.symbolId));
+    if (symbol === undefined) return undefined;
+    const tick = this.ticks.lastTick(symbol.instrument.symbol);
+    const held: Position = {
+      positionId: String(num(position.positionId)),
+      clientOrderId,
+      symbol,
+      side: tradeData.tradeSide === 'BUY' ? 'buy' : 'sale',
+      units: num(tradeData.volume) / VOLUME_PER_UNIT,
+      price: num(position.price ?? order.executionPrice),
+      takeProfit: num(position.takeProfit),
+      stopLoss: num(position.stopLoss),
+      marginCents: this.moneyToCents(account, num(position.usedMargin ?? 0)),
+    };
+    account.positions.set(held.positionId, held);
+    const fill: OrderFilledReport = {
+      kind: 'filled',
+      clientOrderId,
+      accountId: account.link.accountId,
+      positionId: held.positionId,
+      symbol: symbol.instrument.symbol,
+      side: held.side,
+      units: held.units,
+      price: held.price,
+      bid: tick?.bid ?? held.price,
+      ask: tick?.ask ?? held.price,
+      takeProfit: held.takeProfit,
+      stopLoss: held.stopLoss,
+      marginCents: held.marginCents,
+      time: num(tradeData.openTimestamp ?? this.now()),
+    };
+    this.orders.set(clientOrderId, { kind: 'filled', fill });
+    this.emit(fill);
+    return fill;
+  }
+
+  private onClosed(account: Account, body: MessageBody): void {
+    const position = (body.position ?? {}) as MessageBody;
+    const order = (body.order ?? {}) as MessageBody;
+    const deal = (body.deal ?? {}) as MessageBody;
+    const positionId = String(num(position.positionId ?? deal.positionId));
+    const held = account.positions.get(positionId);
+    if (held === undefined) return;
+    this.closed(
+      account,
+      held,
+      deal,
+      order.orderType === 'STOP_LOSS_TAKE_PROFIT',
+      body.isServerEvent === true,
+    );
+  }
+
+  private closed(
+    account: Account,
+    held: Position,
+    deal: MessageBody,
+    byProtection: boolean,
+    byServer: boolean,
+  ): void {
+    const detail = (deal.closePositionDetail ?? {}) as MessageBody;
+    const closePrice = num(deal.executionPrice);
+    const moneyDigits = num(detail.moneyDigits ?? account.moneyDigits);
+    const profit =
+      num(detail.grossProfit ?? 0) + num(detail.swap ?? 0) + num(detail.commission ?? 0);
+    if (detail.balance !== undefined)
+      account.balanceCents = toCents(num(detail.balance), moneyDigits);
+    account.positions.delete(held.positionId);
+    const requested = account.closing.get(held.positionId);
+    account.closing.delete(held.positionId);
+    const reason: CloseReason = byProtection
+      ? Math.abs(closePrice - held.takeProfit) <= Math.abs(closePrice - held.stopLoss)
+        ? 'tp'
+        : 'sl'
+      : (requested ?? (byServer ? 'closeout' : 'kill'));
+    const report: PositionClosedReport = {
+      kind: 'position-closed',
+      clientOrderId: held.clientOrderId,
+      accountId: account.link.accountId,
+      positionId: held.positionId,
+      symbol: held.symbol.instrument.symbol,
+      closePrice,
+      reason,
+      profitCents: toCents(profit, moneyDigits),
+      time: num(deal.executionTimestamp ?? this.now()),
+    };
+    const state = this.orders.get(held.clientOrderId);
+    if (state?.kind === 'filled') state.closed = report;
+    this.emit(report);
+  }
+
+  private onState(change: StateChange): void {
+    if (change.state !== 'ready' || !change.reconnected) return;
+    this.reconciling = this.reconcileAll().catch(() => {
+      // The connection dropped again: the next `ready` reconciles.
+    });
+  }
+
+  // Reconciliation ----------------------------------------------------------------------------
+
+  private async reconcileAll(): Promise<void> {
+    for (const account of this.accounts.values()) {
+      if (!account.tokenValid) continue;
+      await this.readTrader(account);
+      await this.reconcile(account);
+    }
+    // Orders that never left: send them now, once.
+    for (const [clientOrderId, state] of [...this.orders]) {
+      if (state.kind !== 'waiting') continue;
+      this.orders.delete(clientOrderId);
+      this.submitOrder(state.request);
+    }
+  }
+
+  /**
+   * Brings positions and orders in line with the broker: open positions by label (our client
+   * order id); an order whose outcome is unknown is looked up in the broker's order list: filled
+   * (and perhaps closed since), rejected, or never received, in which case it is sent again.
+   */
+  private async reconcile(account: Account): Promise<void> {
+    const ctid = account.link.ctidTraderAccountId;
+    const open = await this.client.request('ProtoOAReconcileReq', { ctidTraderAccountId: ctid });
+    const seen = new Set<string>();
+    for (const position of (open.body.position as MessageBody[] | undefined) ?? []) {
+      const clientOrderId = clientOrderIdOf({}, position);
+      if (clientOrderId === undefined) continue; // Not ours: the user's own trades are left alone.
+      const fill = this.onFilled(account, clientOrderId, position, {});
+      if (fill !== undefined) seen.add(fill.positionId);
+    }
+    const vanished = [...account.positions.values()].filter((p) => !seen.has(p.positionId));
+    const uncertain = [...this.orders.values()].filter(
+      (state): state is Extract<OrderState, { kind: 'uncertain' }> =>
+        state.kind === 'uncertain' && state.request.accountId === account.link.accountId,
+    );
+    if (vanished.length === 0 && uncertain.length === 0) return;
+    const from = Math.min(this.now() - ORDER_SEARCH_MS, ...uncertain.map((u) => u.sentAt - 60_000));
+    const [orders, deals] = await Promise.all([
+      this.client.request('ProtoOAOrderListReq', {
+        ctidTraderAccountId: ctid,
+        fromTimestamp: from,
+        toTimestamp: this.now() + 60_000,
+      }),
+      this.client.request('ProtoOADealListReq', {
+        ctidTraderAccountId: ctid,
+        fromTimestamp: from,
+        toTimestamp: this.now() + 60_000,
+      }),
+    ]);
+    const brokerOrders = (orders.body.order as MessageBody[] | undefined) ?? [];
+    const brokerDeals = (deals.body.deal as MessageBody[] | undefined) ?? [];
+    for (const state of uncertain) {
+      const id = state.request.clientOrderId;
+      const found = brokerOrders.find((o) => o.clientOrderId === id && o.closingOrder !== true);
+      if (found === undefined) {
+        // The broker never received it: send it now, once.
+        this.orders.delete(id);
+        this.submitOrder(state.request);
+        continue;
+      }
+      if (
+        found.orderStatus === 'ORDER_STATUS_REJECTED' ||
+        found.orderStatus === 'ORDER_STATUS_CANCELLED'
+      ) {
+        this.reject(state.request, 'BROKER_REJECTED', found.orderStatus);
+        continue;
+      }
+      const positionId = num(found.positionId);
+      const openingDeal = brokerDeals.find(
+        (d) => num(d.positionId) === positionId && d.closePositionDetail === undefined,
+      );
+      this.onFilled(
+        account,
+        id,
+        {
+          positionId,
+          tradeData: found.tradeData,
+          price: found.executionPrice ?? openingDeal?.executionPrice,
+          stopLoss: found.stopLoss,
+          takeProfit: found.takeProfit,
+          usedMargin: 0,
+        },
+        found,
+      );
+      const held = account.positions.get(String(positionId));
+      if (held !== undefined && !seen.has(held.positionId)) vanished.push(held);
+    }
+    for (const held of vanished) {
+      const closing = brokerDeals.find(
+        (d) => String(num(d.positionId)) === held.positionId && d.closePositionDetail !== undefined,
+      );
+      if (closing === undefined) continue;
+      const closingOrder = brokerOrders.find((o) => num(o.orderId) === num(closing.orderId));
+      this.closed(
+        account,
+        held,
+        closing,
+        closingOrder?.orderType === 'STOP_LOSS_TAKE_PROFIT',
+        closingOrder?.isStopOut === true,
+      );
+    }
+  }
+
+  // Account data ------------------------------------------------------------------------------
+
+  private async readTrader(account: Account): Promise<void> {
+    const answer = await this.client.request('ProtoOATraderReq', {
+      ctidTraderAccountId: account.link.ctidTraderAccountId,
+    });
+    this.applyTrader(account, answer.body.trader as MessageBody);
+  }
+
+  private applyTrader(account: Account, trader: MessageBody): void {
+    account.moneyDigits = num(trader.moneyDigits ?? 2);
+    account.balanceCents = toCents(num(trader.balance), account.moneyDigits);
+    account.leverage = num(trader.leverageInCents ?? 100) / 100;
+  }
+
+  private async readSymbols(account: Account): Promise<void> {
+    const ctid = account.link.ctidTraderAccountId;
+    const list = await this.client.request('ProtoOASymbolsListReq', { ctidTraderAccountId: ctid });
+    const byKey = new Map(this.catalogue.instruments.map((i) => [symbolKey(i.symbol), i]));
+    const mapped = new Map<number, Instrument>();
+    for (const light of (list.body.symbol as MessageBody[] | undefined) ?? []) {
+      const name = typeof light.symbolName === 'string' ? light.symbolName : '';
+      const instrument = byKey.get(symbolKey(name));
+      if (light.enabled === false) continue;
+      if (instrument === undefined) account.unmapped.push(name);
+      else mapped.set(num(light.symbolId), instrument);
+    }
+    if (mapped.size === 0) return;
+    const full = await this.client.request('ProtoOASymbolByIdReq', {
+      ctidTraderAccountId: ctid,
+      symbolId: [...mapped.keys()],
+    });
+    for (const symbol of (full.body.symbol as MessageBody[] | undefined) ?? []) {
+      const symbolId = num(symbol.symbolId);
+      const instrument = mapped.get(symbolId);
+      if (instrument === undefined) continue;
+      const entry: BrokerSymbol = {
+        symbolId,
+        instrument,
+        digits: num(symbol.digits),
+        pipPosition: num(symbol.pipPosition),
+        minVolume: num(symbol.minVolume ?? 1),
+        stepVolume: num(symbol.stepVolume ?? 1),
+        maxVolume: num(symbol.maxVolume ?? Number.MAX_SAFE_INTEGER),
+      };
+      account.symbolsById.set(symbolId, entry);
+      account.symbolsByName.set(instrument.symbol, entry);
+    }
+  }
+
+  private figures(account: Account): AccountFigures {
+    let used = 0;
+    let unrealised = 0;
+    for (const position of account.positions.values()) {
+      used += position.marginCents;
+      unrealised += this.unrealisedCents(position);
+    }
+    const equity = account.balanceCents + unrealised;
+    return { equityCents: equity, usedMarginCents: used, freeMarginCents: equity - used };
+  }
+
+  private unrealisedCents(position: Position): Cents {
+    const tick = this.ticks.lastTick(position.symbol.instrument.symbol);
+    if (tick === undefined) return 0;
+    const direction = position.side === 'buy' ? 1 : -1;
+    const exit = position.side === 'buy' ? tick.bid : tick.ask;
+    const usd =
+      direction *
+      (exit - position.price) *
+      position.units *
+      this.converter.usdPerUnit(position.symbol.instrument.quoteCurrency);
+    return Math.round(usd * 100);
+  }
+
+  private moneyToCents(account: Account, amount: number): Cents {
+    return toCents(amount, account.moneyDigits);
+  }
+}
+
+/**
+ * The published geometry in the broker's units, relative to the entry price: the take-profit one
+ * pip beyond it (one pip above the spread from the closing price), the stop-loss the spread plus
+ * five times (spread + 1 pip) on the other side (risk/trade-geometry.ts).
+ */
+export function relativeProtection(
+  symbol: Pick<BrokerSymbol, 'pipPosition'>,
+  tick: Pick<Tick, 'bid' | 'ask'>,
+): { relativeTakeProfit: number; relativeStopLoss: number } {
+  const pip = Math.round(PRICE_SCALE / 10 ** symbol.pipPosition);
+  const spread = Math.round((tick.ask - tick.bid) * PRICE_SCALE);
+  const distance = spread + pip;
+  return { relativeTakeProfit: pip, relativeStopLoss: spread + 5 * distance };
+}
+
+function symbolKey(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+function clientOrderIdOf(order: MessageBody, position: MessageBody): string | undefined {
+  if (typeof order.clientOrderId === 'string') return order.clientOrderId;
+  const tradeData = (position.tradeData ?? {}) as MessageBody;
+  return typeof tradeData.label === 'string' ? tradeData.label : undefined;
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+function toCents(amount: number, moneyDigits: number): Cents {
+  return Math.round((amount * 100) / 10 ** moneyDigits);
+}
+
+function rejectReason(error: unknown): BrokerRejectReason {
+  const code = error instanceof CTraderError ? error.code : typeof error === 'string' ? error : '';
+  if (error instanceof CTraderTokenError) return 'NOT_AUTHORISED';
+  switch (code) {
+    case 'MARKET_CLOSED':
+    case 'SYMBOL_HAS_HOLIDAY':
+    case 'SERVER_IS_UNDER_MAINTENANCE':
+    case 'TRADING_DISABLED':
+      return 'MARKET_CLOSED';
+    case 'TRADING_BAD_VOLUME':
+    case 'TRADING_BAD_STAKE':
+      return 'INVALID_SIZE';
+    case 'TRADING_BAD_STOPS':
+    case 'PROTECTION_IS_TOO_CLOSE_TO_MARKET':
+      return 'INVALID_STOPS';
+    case 'NOT_ENOUGH_MONEY':
+    case 'MAX_EXPOSURE_REACHED':
+    case 'TOO_MANY_POSITIONS':
+      return 'INSUFFICIENT_MARGIN';
+    case 'NO_QUOTES':
+      return 'NO_PRICE';
+    case 'SYMBOL_NOT_FOUND':
+    case 'UNKNOWN_SYMBOL':
+      return 'UNKNOWN_INSTRUMENT';
+    default:
+      return 'BROKER_REJECTED';
+  }
+}

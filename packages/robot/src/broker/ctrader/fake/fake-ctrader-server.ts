@@ -1,0 +1,942 @@
+import net from 'node:net';
+import { frame, FrameReader } from '../framing';
+import { CTraderProtocol, type DecodedMessage, type MessageBody } from '../protocol';
+
+/**
+ * A local stand-in for a cTrader Open API server, for tests: plain TCP on 127.0.0.1, the same
+ * framing and the same .proto definitions as the real one (decision 077). It keeps accounts,
+ * symbols, prices, positions and deals in memory and answers as the documentation says the real
+ * server does; tests steer it (prices, token expiry, closures, dropped connections) through its
+ * methods, never through the client under test.
+ */
+
+export interface FakeSymbol {
+  readonly symbolId: number;
+  readonly symbolName: string;
+  readonly digits: number;
+  readonly pipPosition: number;
+  /** In cents of a unit, as the API counts volume (10_000_000 = 100,000 units). */
+  readonly lotSize: number;
+  readonly minVolume: number;
+  readonly stepVolume: number;
+  readonly maxVolume: number;
+  readonly bid: number;
+  readonly ask: number;
+  /** USD value of one unit of the quote currency (1 for XXX/USD). */
+  readonly usdPerQuote?: number;
+}
+
+export interface FakeAccount {
+  readonly ctidTraderAccountId: number;
+  readonly accessToken: string;
+  readonly isLive: boolean;
+  readonly traderLogin: number;
+  readonly brokerName: string;
+  /** Balance in the account's money units, i.e. multiplied by 10^moneyDigits. */
+  readonly balance: number;
+  readonly moneyDigits: number;
+  readonly leverageInCents: number;
+  readonly depositAssetId: number;
+}
+
+export interface FakeCTraderOptions {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly accounts: readonly FakeAccount[];
+  readonly symbols: readonly FakeSymbol[];
+  readonly protocol?: CTraderProtocol;
+  /** Requests a connection may make in one second before REQUEST_FREQUENCY_EXCEEDED. */
+  readonly requestsPerSecond?: number;
+  /** How often the server sends its own heartbeat (0: never). */
+  readonly heartbeatIntervalMs?: number;
+}
+
+export interface FakePosition {
+  readonly positionId: number;
+  readonly accountId: number;
+  readonly symbolId: number;
+  readonly side: 'BUY' | 'SELL';
+  readonly volume: number;
+  readonly price: number;
+  readonly stopLoss: number;
+  readonly takeProfit: number;
+  readonly usedMargin: number;
+  readonly label: string | undefined;
+  readonly clientOrderId: string | undefined;
+  readonly orderId: number;
+  readonly openTimestamp: number;
+}
+
+export interface FakeOrderRecord {
+  readonly orderId: number;
+  readonly accountId: number;
+  readonly clientOrderId: string | undefined;
+  readonly body: MessageBody;
+}
+
+/** What to do with the next order: drop the connection before or after executing it. */
+export type OrderFault = 'drop-before-execution' | 'drop-after-execution';
+
+interface Session {
+  readonly socket: net.Socket;
+  applicationAuthorised: boolean;
+  readonly accounts: Set<number>;
+  readonly spots: Map<number, Set<number>>;
+  readonly sentAt: number[];
+}
+
+interface AccountState {
+  readonly account: FakeAccount;
+  balance: number;
+  token: string;
+  tokenValid: boolean;
+}
+
+interface Deal {
+  readonly body: MessageBody;
+  readonly accountId: number;
+  readonly executionTimestamp: number;
+}
+
+const PRICE_SCALE = 100_000;
+
+export class FakeCTraderServer {
+  readonly protocol: CTraderProtocol;
+  /** Every request received, in order, by name (heartbeats excluded). */
+  readonly received: DecodedMessage[] = [];
+  readonly orders: FakeOrderRecord[] = [];
+  heartbeatsReceived = 0;
+  private readonly server: net.Server;
+  private readonly sessions = new Set<Session>();
+  private readonly accounts = new Map<number, AccountState>();
+  private readonly symbols = new Map<number, { spec: FakeSymbol; bid: number; ask: number }>();
+  private readonly positions = new Map<number, FakePosition>();
+  private readonly deals: Deal[] = [];
+  /** Executed orders, opening and closing, for ProtoOAOrderListReq. */
+  private readonly history: { accountId: number; timestamp: number; body: MessageBody }[] = [];
+  private nextId = 1000;
+  private marketOpen = true;
+  private mute = false;
+  private orderFault: OrderFault | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: FakeCTraderOptions) {
+    this.protocol = options.protocol ?? CTraderProtocol.load();
+    for (const account of options.accounts) {
+      this.accounts.set(account.ctidTraderAccountId, {
+        account,
+        balance: account.balance,
+        token: account.accessToken,
+        tokenValid: true,
+      });
+    }
+    for (const spec of options.symbols) {
+      this.symbols.set(spec.symbolId, { spec, bid: spec.bid, ask: spec.ask });
+    }
+    this.server = net.createServer((socket) => {
+      this.accept(socket);
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const interval = this.options.heartbeatIntervalMs ?? 0;
+    if (interval > 0) {
+      this.heartbeat = setInterval(() => {
+        for (const session of this.sessions) this.write(session, 'ProtoHeartbeatEvent', {});
+      }, interval);
+    }
+    return this.port;
+  }
+
+  get port(): number {
+    const address = this.server.address();
+    if (address === null || typeof address === 'string')
+      throw new Error('fake cTrader not listening');
+    return address.port;
+  }
+
+  get connections(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    for (const session of this.sessions) session.socket.destroy();
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
+  }
+
+  /** Drops every connection, as a network fault would. */
+  dropConnections(): void {
+    for (const session of this.sessions) session.socket.destroy();
+  }
+
+  /** Stops accepting connections until `resume` (a longer outage). */
+  pause(): Promise<void> {
+    this.dropConnections();
+    return new Promise((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
+  }
+
+  resume(port: number): Promise<void> {
+    return new Promise((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+  }
+
+  /** The connections stay open but nothing is answered any more (a half-open connection). */
+  stopAnswering(): void {
+    this.mute = true;
+  }
+
+  resumeAnswering(): void {
+    this.mute = false;
+  }
+
+  setMarketOpen(open: boolean): void {
+    this.marketOpen = open;
+  }
+
+  failNextOrder(fault: OrderFault): void {
+    this.orderFault = fault;
+  }
+
+  openPositions(accountId: number): FakePosition[] {
+    return [...this.positions.values()].filter((p) => p.accountId === accountId);
+  }
+
+  balance(accountId: number): number {
+    return this.accountState(accountId).balance;
+  }
+
+  requests(name: string): DecodedMessage[] {
+    return this.received.filter((message) => message.name === name);
+  }
+
+  /** A deposit (positive) or withdrawal at the broker, in money units; sessions are told. */
+  depositOrWithdraw(accountId: number, delta: number): void {
+    const state = this.accountState(accountId);
+    state.balance += delta;
+    const now = Date.now();
+    this.broadcast(
+      accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'DEPOSIT_WITHDRAW',
+        depositWithdraw: {
+          operationType: delta >= 0 ? 'BALANCE_DEPOSIT' : 'BALANCE_WITHDRAW',
+          balanceHistoryId: ++this.nextId,
+          balance: state.balance,
+          delta: Math.abs(delta),
+          changeBalanceTimestamp: now,
+          moneyDigits: state.account.moneyDigits,
+        },
+      },
+      undefined,
+      undefined,
+    );
+  }
+
+  /** The token expires: sessions holding the account are told, and it is refused from now on. */
+  expireToken(accessToken: string): void {
+    const ids: number[] = [];
+    for (const state of this.accounts.values()) {
+      if (state.token === accessToken) {
+        state.tokenValid = false;
+        ids.push(state.account.ctidTraderAccountId);
+      }
+    }
+    for (const session of this.sessions) {
+      const held = ids.filter((id) => session.accounts.has(id));
+      if (held.length === 0) continue;
+      for (const id of held) session.accounts.delete(id);
+      this.write(session, 'ProtoOAAccountsTokenInvalidatedEvent', {
+        ctidTraderAccountIds: held,
+        reason: 'Access Token is expired',
+      });
+    }
+  }
+
+  /** A new price: subscribers get a spot event, then stops and limits are checked. */
+  setPrice(symbolId: number, bid: number, ask: number): void {
+    const symbol = this.symbols.get(symbolId);
+    if (symbol === undefined) throw new Error(`fake cTrader: no symbol ${symbolId}`);
+    symbol.bid = bid;
+    symbol.ask = ask;
+    for (const session of this.sessions) {
+      for (const [accountId, ids] of session.spots) {
+        if (!ids.has(symbolId)) continue;
+        this.write(session, 'ProtoOASpotEvent', {
+          ctidTraderAccountId: accountId,
+          symbolId,
+          bid: Math.round(bid * PRICE_SCALE),
+          ask: Math.round(ask * PRICE_SCALE),
+          timestamp: Date.now(),
+        });
+      }
+    }
+    for (const position of [...this.positions.values()]) {
+      if (position.symbolId !== symbolId) continue;
+      const exit = position.side === 'BUY' ? bid : ask;
+      const hitTp =
+        position.side === 'BUY' ? exit >= position.takeProfit : exit <= position.takeProfit;
+      const hitSl = position.side === 'BUY' ? exit <= position.stopLoss : exit >= position.stopLoss;
+      if (hitTp || hitSl)
+        this.closePosition(
+          position,
+          hitTp ? position.takeProfit : position.stopLoss,
+          undefined,
+          true,
+        );
+    }
+  }
+
+  private accept(socket: net.Socket): void {
+    socket.setNoDelay(true);
+    const session: Session = {
+      socket,
+      applicationAuthorised: false,
+      accounts: new Set(),
+      spots: new Map(),
+      sentAt: [],
+    };
+    this.sessions.add(session);
+    const reader = new FrameReader();
+    socket.on('data', (chunk: Buffer) => {
+      for (const bytes of reader.push(chunk)) {
+        if (socket.destroyed) return;
+        this.handle(session, this.protocol.decode(bytes));
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.sessions.delete(session));
+  }
+
+  private write(session: Session, name: string, body: MessageBody, clientMsgId?: string): void {
+    if (session.socket.destroyed || this.mute) return;
+    session.socket.write(frame(this.protocol.encode(name, body, clientMsgId)));
+  }
+
+  private error(
+    session: Session,
+    request: DecodedMessage,
+    code: string,
+    description: string,
+    accountId?: number,
+  ): void {
+    const body: MessageBody = { errorCode: code, description };
+    if (accountId !== undefined) body.ctidTraderAccountId = accountId;
+    this.write(session, 'ProtoOAErrorRes', body, request.clientMsgId);
+  }
+
+  private symbolOf(symbolId: number): { spec: FakeSymbol; bid: number; ask: number } {
+    const symbol = this.symbols.get(symbolId);
+    if (symbol === undefined) throw new Error(`fake cTrader: no symbol ${symbolId}`);
+    return symbol;
+  }
+
+  private accountState(accountId: number): AccountState {
+    const state = this.accounts.get(accountId);
+    if (state === undefined) throw new Error(`fake cTrader: no account ${accountId}`);
+    return state;
+  }
+
+  private handle(session: Session, message: DecodedMessage): void {
+    if (message.name === 'ProtoHeartbeatEvent') {
+      this.heartbeatsReceived += 1;
+      return;
+    }
+    this.received.push(message);
+    const now = performance.now();
+    while ((session.sentAt[0] ?? now) <= now - 1000) session.sentAt.shift();
+    session.sentAt.push(now);
+    if (session.sentAt.length > (this.options.requestsPerSecond ?? 50)) {
+      this.error(session, message, 'REQUEST_FREQUENCY_EXCEEDED', 'Request frequency is reached');
+      return;
+    }
+    const body = message.body;
+    if (message.name === 'ProtoOAApplicationAuthReq') {
+      if (
+        body.clientId !== this.options.clientId ||
+        body.clientSecret !== this.options.clientSecret
+      ) {
+        this.error(session, message, 'CH_CLIENT_AUTH_FAILURE', 'Wrong client credentials');
+        return;
+      }
+      session.applicationAuthorised = true;
+      this.write(session, 'ProtoOAApplicationAuthRes', {}, message.clientMsgId);
+      return;
+    }
+    if (!session.applicationAuthorised) {
+      this.error(session, message, 'CH_CLIENT_NOT_AUTHENTICATED', 'Application is not authorised');
+      return;
+    }
+    if (message.name === 'ProtoOAVersionReq') {
+      this.write(session, 'ProtoOAVersionRes', { version: '91' }, message.clientMsgId);
+      return;
+    }
+    if (message.name === 'ProtoOAGetAccountListByAccessTokenReq') {
+      const owned = [...this.accounts.values()].filter(
+        (state) => state.token === body.accessToken && state.tokenValid,
+      );
+      if (owned.length === 0) {
+        this.error(session, message, 'CH_ACCESS_TOKEN_INVALID', 'Access token is invalid');
+        return;
+      }
+      this.write(
+        session,
+        'ProtoOAGetAccountListByAccessTokenRes',
+        {
+          accessToken: body.accessToken,
+          permissionScope: 'SCOPE_TRADE',
+          ctidTraderAccount: owned.map(({ account }) => ({
+            ctidTraderAccountId: account.ctidTraderAccountId,
+            isLive: account.isLive,
+            traderLogin: account.traderLogin,
+            brokerTitleShort: account.brokerName,
+          })),
+        },
+        message.clientMsgId,
+      );
+      return;
+    }
+    if (message.name === 'ProtoOAAccountAuthReq') {
+      const id = body.ctidTraderAccountId as number;
+      const state = this.accounts.get(id);
+      if (state === undefined) {
+        this.error(
+          session,
+          message,
+          'CH_CTID_TRADER_ACCOUNT_NOT_FOUND',
+          'Trading account is not found',
+          id,
+        );
+        return;
+      }
+      if (state.token !== body.accessToken) {
+        this.error(session, message, 'CH_ACCESS_TOKEN_INVALID', 'Access token is invalid', id);
+        return;
+      }
+      if (!state.tokenValid) {
+        this.error(session, message, 'OA_AUTH_TOKEN_EXPIRED', 'Access token is expired', id);
+        return;
+      }
+      session.accounts.add(id);
+      this.write(
+        session,
+        'ProtoOAAccountAuthRes',
+        { ctidTraderAccountId: id },
+        message.clientMsgId,
+      );
+      return;
+    }
+    const accountId = body.ctidTraderAccountId as number | undefined;
+    if (accountId === undefined || !session.accounts.has(accountId)) {
+      this.error(
+        session,
+        message,
+        'ACCOUNT_NOT_AUTHORIZED',
+        'Account is not authorised',
+        accountId,
+      );
+      return;
+    }
+    switch (message.name) {
+      case 'ProtoOASymbolsListReq': {
+        this.write(
+          session,
+          'ProtoOASymbolsListRes',
+          {
+            ctidTraderAccountId: accountId,
+            symbol: [...this.symbols.values()].map(({ spec }) => ({
+              symbolId: spec.symbolId,
+              symbolName: spec.symbolName,
+              enabled: true,
+            })),
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOASymbolByIdReq': {
+        const ids = (body.symbolId as number[] | undefined) ?? [];
+        const found = ids.flatMap((id) => this.symbols.get(id)?.spec ?? []);
+        if (found.length !== ids.length) {
+          this.error(session, message, 'SYMBOL_NOT_FOUND', 'Symbol not found', accountId);
+          return;
+        }
+        this.write(
+          session,
+          'ProtoOASymbolByIdRes',
+          {
+            ctidTraderAccountId: accountId,
+            symbol: found.map((spec) => ({
+              symbolId: spec.symbolId,
+              digits: spec.digits,
+              pipPosition: spec.pipPosition,
+              lotSize: spec.lotSize,
+              minVolume: spec.minVolume,
+              stepVolume: spec.stepVolume,
+              maxVolume: spec.maxVolume,
+              enableShortSelling: true,
+            })),
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOASubscribeSpotsReq': {
+        const ids = (body.symbolId as number[] | undefined) ?? [];
+        const set = session.spots.get(accountId) ?? new Set<number>();
+        if (ids.some((id) => set.has(id))) {
+          this.error(session, message, 'ALREADY_SUBSCRIBED', 'Already subscribed', accountId);
+          return;
+        }
+        if (ids.some((id) => !this.symbols.has(id))) {
+          this.error(session, message, 'SYMBOL_NOT_FOUND', 'Symbol not found', accountId);
+          return;
+        }
+        for (const id of ids) set.add(id);
+        session.spots.set(accountId, set);
+        this.write(
+          session,
+          'ProtoOASubscribeSpotsRes',
+          { ctidTraderAccountId: accountId },
+          message.clientMsgId,
+        );
+        // The first spot event of a subscription carries the current price.
+        for (const id of ids) {
+          const symbol = this.symbolOf(id);
+          this.write(session, 'ProtoOASpotEvent', {
+            ctidTraderAccountId: accountId,
+            symbolId: id,
+            bid: Math.round(symbol.bid * PRICE_SCALE),
+            ask: Math.round(symbol.ask * PRICE_SCALE),
+            timestamp: Date.now(),
+          });
+        }
+        return;
+      }
+      case 'ProtoOAUnsubscribeSpotsReq': {
+        const set = session.spots.get(accountId);
+        for (const id of (body.symbolId as number[] | undefined) ?? []) set?.delete(id);
+        this.write(
+          session,
+          'ProtoOAUnsubscribeSpotsRes',
+          { ctidTraderAccountId: accountId },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOATraderReq': {
+        const state = this.accountState(accountId);
+        this.write(
+          session,
+          'ProtoOATraderRes',
+          {
+            ctidTraderAccountId: accountId,
+            trader: {
+              ctidTraderAccountId: accountId,
+              balance: state.balance,
+              depositAssetId: state.account.depositAssetId,
+              leverageInCents: state.account.leverageInCents,
+              moneyDigits: state.account.moneyDigits,
+              traderLogin: state.account.traderLogin,
+              brokerName: state.account.brokerName,
+              accountType: 'HEDGED',
+            },
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOAReconcileReq': {
+        this.write(
+          session,
+          'ProtoOAReconcileRes',
+          {
+            ctidTraderAccountId: accountId,
+            position: this.openPositions(accountId).map((p) =>
+              this.positionBody(p, 'POSITION_STATUS_OPEN'),
+            ),
+            order: [],
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOAOrderListReq': {
+        const from = (body.fromTimestamp as number | undefined) ?? 0;
+        const to = (body.toTimestamp as number | undefined) ?? Number.MAX_SAFE_INTEGER;
+        this.write(
+          session,
+          'ProtoOAOrderListRes',
+          {
+            ctidTraderAccountId: accountId,
+            order: this.history
+              .filter((o) => o.accountId === accountId && o.timestamp >= from && o.timestamp <= to)
+              .map((o) => o.body),
+            hasMore: false,
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOADealListReq': {
+        const from = (body.fromTimestamp as number | undefined) ?? 0;
+        const to = (body.toTimestamp as number | undefined) ?? Number.MAX_SAFE_INTEGER;
+        const max = (body.maxRows as number | undefined) ?? 1000;
+        const matching = this.deals.filter(
+          (deal) =>
+            deal.accountId === accountId &&
+            deal.executionTimestamp >= from &&
+            deal.executionTimestamp <= to,
+        );
+        this.write(
+          session,
+          'ProtoOADealListRes',
+          {
+            ctidTraderAccountId: accountId,
+            deal: matching.slice(0, max).map((deal) => deal.body),
+            hasMore: matching.length > max,
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOANewOrderReq': {
+        this.newOrder(session, message, accountId);
+        return;
+      }
+      case 'ProtoOAClosePositionReq': {
+        const position = this.positions.get(body.positionId as number);
+        if (position?.accountId !== accountId) {
+          this.write(
+            session,
+            'ProtoOAOrderErrorEvent',
+            {
+              ctidTraderAccountId: accountId,
+              errorCode: 'POSITION_NOT_FOUND',
+              description: 'Position not found',
+            },
+            message.clientMsgId,
+          );
+          return;
+        }
+        const symbol = this.symbolOf(position.symbolId);
+        this.closePosition(
+          position,
+          position.side === 'BUY' ? symbol.bid : symbol.ask,
+          message.clientMsgId,
+          false,
+        );
+        return;
+      }
+      default: {
+        this.error(
+          session,
+          message,
+          'UNSUPPORTED_MESSAGE',
+          `${message.name} is not supported by the fake`,
+        );
+        return;
+      }
+    }
+  }
+
+  private orderError(
+    session: Session,
+    message: DecodedMessage,
+    accountId: number,
+    code: string,
+    description: string,
+  ): void {
+    this.write(
+      session,
+      'ProtoOAOrderErrorEvent',
+      { ctidTraderAccountId: accountId, errorCode: code, description },
+      message.clientMsgId,
+    );
+  }
+
+  private newOrder(session: Session, message: DecodedMessage, accountId: number): void {
+    const body = message.body;
+    const fault = this.orderFault;
+    this.orderFault = undefined;
+    if (fault === 'drop-before-execution') {
+      session.socket.destroy();
+      return;
+    }
+    const symbol = this.symbols.get(body.symbolId as number);
+    if (symbol === undefined) {
+      this.orderError(session, message, accountId, 'SYMBOL_NOT_FOUND', 'Symbol not found');
+      return;
+    }
+    if (body.orderType !== 'MARKET') {
+      this.orderError(
+        session,
+        message,
+        accountId,
+        'INVALID_REQUEST',
+        'The fake executes market orders only',
+      );
+      return;
+    }
+    const volume = body.volume as number;
+    const { minVolume, maxVolume, stepVolume } = symbol.spec;
+    if (volume < minVolume || volume > maxVolume || volume % stepVolume !== 0) {
+      this.orderError(
+        session,
+        message,
+        accountId,
+        'TRADING_BAD_VOLUME',
+        `Volume ${volume} is not allowed`,
+      );
+      return;
+    }
+    if (!this.marketOpen) {
+      this.orderError(session, message, accountId, 'MARKET_CLOSED', 'Market is closed');
+      return;
+    }
+    const state = this.accountState(accountId);
+    const side = body.tradeSide as 'BUY' | 'SELL';
+    const price = side === 'BUY' ? symbol.ask : symbol.bid;
+    const units = volume / 100;
+    const scale = 10 ** state.account.moneyDigits;
+    const usedMargin = Math.round(
+      ((units * price * (symbol.spec.usdPerQuote ?? 1)) / (state.account.leverageInCents / 100)) *
+        scale,
+    );
+    const marginInUse = this.openPositions(accountId).reduce((sum, p) => sum + p.usedMargin, 0);
+    if (marginInUse + usedMargin > state.balance) {
+      this.orderError(session, message, accountId, 'NOT_ENOUGH_MONEY', 'Not enough funds');
+      return;
+    }
+    const relativeSl = body.relativeStopLoss as number | undefined;
+    const relativeTp = body.relativeTakeProfit as number | undefined;
+    const direction = side === 'BUY' ? 1 : -1;
+    const round = (value: number): number => Number(value.toFixed(symbol.spec.digits));
+    const orderId = ++this.nextId;
+    const positionId = ++this.nextId;
+    const position: FakePosition = {
+      positionId,
+      accountId,
+      symbolId: symbol.spec.symbolId,
+      side,
+      volume,
+      price,
+      stopLoss:
+        relativeSl === undefined
+          ? Number.NaN
+          : round(price - (direction * relativeSl) / PRICE_SCALE),
+      takeProfit:
+        relativeTp === undefined
+          ? Number.NaN
+          : round(price + (direction * relativeTp) / PRICE_SCALE),
+      usedMargin,
+      label: body.label as string | undefined,
+      clientOrderId: body.clientOrderId as string | undefined,
+      orderId,
+      openTimestamp: Date.now(),
+    };
+    this.orders.push({ orderId, accountId, clientOrderId: position.clientOrderId, body });
+    const order = (status: string, executed: boolean): MessageBody => ({
+      orderId,
+      tradeData: this.tradeData(position),
+      orderType: 'MARKET',
+      orderStatus: status,
+      clientOrderId: position.clientOrderId,
+      positionId,
+      ...(relativeSl === undefined ? {} : { relativeStopLoss: relativeSl }),
+      ...(relativeTp === undefined ? {} : { relativeTakeProfit: relativeTp }),
+      ...(executed ? { executionPrice: price, executedVolume: volume } : {}),
+    });
+    this.write(
+      session,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'ORDER_ACCEPTED',
+        position: this.positionBody(position, 'POSITION_STATUS_CREATED'),
+        order: order('ORDER_STATUS_ACCEPTED', false),
+      },
+      message.clientMsgId,
+    );
+    this.positions.set(positionId, position);
+    this.history.push({
+      accountId,
+      timestamp: position.openTimestamp,
+      body: order('ORDER_STATUS_FILLED', true),
+    });
+    const deal = this.dealBody(position, orderId, volume, price, side, undefined);
+    this.deals.push({
+      body: deal,
+      accountId,
+      executionTimestamp: deal.executionTimestamp as number,
+    });
+    if (fault === 'drop-after-execution') {
+      session.socket.destroy();
+      return;
+    }
+    this.broadcast(
+      accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'ORDER_FILLED',
+        position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
+        order: order('ORDER_STATUS_FILLED', true),
+        deal,
+      },
+      session,
+      message.clientMsgId,
+    );
+  }
+
+  private closePosition(
+    position: FakePosition,
+    closePrice: number,
+    clientMsgId: string | undefined,
+    byServer: boolean,
+  ): void {
+    const state = this.accountState(position.accountId);
+    const symbol = this.symbolOf(position.symbolId);
+    const direction = position.side === 'BUY' ? 1 : -1;
+    const scale = 10 ** state.account.moneyDigits;
+    const grossProfit = Math.round(
+      direction *
+        (closePrice - position.price) *
+        (position.volume / 100) *
+        (symbol.spec.usdPerQuote ?? 1) *
+        scale,
+    );
+    state.balance = Math.max(0, state.balance + grossProfit);
+    this.positions.delete(position.positionId);
+    const closingSide = position.side === 'BUY' ? 'SELL' : 'BUY';
+    const orderId = ++this.nextId;
+    const deal = this.dealBody(position, orderId, position.volume, closePrice, closingSide, {
+      entryPrice: position.price,
+      grossProfit,
+      swap: 0,
+      commission: 0,
+      balance: state.balance,
+      closedVolume: position.volume,
+      moneyDigits: state.account.moneyDigits,
+    });
+    this.deals.push({
+      body: deal,
+      accountId: position.accountId,
+      executionTimestamp: deal.executionTimestamp as number,
+    });
+    const closingOrder: MessageBody = {
+      orderId,
+      tradeData: { ...this.tradeData(position), tradeSide: closingSide },
+      orderType: byServer ? 'STOP_LOSS_TAKE_PROFIT' : 'MARKET',
+      orderStatus: 'ORDER_STATUS_FILLED',
+      closingOrder: true,
+      positionId: position.positionId,
+      executionPrice: closePrice,
+      executedVolume: position.volume,
+      ...(byServer
+        ? closePrice === position.takeProfit
+          ? { takeProfit: position.takeProfit }
+          : { stopLoss: position.stopLoss }
+        : {}),
+    };
+    this.history.push({ accountId: position.accountId, timestamp: Date.now(), body: closingOrder });
+    this.broadcast(
+      position.accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: position.accountId,
+        executionType: 'ORDER_FILLED',
+        position: {
+          ...this.positionBody(position, 'POSITION_STATUS_CLOSED'),
+          tradeData: { ...this.tradeData(position), closeTimestamp: Date.now() },
+        },
+        order: closingOrder,
+        deal,
+        isServerEvent: byServer,
+      },
+      undefined,
+      clientMsgId,
+    );
+  }
+
+  /** Execution events go to every session that holds the account (as on the real server). */
+  private broadcast(
+    accountId: number,
+    name: string,
+    body: MessageBody,
+    origin: Session | undefined,
+    clientMsgId: string | undefined,
+  ): void {
+    for (const session of this.sessions) {
+      if (!session.accounts.has(accountId)) continue;
+      this.write(
+        session,
+        name,
+        body,
+        session === origin || origin === undefined ? clientMsgId : undefined,
+      );
+    }
+  }
+
+  private tradeData(position: FakePosition): MessageBody {
+    return {
+      symbolId: position.symbolId,
+      volume: position.volume,
+      tradeSide: position.side,
+      openTimestamp: position.openTimestamp,
+      ...(position.label === undefined ? {} : { label: position.label }),
+    };
+  }
+
+  private positionBody(position: FakePosition, status: string): MessageBody {
+    const state = this.accountState(position.accountId);
+    return {
+      positionId: position.positionId,
+      tradeData: this.tradeData(position),
+      positionStatus: status,
+      swap: 0,
+      price: position.price,
+      ...(Number.isNaN(position.stopLoss) ? {} : { stopLoss: position.stopLoss }),
+      ...(Number.isNaN(position.takeProfit) ? {} : { takeProfit: position.takeProfit }),
+      usedMargin: position.usedMargin,
+      moneyDigits: state.account.moneyDigits,
+      utcLastUpdateTimestamp: Date.now(),
+    };
+  }
+
+  private dealBody(
+    position: FakePosition,
+    orderId: number,
+    volume: number,
+    price: number,
+    side: string,
+    closePositionDetail: MessageBody | undefined,
+  ): MessageBody {
+    const now = Date.now();
+    return {
+      dealId: ++this.nextId,
+      orderId,
+      positionId: position.positionId,
+      volume,
+      filledVolume: volume,
+      symbolId: position.symbolId,
+      createTimestamp: now,
+      executionTimestamp: now,
+      executionPrice: price,
+      tradeSide: side,
+      dealStatus: 'FILLED',
+      moneyDigits: this.accountState(position.accountId).account.moneyDigits,
+      ...(closePositionDetail === undefined ? {} : { closePositionDetail }),
+    };
+  }
+}

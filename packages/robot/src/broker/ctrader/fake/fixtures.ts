@@ -1,0 +1,51 @@
+import type { FakeAccount, FakeCTraderOptions, FakeSymbol } from './fake-ctrader-server';
+
+/** A demo account and a few symbols as a cTrader broker lists them, for tests. */
+export const FAKE_APP = { clientId: 'app-client-id', clientSecret: 'app-client-secret' } as const;
+
+export const DEMO_ACCOUNT: FakeAccount = {
+  ctidTraderAccountId: 4_400_101,
+  accessToken: 'demo-access-token',
+  isLive: false,
+  traderLogin: 5_001_234,
+  brokerName: 'Fake Markets',
+  balance: 1_000_000, // 10,000.00 with moneyDigits 2
+  moneyDigits: 2,
+  leverageInCents: 10_000, // 1:100
+  depositAssetId: 15,
+};
+
+export const EURUSD: FakeSymbol = {
+  symbolId: 1,
+  symbolName: 'EURUSD',
+  digits: 5,
+  pipPosition: 4,
+  lotSize: 10_000_000,
+  minVolume: 100_000, // 1,000 units
+  stepVolume: 100_000,
+  maxVolume: 1_000_000_000,
+  bid: 1.085,
+  ask: 1.08512,
+};
+
+export const XAUUSD: FakeSymbol = {
+  symbolId: 41,
+  symbolName: 'XAUUSD',
+  digits: 2,
+  pipPosition: 2,
+  lotSize: 10_000,
+  minVolume: 100, // 1 ounce
+  stepVolume: 100,
+  maxVolume: 10_000_000,
+  bid: 2650.1,
+  ask: 2650.45,
+};
+
+export function fakeOptions(overrides: Partial<FakeCTraderOptions> = {}): FakeCTraderOptions {
+  return {
+    ...FAKE_APP,
+    accounts: [DEMO_ACCOUNT],
+    symbols: [EURUSD, XAUUSD],
+    ...overrides,
+  };
+}

@@ -1,0 +1,52 @@
+import { InstrumentCatalogue } from '../../../instruments/catalogue';
+import { CTraderClient, type CTraderClientOptions } from '../client';
+import { CTraderBroker } from '../ctrader-broker';
+import type { FakeCTraderServer } from './fake-ctrader-server';
+import { DEMO_ACCOUNT, FAKE_APP } from './fixtures';
+
+/** For tests: a client on the fake (plain TCP) and a started adapter for its demo account. */
+export async function connectBroker(
+  server: FakeCTraderServer,
+  accountId: string,
+  options: { catalogue?: InstrumentCatalogue; client?: Partial<CTraderClientOptions> } = {},
+): Promise<{ client: CTraderClient; broker: CTraderBroker; close: () => void }> {
+  const client = new CTraderClient({
+    host: '127.0.0.1',
+    port: server.port,
+    tls: false,
+    ...FAKE_APP,
+    protocol: server.protocol,
+    backoffInitialMs: 20,
+    backoffMaxMs: 100,
+    ...options.client,
+  });
+  await client.connect();
+  const broker = new CTraderBroker({
+    client,
+    catalogue: options.catalogue ?? new InstrumentCatalogue(),
+    accounts: [
+      {
+        accountId,
+        ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId,
+        accessToken: DEMO_ACCOUNT.accessToken,
+      },
+    ],
+  });
+  return {
+    client,
+    broker,
+    close: () => {
+      broker.stop();
+      client.close();
+    },
+  };
+}
+
+/** Waits, polling, until `check` holds; fails naming `what` after five seconds. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 5000;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
