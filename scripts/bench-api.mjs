@@ -281,8 +281,8 @@ function readsSection(reads, names, date) {
     '### An authenticated read (`npm run bench`, or `BENCH_ONLY=settings node scripts/bench-api.mjs`)',
     '',
     `Measured ${date} (load average ${os.loadavg()[0].toFixed(1)} at the end). One account ` +
-      `registered through the API on each database; ${readRounds} rounds, in each ` +
-      `${names.length > 1 ? `each build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
+      `registered through the API on each database; ${readRounds} rounds, in each: ` +
+      `${names.length > 1 ? `every build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
       `each a fresh server process after a 2 s warm-up, then the bare route. ${cpuRequests.toLocaleString('en')} ` +
       "requests each, 10 connections; the server process's own CPU (user + system, every thread, " +
       "from /proc/<pid>/stat) per request. On PostgreSQL the database server's CPU is not counted; " +
