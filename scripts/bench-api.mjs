@@ -34,6 +34,22 @@ const loginRounds = Number(process.env.BENCH_LOGIN_ROUNDS ?? 3);
  * the same rounds, alternating with this one: an A/B whose ratios share the machine's load.
  */
 const loginBefore = process.env.BENCH_LOGIN_BEFORE;
+/**
+ * `settings`: only the authenticated read (get-settings against the bare route), with one
+ * account registered instead of hundreds: no country-code run, no logins, no argon2 ceiling,
+ * which hold both cores for minutes. Writes only the reads' section of docs/benchmarks.md.
+ */
+const only = process.env.BENCH_ONLY ?? '';
+if (!['', 'settings'].includes(only))
+  throw new Error(`BENCH_ONLY=${only}: only "settings" is known`);
+const settingsOnly = only === 'settings';
+/** Rounds of the read per database; in each, every server variant, then the bare route. */
+const readRounds = Number(process.env.BENCH_READ_ROUNDS ?? 2);
+/**
+ * A directory: the servers of this build measured on the read run under `node --cpu-prof`,
+ * their profiles written there when they stop (docs/benchmarks.md says how to read them).
+ */
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 
 function measure(url, title, options = {}) {
   return autocannonRun({
@@ -103,13 +119,13 @@ async function post(url, body, address) {
   return response.json();
 }
 
-/** Registers the login accounts (8 at a time) and answers one session token. */
-async function registerLoginAccounts(url) {
+/** Registers `count` login accounts (8 at a time) and answers one session token. */
+async function registerLoginAccounts(url, count) {
   let next = 0;
   const tokens = [];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < loginAccounts) {
+      while (next < count) {
         const index = next++;
         const answer = await post(
           `${url}/core-api/public/api/v1/register`,
@@ -158,7 +174,7 @@ function loginRequests(url) {
   };
 }
 
-function startLoginServer(script, database) {
+function startLoginServer(script, database, execArgv = []) {
   return startServer(
     script,
     serverEnv(database.dataDir, {
@@ -167,6 +183,7 @@ function startLoginServer(script, database) {
       ROBOT_ENABLED: 'false',
       SEED_DEMO: 'false',
     }),
+    execArgv,
   );
 }
 
@@ -193,20 +210,114 @@ const median = (values) => {
 const spread = (values) =>
   `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 
+/**
+ * The authenticated read (the session cache's path, decision 045) on every variant, against
+ * the bare GET, `readRounds` times; the variants' order alternates by round. One row a round.
+ */
+async function measureReads(kind, database, variants, token, bare) {
+  const rows = [];
+  const reading = { method: 'GET', body: undefined };
+  const authorized = { ...reading, headers: { authorization: `Bearer ${token}` } };
+  for (let round = 0; round < readRounds; round++) {
+    const row = { kind, round: round + 1, settings: {} };
+    const order = round % 2 ? [...variants].reverse() : variants;
+    for (const variant of order) {
+      const profiled = cpuProfileDir && variant === variants.at(-1);
+      const execArgv = profiled
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`]
+        : [];
+      const server = await startLoginServer(variant.script, database, execArgv);
+      let stopped;
+      try {
+        const settingsUrl = `${server.url}/core-api/public/api/v1/get-settings`;
+        await measure(settingsUrl, 'warm-up', { ...authorized, duration: 2 });
+        row.settings[variant.name] = await withServerCpu(server, () =>
+          measure(settingsUrl, `get-settings (${variant.name})`, {
+            ...authorized,
+            amount: cpuRequests,
+          }),
+        );
+      } finally {
+        stopped = await stopServer(server);
+      }
+      // A clean exit is what writes the profile (--cpu-prof) and shows nothing broke.
+      if (stopped !== 0) throw new Error(`${variant.name} exited with ${stopped}`);
+    }
+    row.bareGet = await withServerCpu(bare, () =>
+      measure(`${bare.url}/bare`, 'bare GET', { ...reading, amount: cpuRequests }),
+    );
+    console.log(JSON.stringify(row));
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The reads' section of docs/benchmarks.md: one row per database, round and variant. */
+function readsSection(reads, names, date) {
+  const rows = reads.flatMap((row) =>
+    names.map((name) => {
+      const settings = row.settings[name];
+      return (
+        `| ${row.kind} | ${row.round} | ${name} | ${settings.requestsPerSecond} | ${settings.p99} | ` +
+        `${settings.cpuMicrosPerRequest.toFixed(1)} | ${row.bareGet.requestsPerSecond} | ` +
+        `${row.bareGet.cpuMicrosPerRequest.toFixed(1)} | ` +
+        `${(settings.cpuMicrosPerRequest / row.bareGet.cpuMicrosPerRequest).toFixed(2)} |`
+      );
+    }),
+  );
+  const kinds = [...new Set(reads.map((row) => row.kind))];
+  const summary = kinds.flatMap((kind) => {
+    const of = reads.filter((row) => row.kind === kind);
+    return names.map((name) => {
+      const micros = median(of.map((row) => row.settings[name].cpuMicrosPerRequest));
+      const bareMicros = median(of.map((row) => row.bareGet.cpuMicrosPerRequest));
+      return (
+        `- ${kind}, ${name}: ${micros.toFixed(1)} µs of server CPU per get-settings (median of ${of.length}; ` +
+        `target ≤ 50: ${micros <= 50 ? 'met' : 'not met'}), bare route ${bareMicros.toFixed(1)} µs`
+      );
+    });
+  });
+  return [
+    '### An authenticated read (`npm run bench`, or `BENCH_ONLY=settings node scripts/bench-api.mjs`)',
+    '',
+    `Measured ${date} (load average ${os.loadavg()[0].toFixed(1)} at the end). One account ` +
+      `registered through the API on each database; ${readRounds} rounds, in each: ` +
+      `${names.length > 1 ? `every build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
+      `each a fresh server process after a 2 s warm-up, then the bare route. ${cpuRequests.toLocaleString('en')} ` +
+      "requests each, 10 connections; the server process's own CPU (user + system, every thread, " +
+      "from /proc/<pid>/stat) per request. On PostgreSQL the database server's CPU is not counted; " +
+      'on PGlite the database runs inside the server process and is.',
+    '',
+    '| database | round | build | `GET /get-settings` (bearer token) req/s | p99 (ms) | server CPU per request (µs; target ≤ 50) | bare `GET /bare` req/s | bare CPU per request (µs) | CPU / bare CPU |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    ...summary,
+  ].join('\n');
+}
+
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-bench-'));
-const api = await startServer(path.join(serverDir, 'dist/main.js'), serverEnv(dataDir));
 const bare = await startServer(path.join(serverDir, 'scripts/bench-bare-server.mjs'));
-const argon2Route = await bundleServerScript('bench-argon2-server.ts', 'bench-argon2-server.js');
+const api = settingsOnly
+  ? undefined
+  : await startServer(path.join(serverDir, 'dist/main.js'), serverEnv(dataDir));
 try {
   const route = '/core-api/public/api/v1/country-code';
-  // Warm both up so that JIT and first-request costs do not count.
-  await measure(`${api.url}${route}`, 'warm-up');
-  await measure(`${bare.url}/bare`, 'warm-up');
-  const ours = summarize(await measure(`${api.url}${route}`, 'country-code'));
-  const baseline = summarize(await measure(`${bare.url}/bare`, 'bare'));
-  const ratio = ours.requestsPerSecond / baseline.requestsPerSecond;
-  await stopServer(api);
+  let ours;
+  let baseline;
+  if (api) {
+    // Warm both up so that JIT and first-request costs do not count.
+    await measure(`${api.url}${route}`, 'warm-up');
+    await measure(`${bare.url}/bare`, 'warm-up');
+    ours = summarize(await measure(`${api.url}${route}`, 'country-code'));
+    baseline = summarize(await measure(`${bare.url}/bare`, 'bare'));
+    await stopServer(api);
+  }
+  await measure(`${bare.url}/bare`, 'warm-up', { method: 'GET', body: undefined, duration: 2 });
 
+  const argon2Route = settingsOnly
+    ? undefined
+    : await bundleServerScript('bench-argon2-server.ts', 'bench-argon2-server.js');
   const hashing = await argon2Options();
   const cores = os.availableParallelism();
   const variants = [
@@ -230,24 +341,14 @@ try {
       let token;
       const registering = await startLoginServer(variants.at(-1).script, database);
       try {
-        token = await registerLoginAccounts(registering.url);
-        // An authenticated read (the session cache's path, decision 045) against bare GET.
-        const reading = { method: 'GET', body: undefined };
-        const authorized = { ...reading, headers: { authorization: `Bearer ${token}` } };
-        const settingsUrl = `${registering.url}/core-api/public/api/v1/get-settings`;
-        await measure(settingsUrl, 'warm-up', { ...authorized, duration: 2 });
-        const settings = await withServerCpu(registering, () =>
-          measure(settingsUrl, 'get-settings', { ...authorized, amount: cpuRequests }),
-        );
-        const bareGet = await withServerCpu(bare, () =>
-          measure(`${bare.url}/bare`, 'bare GET', { ...reading, amount: cpuRequests }),
-        );
-        reads.push({ kind, settings, bareGet });
-        failures.push(settings, bareGet);
+        token = await registerLoginAccounts(registering.url, settingsOnly ? 1 : loginAccounts);
       } finally {
         await stopServer(registering);
       }
-      for (let round = 0; round < loginRounds; round++) {
+      const readRows = await measureReads(kind, database, variants, token, bare);
+      reads.push(...readRows);
+      failures.push(...readRows.flatMap((row) => [...Object.values(row.settings), row.bareGet]));
+      for (let round = 0; round < (settingsOnly ? 0 : loginRounds); round++) {
         const row = { kind, round: round + 1, logins: {} };
         // Alternate which variant goes first, so that neither always meets the same load.
         const order = round % 2 ? [...variants].reverse() : variants;
@@ -321,59 +422,52 @@ try {
           ` (target ≥ ${loginTargets[kind]}: ${median(of.map((row) => row.logins[name].requestsPerSecond / row.hashOnly.requestsPerSecond)) >= loginTargets[kind] ? 'met' : 'not met'})`,
       );
     });
-  const body = [
-    '## API (`npm run bench`)',
-    '',
-    `Measured ${date} on this 2-core shared machine (load average ${os.loadavg()[0].toFixed(1)} at the end): autocannon, ${connections} connections, ` +
-      `${duration} s per route after a warm-up, POST with body \`{}\`. The baseline is a bare ` +
-      'Fastify 5 route answering the same JSON, measured in the same run.',
-    '',
-    '| route | req/s | p50 (ms) | p99 (ms) | errors |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    `| \`POST ${route}\` (full app: validation, geo lookup, logging, compression hook) | ${ours.requestsPerSecond} | ${ours.p50} | ${ours.p99} | ${ours.errors} |`,
-    `| bare Fastify \`POST /bare\` (baseline) | ${baseline.requestsPerSecond} | ${baseline.p50} | ${baseline.p99} | ${baseline.errors} |`,
-    '',
-    `**Ratio (ours / baseline throughput): ${ratio.toFixed(2)}**`,
-    '',
-    '### Logins and an authenticated read',
-    '',
-    `The same run, then, on each database: ${loginAccounts} accounts registered through the API; ` +
-      'servers with `TRUST_PROXY=1` and `ROBOT_ENABLED=false`, each login naming another account ' +
-      `and another client address (X-Forwarded-For), so no rate limit is reached. ${loginRounds} ` +
-      `rounds per database; in each, in turn: logins on ${names.length > 1 ? `each build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
-      'then two baselines. **argon2 route**: a bare Fastify route on the login path whose only ' +
-      "work is one verification with the server's hasher (`apps/server/scripts/bench-argon2-server.ts`), " +
-      'driven by the same load generator: what the machine does for a login whose only cost is ' +
-      'the hash. **Ceiling**: argon2id with the same parameters verifying in a process of its ' +
-      'own, with no server and no load generator, 2 and 4 at a time; the better one counts. ' +
-      'Logins req/s with p99 in ms.',
-    '',
-    `| database | round | ${names.map((name) => `logins, ${name}`).join(' | ')} | argon2 route | ceiling (at a time) | ${names.map((name) => `/ ceiling, ${name}`).join(' | ')} | ${names.map((name) => `/ argon2 route, ${name}`).join(' | ')} |`,
-    `| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ${names.map(() => '---:').join(' | ')} | ${names.map(() => '---:').join(' | ')} |`,
-    ...loginRows,
-    '',
-    'Median (min–max) over the rounds (targets, issue 18: logins ≥ 0.85 × the argon2 route on PostgreSQL, ≥ 0.75 × on PGlite; the ceiling is kept for reference):',
-    '',
-    ...summaryLines,
-    '',
-    `The authenticated read: ${cpuRequests.toLocaleString('en')} requests each, the server process's own CPU ` +
-      '(user + system, every thread, from /proc/<pid>/stat) per request; the bare route is ' +
-      "measured in the same run. On PostgreSQL the database server's CPU is not counted; on " +
-      'PGlite the database runs inside the server process and is.',
-    '',
-    '| database | `GET /get-settings` (bearer token) req/s | p99 (ms) | server CPU per request (µs; target ≤ 50) | bare `GET /bare` req/s | bare CPU per request (µs) | throughput ratio |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...reads.map(
-      ({ kind, settings, bareGet }) =>
-        `| ${kind} | ${settings.requestsPerSecond} | ${settings.p99} | ${settings.cpuMicrosPerRequest.toFixed(1)} | ${bareGet.requestsPerSecond} | ${bareGet.cpuMicrosPerRequest.toFixed(1)} | ${(settings.requestsPerSecond / bareGet.requestsPerSecond).toFixed(2)} |`,
-    ),
-  ].join('\n');
-  console.log(await writeBenchSection('api', body));
-  if ([ours, baseline, ...failures].some((result) => result.errors > 0)) {
+  const ratio = ours && ours.requestsPerSecond / baseline.requestsPerSecond;
+  // The throughput and logins' section, when they ran (not with BENCH_ONLY=settings).
+  const body =
+    !settingsOnly &&
+    [
+      '## API (`npm run bench`)',
+      '',
+      `Measured ${date} on this 2-core shared machine (load average ${os.loadavg()[0].toFixed(1)} at the end): autocannon, ${connections} connections, ` +
+        `${duration} s per route after a warm-up, POST with body \`{}\`. The baseline is a bare ` +
+        'Fastify 5 route answering the same JSON, measured in the same run.',
+      '',
+      '| route | req/s | p50 (ms) | p99 (ms) | errors |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      `| \`POST ${route}\` (full app: validation, geo lookup, logging, compression hook) | ${ours.requestsPerSecond} | ${ours.p50} | ${ours.p99} | ${ours.errors} |`,
+      `| bare Fastify \`POST /bare\` (baseline) | ${baseline.requestsPerSecond} | ${baseline.p50} | ${baseline.p99} | ${baseline.errors} |`,
+      '',
+      `**Ratio (ours / baseline throughput): ${ratio.toFixed(2)}**`,
+      '',
+      '### Logins',
+      '',
+      `The same run, then, on each database: ${loginAccounts} accounts registered through the API; ` +
+        'servers with `TRUST_PROXY=1` and `ROBOT_ENABLED=false`, each login naming another account ' +
+        `and another client address (X-Forwarded-For), so no rate limit is reached. ${loginRounds} ` +
+        `rounds per database; in each, in turn: logins on ${names.length > 1 ? `each build (${names.join(', ')}; the order alternates by round)` : 'this build'}, ` +
+        'then two baselines. **argon2 route**: a bare Fastify route on the login path whose only ' +
+        "work is one verification with the server's hasher (`apps/server/scripts/bench-argon2-server.ts`), " +
+        'driven by the same load generator: what the machine does for a login whose only cost is ' +
+        'the hash. **Ceiling**: argon2id with the same parameters verifying in a process of its ' +
+        'own, with no server and no load generator, 2 and 4 at a time; the better one counts. ' +
+        'Logins req/s with p99 in ms.',
+      '',
+      `| database | round | ${names.map((name) => `logins, ${name}`).join(' | ')} | argon2 route | ceiling (at a time) | ${names.map((name) => `/ ceiling, ${name}`).join(' | ')} | ${names.map((name) => `/ argon2 route, ${name}`).join(' | ')} |`,
+      `| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ${names.map(() => '---:').join(' | ')} | ${names.map(() => '---:').join(' | ')} |`,
+      ...loginRows,
+      '',
+      'Median (min–max) over the rounds (targets, issue 18: logins ≥ 0.85 × the argon2 route on PostgreSQL, ≥ 0.75 × on PGlite; the ceiling is kept for reference):',
+      '',
+      ...summaryLines,
+    ].join('\n');
+  if (body) console.log(await writeBenchSection('api', body));
+  console.log(await writeBenchSection('api-reads', readsSection(reads, names, date)));
+  if ([ours, baseline, ...failures].some((result) => result?.errors > 0)) {
     process.exitCode = 1;
   }
 } finally {
-  await stopServer(api);
+  if (api) await stopServer(api);
   await stopServer(bare);
   await fs.rm(dataDir, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helmetHeaders, registerSecurityHeaders } from '../src/plugins/security-headers';
 import { useTestApp } from './helpers/app';
 import { v1 } from './helpers/accounts';
 
@@ -132,5 +134,40 @@ describe('security headers (issue 11, finding 2)', () => {
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(claimed.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe("helmet's headers, built once (decision 083)", () => {
+  it("are written through Fastify's reply, none on the raw response before it is sent, and a route can still change one", async () => {
+    const app = Fastify();
+    registerSecurityHeaders(app);
+    let rawBeforeSend: string[] = [];
+    let replyBeforeSend: Record<string, unknown> = {};
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      rawBeforeSend = reply.raw.getHeaderNames();
+      replyBeforeSend = { ...reply.getHeaders() };
+      done(null, payload);
+    });
+    app.get('/plain', async () => ({ ok: true }));
+    app.get('/framed', async (_request, reply) => {
+      reply.header('x-frame-options', 'SAMEORIGIN');
+      return { ok: true };
+    });
+    try {
+      const plain = await app.inject({ url: '/plain' });
+      // Nothing was set header by header on Node's response: one writeHead sends them all.
+      expect(rawBeforeSend).toEqual([]);
+      const built = helmetHeaders();
+      expect(Object.keys(built)).toHaveLength(11);
+      for (const [name, value] of Object.entries(built)) {
+        expect(replyBeforeSend[name], name).toBe(value);
+        expect(plain.headers[name], name).toBe(value);
+      }
+      const framed = await app.inject({ url: '/framed' });
+      expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(framed.headers['content-security-policy']).toBe(built['content-security-policy']);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Token and code hashing. Tokens are 256 random bits; what we store is
@@ -17,8 +17,12 @@ export class Secrets {
     return randomInt(0, 1_000_000).toString().padStart(6, '0');
   }
 
+  /**
+   * SHA-256(pepper + secret), hex. Every authenticated request hashes its token: the one-shot
+   * `crypto.hash` skips building a Hash object and its stream state (decision 083).
+   */
   hash(secret: string): string {
-    return createHash('sha256').update(this.pepper).update(secret).digest('hex');
+    return hash('sha256', this.pepper + secret, 'hex');
   }
 
   matches(secret: string, expectedHash: string): boolean {

@@ -2,6 +2,9 @@ import { categories, type UserConfig } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 
+/** The config's categories, every one always present (get-settings builds this per request). */
+const configCategories = [...categories, 'all'] as const;
+
 export class AccountService {
   constructor(
     private readonly users: UsersRepository,
@@ -13,9 +16,10 @@ export class AccountService {
     const settings = await this.users.findSettings(user.id);
     if (!settings) throw new Error(`user ${user.id} has no settings row`);
     const stored = settings.categoriesEnabled;
-    const categoriesEnabled = Object.fromEntries(
-      [...categories, 'all' as const].map((category) => [category, stored[category] === true]),
-    ) as UserConfig['settings']['categories_enabled'];
+    const categoriesEnabled = {} as Record<(typeof configCategories)[number], boolean>;
+    for (const category of configCategories) {
+      categoriesEnabled[category] = stored[category] === true;
+    }
     return {
       user: {
         id: user.id,
