@@ -33,6 +33,11 @@ import { simulatedCheckoutRoutes } from './payments/simulated/checkout.routes';
 import { SimulatedPaymentProvider } from './payments/simulated/simulated-provider';
 import { StripePaymentProvider } from './payments/stripe/stripe-provider';
 import { BillingRepository } from './repositories/billing.repository';
+import {
+  DrizzleJobClaims,
+  processName,
+  type JobClaims,
+} from './repositories/job-claims.repository';
 import { BillingService, type ClockedPaymentProvider } from './services/billing.service';
 import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
@@ -164,6 +169,8 @@ export interface AppDependencies {
   billingTimers?: boolean;
   /** The payment provider; otherwise Stripe when its keys are set, else the simulated one. */
   paymentProvider?: ClockedPaymentProvider;
+  /** How long a claimed timed item is this process's before another may retry it (decision 078). */
+  jobLeaseMs?: number;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
@@ -332,6 +339,7 @@ function createPaymentProvider(
   db: Database['db'],
   clock: Clock,
   timers: boolean,
+  claims: JobClaims,
 ): ClockedPaymentProvider {
   if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
     return new StripePaymentProvider({
@@ -355,6 +363,7 @@ function createPaymentProvider(
       );
     },
     autoDeliver: timers,
+    claims,
     onError: (error, what) => {
       app.log.error({ err: error }, `payments: ${what} failed`);
     },
@@ -515,8 +524,19 @@ export async function buildApp(
   const promoCodes = new PromoCodesRepository(db);
   const platformLogins = new PlatformUsersRepository(db);
   const billingTimers = dependencies.billingTimers ?? true;
+  // Timed items (webhook deliveries, receipts, gifts) are claimed before they are done, so each
+  // is done by one of the processes sharing the database (decision 078).
+  const jobClaims = new DrizzleJobClaims(
+    db,
+    processName(),
+    dependencies.jobLeaseMs,
+    (job, item) => {
+      app.log.error({ job, item }, 'jobs: an item whose two runs died is left undone');
+    },
+  );
   const payments =
-    dependencies.paymentProvider ?? createPaymentProvider(config, app, db, clock, billingTimers);
+    dependencies.paymentProvider ??
+    createPaymentProvider(config, app, db, clock, billingTimers, jobClaims);
   const billingRepository = new BillingRepository(db);
   // Every absolute link we hand out (provider return links, mails): PUBLIC_URL, else the
   // address we listen on; never the request's Host or X-Forwarded-Host (issue 18).
@@ -527,6 +547,7 @@ export async function buildApp(
     provider: payments,
     users,
     mailer,
+    claims: jobClaims,
     clock,
     platform: robot,
     publicUrl: () => appBase(),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promoCodes, simPayEvents } from '../src/db/schema';
 import { SimulatedPaymentProvider } from '../src/payments/simulated/simulated-provider';
 import { signWebhook } from '../src/payments/simulated/webhook-signature';
+import { DrizzleJobClaims } from '../src/repositories/job-claims.repository';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { useTestApp, type TestContext } from './helpers/app';
 import { bearer, getSettings, manualClock, readMails, v1 } from './helpers/accounts';
@@ -384,6 +385,7 @@ describe("the simulated provider's retries", () => {
       webhookUrl: () =>
         `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}${v1}/billing/webhooks/simulated`,
       autoDeliver: false,
+      claims: new DrizzleJobClaims(app.database.db, 'restarted'),
       onError: (error) => {
         throw error;
       },

@@ -694,3 +694,23 @@ export const adminAuditLog = pgTable(
   },
   (table) => [index('admin_audit_log_created_at_idx').on(table.createdAt)],
 );
+
+// Jobs that run once (decision 078): a timed item (a webhook delivery, a receipt, a gift's
+// deposit) is claimed here by one process before its side effect, with a lease on database
+// time. A process that dies mid-job leaves its claim to lapse; one other process retries it,
+// once (`claims` counts the runs).
+export const jobClaims = pgTable(
+  'job_claims',
+  {
+    job: text('job').notNull(),
+    item: text('item').notNull(),
+    owner: text('owner').notNull(),
+    claims: integer('claims').notNull().default(1),
+    claimedUntil: instant('claimed_until').notNull(),
+    finishedAt: instant('finished_at'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.job, table.item] }),
+    index('job_claims_finished_idx').on(table.finishedAt),
+  ],
+);

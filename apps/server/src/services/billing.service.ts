@@ -27,6 +27,7 @@ import {
   type Tx,
 } from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
+import type { JobClaims } from '../repositories/job-claims.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import { accessUntil, guaranteeWindow, ourStatus, selfRefundWindow } from './billing-rules';
@@ -52,6 +53,8 @@ export interface BillingServiceOptions {
   provider: ClockedPaymentProvider;
   users: UsersRepository;
   mailer: Mailer;
+  /** Receipts and gifts are claimed before they go out: one process sends each (decision 078). */
+  claims: JobClaims;
   clock: Clock;
   /** Absent where no robot runs: gifts then wait for a process that has one. */
   platform: GiftPlatform | undefined;
@@ -85,6 +88,10 @@ const unavailable = () =>
   new AppError('SERVICE_UNAVAILABLE', { key: 'billing.providerUnavailable' });
 /** A receipt that did not go out is tried again for this long. */
 const receiptRetryMs = 2 * 86_400_000;
+/** Finished claims are kept past any retry of their item, then forgotten. */
+const finishedClaimsKeptMs = receiptRetryMs + 86_400_000;
+const receiptJob = 'billing.receipt';
+const giftJob = 'billing.gift';
 /** ...but not while the first try may still be running. */
 const receiptRetryAfterMs = 10 * 60_000;
 
@@ -603,10 +610,16 @@ export class BillingService implements PromoBenefits {
   // ---- E-mail ----
 
   private async sendReceipt(user: UserRow, paymentId: string): Promise<void> {
+    // Another process sending (or having sent) this receipt holds its claim.
+    const claim = await this.options.claims.claim(receiptJob, paymentId);
+    if (!claim) return;
     const language = languageOf(user);
     const payments = await this.repository.paymentsOf(user.id);
     const payment = payments.find((row) => row.id === paymentId);
-    if (!payment) return;
+    if (!payment || payment.receiptSentAt) {
+      await claim.release();
+      return;
+    }
     const isFirst = payments.at(-1)?.id === payment.id;
     const gift = await this.repository.giftOf(user.id);
     try {
@@ -629,7 +642,9 @@ export class BillingService implements PromoBenefits {
         }),
       );
       await this.repository.markReceiptSent(payment.id, this.now());
+      await claim.finish();
     } catch (error) {
+      await claim.release().catch(() => undefined);
       this.options.onError(error, 'sending a receipt');
     }
   }
@@ -690,6 +705,7 @@ export class BillingService implements PromoBenefits {
       if (user) await this.sendReceipt(user, payment.id);
     }
     await this.grantPendingGifts();
+    await this.options.claims.prune(finishedClaimsKeptMs);
   }
 
   // ---- The yearly plan's gift ----
@@ -704,21 +720,37 @@ export class BillingService implements PromoBenefits {
     return this.byGift.run(userId, async () => {
       const platform = this.options.platform;
       if (!platform?.hasAccount(userId)) return false;
-      const gift = await this.repository.giftOf(userId);
-      if (!gift || gift.status === 'granted' || gift.status === 'canceled') return false;
-      if (gift.status === 'granting' && gift.grantStartedAt) {
-        if (await this.repository.depositBookedSince(userId, gift.cents, gift.grantStartedAt)) {
-          await this.repository.finishGrant(userId, this.now());
-          return true;
-        }
-        await this.repository.restartGrant(userId, new Date(platform.now()));
-      } else if (!(await this.repository.startGrant(userId, new Date(platform.now())))) {
-        return false;
+      // One process at a time: two finding the same grant interrupted would both deposit.
+      const claim = await this.options.claims.claim(giftJob, userId);
+      if (!claim) return false;
+      try {
+        const granted = await this.grantClaimedGift(userId, platform);
+        if (granted) await claim.finish();
+        else await claim.release();
+        return granted;
+      } catch (error) {
+        await claim.release().catch(() => undefined);
+        throw error;
       }
-      await platform.deposit(userId, gift.cents);
-      await this.repository.finishGrant(userId, this.now());
-      return true;
     });
+  }
+
+  /** The grant itself, under this process's claim (decision 048 for the interrupted case). */
+  private async grantClaimedGift(userId: string, platform: GiftPlatform): Promise<boolean> {
+    const gift = await this.repository.giftOf(userId);
+    if (!gift || gift.status === 'granted' || gift.status === 'canceled') return false;
+    if (gift.status === 'granting' && gift.grantStartedAt) {
+      if (await this.repository.depositBookedSince(userId, gift.cents, gift.grantStartedAt)) {
+        await this.repository.finishGrant(userId, this.now());
+        return true;
+      }
+      await this.repository.restartGrant(userId, new Date(platform.now()));
+    } else if (!(await this.repository.startGrant(userId, new Date(platform.now())))) {
+      return false;
+    }
+    await platform.deposit(userId, gift.cents);
+    await this.repository.finishGrant(userId, this.now());
+    return true;
   }
 
   /** Every gift still waiting whose user has a platform account (at start, and on the clock). */

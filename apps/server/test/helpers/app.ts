@@ -14,6 +14,21 @@ export interface TestContext {
   mailDir: string;
 }
 
+/** A test server's settings: quiet, no web build, no robot unless `env` turns it on. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+    // The robot costs a start-up and a timer: suites that need it turn it on.
+    ROBOT_ENABLED: 'false',
+    // The robot's own account (decision 060) trades beside the users: its suite turns it on.
+    TRACK_RECORD_ENABLED: 'false',
+    ...env,
+  });
+}
+
 /**
  * Boots the real app on a fresh schema before each test and closes it after
  * (fastify/demo's helper). Requests go through `inject`.
@@ -28,17 +43,7 @@ export function useTestApp(
     context.testDatabase = await createTestDatabase();
     const dataDir = path.join(os.tmpdir(), `tradebot-test-${context.testDatabase.schema}`);
     context.mailDir = path.join(dataDir, 'mail');
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
-      // The robot costs a start-up and a timer: suites that need it turn it on.
-      ROBOT_ENABLED: 'false',
-      // The robot's own account (decision 060) trades beside the users: its suite turns it on.
-      TRACK_RECORD_ENABLED: 'false',
-      ...(typeof env === 'function' ? env() : env),
-    });
+    const config = testConfig(dataDir, typeof env === 'function' ? env() : env);
     context.app = await buildApp(config, {
       // Rate-limit counters in a shared Redis stay this test's own.
       rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,

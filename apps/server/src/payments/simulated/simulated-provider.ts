@@ -10,6 +10,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte } from 'driz
 import type { Db } from '../../db/database';
 import { simPayCharges, simPayCheckouts, simPayEvents, simPaySubscriptions } from '../../db/schema';
 import type { Clock } from '../../repositories/clock';
+import type { JobClaims } from '../../repositories/job-claims.repository';
 import {
   UnknownObject,
   WebhookRejected,
@@ -43,6 +44,8 @@ const renewalRetryMs = dayMs;
 const deliveryAttempts = 30;
 const deliveryBackoffCapMs = hourMs;
 const deliveryTimeoutMs = 10_000;
+/** The claims' name for one delivery attempt of one event. */
+export const webhookDeliveryJob = 'simpay.webhook';
 
 /** POSTs a webhook and resolves the answer's HTTP status (0 when none came). */
 export type WebhookTransport = (
@@ -74,6 +77,11 @@ export interface SimulatedProviderOptions {
   /** Our webhook's address, read at each delivery: undefined until the server listens. */
   webhookUrl: () => string | undefined;
   transport?: WebhookTransport;
+  /**
+   * Who delivers an event: each attempt is claimed first, so with several processes on one
+   * database it is sent by one of them (decision 078).
+   */
+  claims: JobClaims;
   /** Deliver as soon as an event is recorded (and retry on a timer): off in tests. */
   autoDeliver: boolean;
   onError: (error: unknown, what: string) => void;
@@ -799,6 +807,13 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       .limit(100);
     for (const event of due) {
       if (this.stopped) return;
+      // One attempt, one claim: another process that listed the same attempt finds it taken
+      // (or finished), and the next attempt is an item of its own.
+      const claim = await this.options.claims.claim(
+        webhookDeliveryJob,
+        `${event.id}:${String(event.attempts)}`,
+      );
+      if (!claim) continue;
       const body = JSON.stringify(event.payload);
       const signature = signWebhook(
         this.options.secret,
@@ -812,6 +827,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
           .update(simPayEvents)
           .set({ deliveredAt: now, attempts: event.attempts + 1, lastStatus: status })
           .where(eq(simPayEvents.id, event.id));
+        await claim.finish();
         continue;
       }
       const attempts = event.attempts + 1;
@@ -821,6 +837,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         .update(simPayEvents)
         .set({ attempts, lastStatus: status, nextAttemptAt })
         .where(eq(simPayEvents.id, event.id));
+      await claim.finish();
       this.options.onRetry?.({
         eventId: event.id,
         type: event.type,
