@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { latestMailTo, recoveryCode } from './support/mailbox';
 import { usePage } from './support/page';
+import { paymentCopy } from './support/payment';
+import { confirmationLink, followConfirmationLink } from './support/registration';
 
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -74,6 +76,90 @@ describe('accounts in the browser (issue 4)', () => {
     expect(await page.getByText('ya estaba registrado').count()).toBe(0);
   });
 
+  it.each([
+    ['es', 390],
+    ['pt', 1280],
+  ] as const)(
+    'in %s at %i px: a link opened in another browser asks for the password chosen; an address with an account is told so by e-mail',
+    async (language, width) => {
+      const { page, browser } = state;
+      const copy = {
+        ...paymentCopy[language],
+        ...{
+          es: {
+            confirmTitle: 'Confirma tu cuenta',
+            confirmSubmit: 'Confirmar y entrar',
+            wrong: 'No es la contraseña que elegiste al crear tu cuenta.',
+            used: 'El enlace de confirmación no es válido o venció.',
+          },
+          pt: {
+            confirmTitle: 'Confirme sua conta',
+            confirmSubmit: 'Confirmar e entrar',
+            wrong: 'Esta não é a senha que você escolheu ao criar sua conta.',
+            used: 'O link de confirmação não é válido ou expirou.',
+          },
+        }[language],
+      };
+      const prefix = language === 'pt' ? '/pt' : '';
+      const email = `otro-navegador-${language}-${String(Date.now())}@example.com`;
+      const fill = async () => {
+        await page.setViewportSize({ width, height: 800 });
+        await page.goto(`${prefix}/register`);
+        await page.getByLabel(copy.name, { exact: true }).fill('Inês');
+        await page.getByLabel(copy.lastName).fill('Prado');
+        await page.getByLabel(copy.email).fill(email);
+        await page.getByLabel(copy.password, { exact: true }).fill('segura123');
+        await page.getByLabel(copy.confirm).fill('segura123');
+        await page.getByRole('button', { name: copy.register }).click();
+        await page.getByRole('heading', { level: 1, name: copy.checkInbox }).waitFor();
+      };
+      await fill();
+      const link = new URL(await confirmationLink(inject('dataDir'), email));
+      expect(link.pathname).toBe(`${prefix}/register`);
+
+      // Another browser (no nonce): the password chosen proves the registration is theirs.
+      const other = await browser.newContext({
+        baseURL: state.baseURL,
+        viewport: { width, height: 800 },
+      });
+      try {
+        const phone = await other.newPage();
+        await phone.goto(`${link.pathname}${link.search}`);
+        await phone.getByRole('heading', { level: 1, name: copy.confirmTitle }).waitFor();
+        await phone.getByLabel(copy.password, { exact: true }).fill('otra12345');
+        await phone.getByRole('button', { name: copy.confirmSubmit }).click();
+        await phone.getByText(copy.wrong).waitFor();
+        await phone.getByLabel(copy.password, { exact: true }).fill('segura123');
+        await phone.getByRole('button', { name: copy.confirmSubmit }).click();
+        await phone.waitForURL((url) => !url.pathname.endsWith('/register'));
+        expect(await phone.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+        expect(
+          await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        ).toBe(true);
+      } finally {
+        await other.close();
+      }
+
+      // The link is used up: the first browser is told so, with a way on.
+      await page.goto(`${link.pathname}${link.search}`);
+      await page.getByRole('alert').getByText(copy.used).waitFor();
+
+      // Registering the address again answers just the same; its owner is told by e-mail.
+      await fill();
+      const deadline = Date.now() + 10_000;
+      let told = '';
+      while (Date.now() < deadline) {
+        told = (await latestMailTo(inject('dataDir'), email))
+          .replace(/=\r?\n/g, '')
+          .replaceAll('=3D', '=');
+        if (!told.includes('confirmation_token')) break;
+        await page.waitForTimeout(200);
+      }
+      expect(told).not.toContain('confirmation_token');
+      expect(told).toMatch(new RegExp(`https?://[^/\\s]+${prefix}/forgot-password`));
+    },
+  );
+
   it('register, logout, login, forgot password, code by e-mail, set password, login again', async () => {
     const { page } = state;
     const email = `journey-${String(Date.now())}@example.com`;
@@ -104,6 +190,11 @@ describe('accounts in the browser (issue 4)', () => {
       promocode: 'MESGRATIS',
       accept_terms: true,
     });
+
+    // No account until the address's owner follows the link mailed (issue 18, decision 085).
+    await page.getByRole('heading', { level: 1, name: 'Revisa tu correo' }).waitFor();
+    await page.getByText(`Te enviamos un correo a ${email}.`).waitFor();
+    await followConfirmationLink(page, inject('dataDir'), email);
 
     // MESGRATIS starts the free month (issue 10): access at once, and the user is told until
     // when; the next step is linking the broker account.

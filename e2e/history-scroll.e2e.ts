@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser';
+import { registerThroughApi } from './support/registration';
 import { startServer } from './support/server';
 
 /**
@@ -24,19 +25,14 @@ describe(`a history of ${String(historySize)} closed operations`, () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-history-'));
     try {
       const first = await startServer(quietRobot, { dataDir });
-      const registered = await fetch(`${first.url}/core-api/public/api/v1/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Ana',
-          last_name: 'López',
-          email,
-          password,
-          confirm_password: password,
-          accept_terms: true,
-        }),
+      await registerThroughApi(first.url, dataDir, {
+        name: 'Ana',
+        last_name: 'López',
+        email,
+        password,
+        confirm_password: password,
+        accept_terms: true,
       });
-      expect(registered.status).toBe(201);
       expect(await first.stop()).toBe(0);
 
       // PGlite takes one process at a time: the history is written while no server runs.

@@ -9,6 +9,7 @@ import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { fastMarket, screenshotAt, tradingData, until } from './support/live-account';
 import { authorized, fillCard, paymentCopy, registerThroughForm } from './support/payment';
+import { registerThroughApi } from './support/registration';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -40,20 +41,15 @@ function seed(dataDir: string, ...args: string[]) {
   expect(seeded.status, seeded.stderr).toBe(0);
 }
 
-async function register(url: string, email: string) {
-  const response = await fetch(`${url}/core-api/public/api/v1/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Lucía',
-      last_name: 'Prado',
-      email,
-      password: accountPassword,
-      confirm_password: accountPassword,
-      accept_terms: true,
-    }),
+async function register(url: string, dataDir: string, email: string) {
+  await registerThroughApi(url, dataDir, {
+    name: 'Lucía',
+    last_name: 'Prado',
+    email,
+    password: accountPassword,
+    confirm_password: accountPassword,
+    accept_terms: true,
   });
-  expect(response.status).toBe(201);
 }
 
 async function logIn(page: Page, language: Language, email: string) {
@@ -89,7 +85,7 @@ describe('linking a trading-platform account (issue 10)', () => {
     // The payment flow is built elsewhere: the users are registered, then marked paid while no
     // server runs; one of them already has an account at the platform.
     const first = await startServer({ ROBOT_WARM_UP_MS: '0' }, { dataDir });
-    for (const email of Object.values(users)) await register(first.url, email);
+    for (const email of Object.values(users)) await register(first.url, dataDir, email);
     expect(await first.stop()).toBe(0);
     seed(dataDir, 'paid', ...Object.values(users));
     seed(dataDir, 'platform', users.taken, platformPassword);
@@ -222,7 +218,7 @@ describe('linking a trading-platform account (issue 10)', () => {
       await page.addInitScript((stored) => {
         if (!localStorage.getItem('language')) localStorage.setItem('language', stored);
       }, language);
-      const email = await registerThroughForm(page, language);
+      const email = await registerThroughForm(page, server.dataDir, language);
       await page.waitForURL('**/payment');
       await acceptOverlay(page, language, paymentCopy[language].mustPay);
       await page.getByRole('button', { name: paymentCopy[language].payMonthly }).click();

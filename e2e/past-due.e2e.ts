@@ -102,7 +102,7 @@ describe.runIf(adminUrl)('a declined renewal, then a new card', () => {
       for (const { language, width } of users) {
         const text = copy[language];
         const { context, page } = await newPage(language, width);
-        const email = await register(page, language);
+        const email = await register(page, server.dataDir, language);
         opened.push({ context, page, email });
         await page.waitForURL('**/payment');
         await page.getByRole('button', { name: text.accept }).click();

@@ -45,7 +45,7 @@ describe('paying a plan through the simulated checkout', () => {
       const text = copy[language];
       const { context, page } = await newPage(language, width);
       try {
-        await register(page, language);
+        await register(page, server.dataDir, language);
         await page.waitForURL('**/payment');
         await page.getByRole('alertdialog').getByText(text.mustPay).waitFor();
         await page.getByRole('button', { name: text.accept }).click();
@@ -79,7 +79,7 @@ describe('paying a plan through the simulated checkout', () => {
   it('the return page shows its progress while it waits for the provider', async () => {
     const { context, page } = await newPage('es', 1280);
     try {
-      await register(page, 'es');
+      await register(page, server.dataDir, 'es');
       await page.waitForURL('**/payment');
       await page.getByRole('button', { name: 'Aceptar' }).click();
       // An unpaid checkout: the redirect alone proves nothing, the page keeps waiting.
@@ -109,7 +109,7 @@ describe('the free month', () => {
   it('MESGRATIS at registration: authorized without a card, and the end date is shown', async () => {
     const { context, page } = await newPage('es', 360);
     try {
-      await register(page, 'es', 'MESGRATIS');
+      await register(page, server.dataDir, 'es', 'MESGRATIS');
       await page.waitForURL('**/link-account');
       const dialog = page.getByRole('alertdialog');
       await dialog
@@ -154,7 +154,7 @@ describe('a promotional code entered on /payment (update-promocode)', () => {
       const text = promo[language];
       const { context, page } = await newPage(language, width);
       try {
-        await register(page, language);
+        await register(page, server.dataDir, language);
         await page.waitForURL('**/payment');
         await page.getByRole('button', { name: copy[language].accept }).click();
         const field = page.getByLabel(text.label, { exact: true });

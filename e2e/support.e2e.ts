@@ -175,7 +175,7 @@ describe('contact and the support console (issue 13)', () => {
 
   it('an admin refunds a paying user under the 30-day guarantee from the console', async () => {
     const user = await newPage();
-    const email = await registerThroughForm(user, 'es');
+    const email = await registerThroughForm(user, state.dataDir, 'es');
     await user.waitForURL('**/payment');
     await user.getByRole('button', { name: paymentCopy.es.accept }).click();
     await user.getByRole('button', { name: paymentCopy.es.payMonthly }).click();

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { followConfirmationLink } from './registration';
 
 /** The words the payment path shows, in both languages (issue 10). */
 export const paymentCopy = {
@@ -10,6 +11,7 @@ export const paymentCopy = {
     confirm: 'Repite la contraseña',
     promocode: 'Código promocional (opcional)',
     register: 'Crear cuenta',
+    checkInbox: 'Revisa tu correo',
     accept: 'Aceptar',
     mustPay: 'Debes pagar tu suscripción para acceder a esta página',
     paymentTitle: 'Pago de la suscripción',
@@ -31,6 +33,7 @@ export const paymentCopy = {
     confirm: 'Repita a senha',
     promocode: 'Código promocional (opcional)',
     register: 'Criar conta',
+    checkInbox: 'Confira seu e-mail',
     accept: 'OK',
     mustPay: 'Você precisa pagar sua assinatura para acessar esta página',
     paymentTitle: 'Pagamento da assinatura',
@@ -49,9 +52,13 @@ export type PaymentLanguage = keyof typeof paymentCopy;
 
 let registrations = 0;
 
-/** Registers a new user through the form; resolves with its e-mail. */
+/**
+ * Registers a new user through the form and follows the confirmation link mailed to it (into
+ * `dataDir`, the server's) in the same browser; resolves with its e-mail.
+ */
 export async function registerThroughForm(
   page: Page,
+  dataDir: string,
   language: PaymentLanguage,
   promocode = '',
 ): Promise<string> {
@@ -73,6 +80,8 @@ export async function registerThroughForm(
       .waitFor();
   }
   await page.getByRole('button', { name: text.register }).click();
+  await page.getByRole('heading', { level: 1, name: text.checkInbox }).waitFor();
+  await followConfirmationLink(page, dataDir, email);
   return email;
 }
 

@@ -63,6 +63,8 @@ import { AccountService } from './services/account.service';
 import { AuthService, type OnSessionsRevoked } from './services/auth.service';
 import { EmailSubscriptionService } from './services/email-subscription.service';
 import { GeoService } from './services/geo.service';
+import { RegistrationService } from './services/registration.service';
+import { RegistrationConfirmationsRepository } from './repositories/registration-confirmations.repository';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
 import { LinkingService } from './services/linking.service';
@@ -111,6 +113,7 @@ const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 export interface Services {
   geo: GeoService;
   auth: AuthService;
+  registration: RegistrationService;
   account: AccountService;
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
@@ -135,6 +138,8 @@ declare module 'fastify' {
     services: Services;
     /** The robot running in this process; undefined with ROBOT_ENABLED=false. */
     robot: RobotRuntime | undefined;
+    /** The settings it was built with (read-only; tests find DATA_DIR/mail through it). */
+    config: Config;
   }
 }
 
@@ -441,6 +446,7 @@ export async function buildApp(
       pgliteDir: pgliteDirectory(config.dataDir),
     }));
   app.decorate('database', database);
+  app.decorate('config', config);
   if (ownsDatabase) {
     app.addHook('onClose', async () => {
       await database.close();
@@ -584,17 +590,35 @@ export async function buildApp(
   const authService = new AuthService(
     users,
     new SessionsRepository(db),
-    promoCodes,
     argon2PasswordHasher,
     secrets,
     clock,
     onSessionsRevoked,
     sessionCache,
-    billing,
   );
+  const registration = new RegistrationService({
+    users,
+    confirmations: new RegistrationConfirmationsRepository(db),
+    promoCodes,
+    hasher: argon2PasswordHasher,
+    secrets,
+    mailer,
+    clock,
+    // Portuguese pages live under /pt (decision 053).
+    links: {
+      page: (language, path) =>
+        new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString(),
+    },
+    signIn: (userId) => authService.openSession(userId, false),
+    promoBenefits: billing,
+    onFailure: (error) => {
+      app.log.error({ err: error }, 'registration: storing or mailing a confirmation failed');
+    },
+  });
   app.decorate<Services>('services', {
     geo: new GeoService(geoipRepository),
     auth: authService,
+    registration,
     account: new AccountService(users, clock),
     passwordRecovery: new PasswordRecoveryService(
       users,
@@ -725,6 +749,7 @@ export async function buildApp(
   // Codes requested just before closing are stored and mailed before the database closes.
   app.addHook('onClose', async () => {
     await app.services.passwordRecovery.settled();
+    await app.services.registration.settled();
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 

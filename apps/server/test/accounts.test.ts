@@ -6,7 +6,10 @@ import { sessionLifetimeMs } from '../src/services/auth.service';
 import { useTestApp } from './helpers/app';
 import {
   bearer,
+  confirmationTokenFor,
+  confirmRegistration,
   getSettings,
+  mailsTo,
   login,
   manualClock,
   register,
@@ -38,10 +41,23 @@ describe('register', () => {
   const clock = manualClock();
   const context = useTestApp({}, () => ({ clock }));
 
-  it('creates the account, signs in, and stores tracking verbatim', async () => {
+  it('creates the account once its e-mail is confirmed from the same browser, and stores tracking verbatim', async () => {
     const response = await register(context.app);
-    expect(response.statusCode).toBe(201);
-    const { token } = response.json<{ data: { token: string } }>().data;
+    expect(response.statusCode).toBe(202);
+    const { sent, nonce } = response.json<{ data: { sent: true; nonce: string } }>().data;
+    expect(sent).toBe(true);
+    // Nothing exists until the address's owner opens the link.
+    await context.app.services.registration.settled();
+    expect(await userCount(context)).toBe(0);
+    const [mail] = await mailsTo(context.app, 'maria@example.com');
+    expect(mail).toContain('Subject: Confirma tu correo para crear tu cuenta de Tradebot');
+    const link = await confirmationTokenFor(context.app, 'maria@example.com');
+    const confirmed = await confirmRegistration(context.app, { token: link, nonce });
+    expect(confirmed.statusCode).toBe(201);
+    const { token, promocode } = confirmed.json<{
+      data: { token: string; promocode: string | null };
+    }>().data;
+    expect(promocode).toBeNull();
     expect(token.length).toBeGreaterThanOrEqual(40);
 
     const settings = await getSettings(context.app, token);
@@ -126,22 +142,126 @@ describe('register', () => {
     expect(body.errors.password).toEqual(['Este campo é obrigatório']);
   });
 
-  it('refuses a duplicate e-mail, whatever its case, with 409', async () => {
-    expect((await register(context.app)).statusCode).toBe(201);
-    const again = await register(context.app, { email: 'MARIA@Example.com' });
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({
-      message: 'Ya existe una cuenta con este correo electrónico',
-      code: 'CONFLICT',
-      errors: { email: ['Ya existe una cuenta con este correo electrónico'] },
+  it('answers an address that has an account as it answers a new one, and tells its owner by e-mail (issue 18, finding 9)', async () => {
+    await registeredToken(context.app);
+    const fresh = await register(context.app, { email: 'nueva@example.com' });
+    const again = await register(context.app, {
+      email: 'MARIA@Example.com',
+      password: 'otra12345',
+      confirm_password: 'otra12345',
+    });
+    expect(again.statusCode).toBe(fresh.statusCode);
+    expect(Object.keys(again.json<{ data: object }>().data)).toEqual(
+      Object.keys(fresh.json<{ data: object }>().data),
+    );
+    expect(again.headers['content-length']).toBe(fresh.headers['content-length']);
+    await context.app.services.registration.settled();
+    // (The confirmation e-mail was read and removed by registeredToken.)
+    const mails = await mailsTo(context.app, 'maria@example.com');
+    expect(mails).toHaveLength(1);
+    const told = (mails[0] ?? '').replace(/=\r?\n/g, '').replaceAll('=3D', '=');
+    expect(told).toContain('Subject: Ya tienes una cuenta de Tradebot');
+    expect(told).toMatch(/http:\/\/[^/\s]+\/login/);
+    expect(told).toMatch(/http:\/\/[^/\s]+\/forgot-password/);
+    expect(told).not.toContain('confirmation_token');
+    expect(await userCount(context)).toBe(1);
+    // The account and its password are as they were.
+    const signIn = await login(context.app, {
+      email: validRegistration.email,
+      password: validRegistration.password,
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('from another browser, the link needs the password chosen at registration', async () => {
+    expect((await register(context.app)).statusCode).toBe(202);
+    const link = await confirmationTokenFor(context.app, 'maria@example.com');
+    const withoutPassword = await confirmRegistration(context.app, { token: link });
+    expect(withoutPassword.statusCode).toBe(422);
+    expect(withoutPassword.json<{ errors: Record<string, string[]> }>().errors.password).toEqual([
+      'Abriste el enlace en otro navegador: escribe la contraseña que elegiste al crear tu cuenta.',
+    ]);
+    const wrongNonce = await confirmRegistration(context.app, {
+      token: link,
+      nonce: 'x'.repeat(43),
+    });
+    expect(wrongNonce.statusCode).toBe(422);
+    const wrong = await confirmRegistration(context.app, { token: link, password: 'otra12345' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json<{ message: string }>().message).toBe(
+      'No es la contraseña que elegiste al crear tu cuenta.',
+    );
+    expect(await userCount(context)).toBe(0);
+    const right = await confirmRegistration(context.app, {
+      token: link,
+      password: validRegistration.password,
+    });
+    expect(right.statusCode).toBe(201);
+    expect(await userCount(context)).toBe(1);
+  });
+
+  it('a link works once, one at a time, and for a day', async () => {
+    const first = await register(context.app);
+    const { nonce } = first.json<{ data: { nonce: string } }>().data;
+    const link = await confirmationTokenFor(context.app, 'maria@example.com');
+    const racing = await Promise.all([
+      confirmRegistration(context.app, { token: link, nonce }),
+      confirmRegistration(context.app, { token: link, nonce }),
+    ]);
+    expect(racing.map((response) => response.statusCode).sort()).toEqual([201, 404]);
+    const used = await confirmRegistration(context.app, { token: link, nonce });
+    expect(used.statusCode).toBe(404);
+    expect(used.json()).toEqual({
+      message:
+        'El enlace de confirmación no es válido o venció. Vuelve a crear tu cuenta: te enviaremos uno nuevo.',
+      code: 'NOT_FOUND',
     });
     expect(await userCount(context)).toBe(1);
+
+    const later = await register(context.app, { email: 'tarde@example.com' });
+    const late = await confirmationTokenFor(context.app, 'tarde@example.com');
+    clock.advance(24 * 3_600_000 + 1000);
+    const expired = await confirmRegistration(context.app, {
+      token: late,
+      nonce: later.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(expired.statusCode).toBe(404);
+    expect(await userCount(context)).toBe(1);
+  });
+
+  it('a newer registration for an address replaces the one waiting', async () => {
+    const older = await register(context.app);
+    const olderLink = await confirmationTokenFor(context.app, 'maria@example.com');
+    const newer = await register(context.app, { name: 'Mariana' });
+    await context.app.services.registration.settled();
+    const newerLink = await confirmationTokenFor(context.app, 'maria@example.com');
+    expect(newerLink).not.toBe(olderLink);
+    const stale = await confirmRegistration(context.app, {
+      token: olderLink,
+      nonce: older.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(stale.statusCode).toBe(404);
+    const fresh = await confirmRegistration(context.app, {
+      token: newerLink,
+      nonce: newer.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(fresh.statusCode).toBe(201);
+    const [row] = await context.app.database.db.select().from(users);
+    expect(row?.name).toBe('Mariana');
+  });
+
+  it('mails a Portuguese registration in Portuguese, with a link to the Portuguese page', async () => {
+    expect((await register(context.app, { language: 'pt' })).statusCode).toBe(202);
+    await context.app.services.registration.settled();
+    const [mail] = await mailsTo(context.app, 'maria@example.com');
+    const text = (mail ?? '').replace(/=\r?\n/g, '').replaceAll('=3D', '=');
+    expect(text).toContain('Subject: Confirme seu e-mail para criar sua conta no Tradebot');
+    expect(text).toMatch(/http:\/\/[^/\s]+\/pt\/register\?confirmation_token=[\w-]+/);
   });
 
   it('redeems a valid promo code once, atomically with the account', async () => {
     await addPromo(context, 'ULTIMO', { maxUses: 1 });
-    const first = await register(context.app, { promocode: 'ultimo' });
-    expect(first.statusCode).toBe(201);
+    await registeredToken(context.app, validRegistration.email, { promocode: 'ultimo' });
     const second = await register(context.app, { email: 'otra@example.com', promocode: 'ULTIMO' });
     expect(second.statusCode).toBe(422);
     expect(second.json<{ errors: Record<string, string[]> }>().errors.promocode).toEqual([
@@ -153,6 +273,30 @@ describe('register', () => {
       .from(promoCodes)
       .where(eq(promoCodes.code, 'ULTIMO'));
     expect(promo?.uses).toBe(1);
+  });
+
+  it('creates the account without a code that ran out between registering and confirming', async () => {
+    await addPromo(context, 'ULTIMO', { maxUses: 1 });
+    const first = await register(context.app, { promocode: 'ultimo' });
+    const second = await register(context.app, { email: 'otra@example.com', promocode: 'ULTIMO' });
+    expect([first.statusCode, second.statusCode]).toEqual([202, 202]);
+    const link = await confirmationTokenFor(context.app, 'otra@example.com');
+    const applied = await confirmRegistration(context.app, {
+      token: link,
+      nonce: second.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(applied.json<{ data: { promocode: string } }>().data.promocode).toBe('applied');
+    const late = await confirmRegistration(context.app, {
+      token: await confirmationTokenFor(context.app, 'maria@example.com'),
+      nonce: first.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(late.statusCode).toBe(201);
+    expect(late.json<{ data: { promocode: string } }>().data.promocode).toBe('expired');
+    const rows = await context.app.database.db.select().from(users);
+    expect(rows.map((row) => [row.email, row.promocode]).sort()).toEqual([
+      ['maria@example.com', null],
+      ['otra@example.com', 'ULTIMO'],
+    ]);
   });
 
   it('refuses an expired or not-yet-valid promo code', async () => {
@@ -173,7 +317,7 @@ describe('register from Uruguay', () => {
     expect(await userCount(context)).toBe(0);
 
     const fromBrazil = await register(context.app, {}, { 'x-forwarded-for': '200.147.67.142' });
-    expect(fromBrazil.statusCode).toBe(201);
+    expect(fromBrazil.statusCode).toBe(202);
   });
 });
 

@@ -14,8 +14,8 @@ describe('users in the console (decision 057)', () => {
   const context = useTestApp({}, () => ({ clock }));
 
   it('finds users by e-mail or name and shows their tracking, subscription and robot', async () => {
-    await register(context.app, { email: 'maria@example.com' });
-    await register(context.app, { email: 'joao@example.com', name: 'João', last_name: 'Silva' });
+    await registeredToken(context.app, 'maria@example.com');
+    await registeredToken(context.app, 'joao@example.com', { name: 'João', last_name: 'Silva' });
     const headers = await signedInAdmin(context.app, clock, await createAdmin(context.app));
     const search = async (q: string) =>
       (
@@ -167,12 +167,8 @@ describe('promo codes in the console (decision 057)', () => {
       errors: { code: ['Ya existe un código promocional con ese nombre'] },
     });
 
-    expect(
-      (await register(context.app, { email: 'a@example.com', promocode: 'Verano26' })).statusCode,
-    ).toBe(201);
-    expect(
-      (await register(context.app, { email: 'b@example.com', promocode: 'verano26' })).statusCode,
-    ).toBe(201);
+    await registeredToken(context.app, 'a@example.com', { promocode: 'Verano26' });
+    await registeredToken(context.app, 'b@example.com', { promocode: 'verano26' });
     expect(
       (await register(context.app, { email: 'c@example.com', promocode: 'verano26' })).statusCode,
     ).toBe(422);
@@ -221,11 +217,7 @@ describe('promo codes in the console (decision 057)', () => {
       });
     }
     const registeredAt = clock.now().toISOString();
-    const registered = await register(context.app, {
-      email: 'a@example.com',
-      promocode: 'verano26',
-    });
-    const token = registered.json<{ data: { token: string } }>().data.token;
+    const token = await registeredToken(context.app, 'a@example.com', { promocode: 'verano26' });
     const [user] = await db.select().from(users).where(eq(users.email, 'a@example.com'));
     if (!user) throw new Error('no user');
     // A second free month is refused: the refused application leaves no use behind.

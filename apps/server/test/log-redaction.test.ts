@@ -41,6 +41,15 @@ describe('credentials in URLs are kept out of the log', () => {
     expect(logged).not.toContain(secret);
   });
 
+  it('a registration confirmation link (decision 085) is logged without its token', async () => {
+    lines.length = 0;
+    const token = 'Q'.repeat(43);
+    await context.app.inject({ url: `/pt/register?confirmation_token=${token}` });
+    const logged = lines.join('');
+    expect(logged).toContain('/pt/register?confirmation_token=[redacted]');
+    expect(logged).not.toContain(token);
+  });
+
   it('the redaction keeps parameters that carry none', () => {
     expect(redactCredentials('/payment?checkout=canceled&plan=yearly')).toBe(
       '/payment?checkout=canceled&plan=yearly',

@@ -105,6 +105,29 @@ export const registerRequestSchema = z
   .superRefine(passwordsMatch);
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
+/**
+ * What `register` answers (decision 085): the same whether or not the address has an account;
+ * the rest goes by e-mail. The nonce stays in this browser, which then confirms with one click.
+ */
+export const registerResponseSchema = dataEnvelope(
+  z.object({ sent: z.literal(true), nonce: z.string() }),
+);
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+/** The link's token, and this browser's nonce or, from another browser, the password chosen. */
+export const confirmRegistrationRequestSchema = z.object({
+  token: text({ error: 'validation.required' }).min(20).max(200),
+  nonce: text().max(200).nullish(),
+  password: text().max(limits.password.max).nullish(),
+  language: languageSchema.optional(),
+});
+export type ConfirmRegistrationRequest = z.input<typeof confirmRegistrationRequestSchema>;
+/** The new account's session, and what became of a promo code given at registration. */
+export const confirmRegistrationResponseSchema = dataEnvelope(
+  z.object({ token: z.string(), promocode: z.enum(['applied', 'expired']).nullable() }),
+);
+export type ConfirmRegistrationResponse = z.infer<typeof confirmRegistrationResponseSchema>;
+
 /** spec §3 User config, exactly. */
 export const categoriesEnabledSchema = z.object({
   ...Object.fromEntries(categories.map((category) => [category, z.boolean()])),

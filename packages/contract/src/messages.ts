@@ -42,6 +42,13 @@ const es = {
   'auth.regionBlocked': 'No disponible en tu región',
   'auth.incorrectCode': 'Código incorrecto o vencido',
   'auth.passwordChanged': 'Contraseña cambiada con éxito',
+  'auth.confirmationInvalid':
+    'El enlace de confirmación no es válido o venció. Vuelve a crear tu cuenta: te enviaremos uno nuevo.',
+  'auth.confirmationUsed':
+    'Esta cuenta ya está confirmada. Inicia sesión con tu correo y tu contraseña.',
+  'auth.confirmationNeedsPassword':
+    'Abriste el enlace en otro navegador: escribe la contraseña que elegiste al crear tu cuenta.',
+  'auth.confirmationWrongPassword': 'No es la contraseña que elegiste al crear tu cuenta.',
   'billing.alreadySubscribed':
     'Ya tienes una suscripción vigente. Puedes verla en tu perfil, en la sección de facturación.',
   'billing.noSubscription': 'No tienes una suscripción de pago vigente.',
@@ -125,6 +132,12 @@ const pt: Record<MessageKey, string> = {
   'auth.regionBlocked': 'Não disponível na sua região',
   'auth.incorrectCode': 'Código incorreto ou expirado',
   'auth.passwordChanged': 'Senha alterada com sucesso',
+  'auth.confirmationInvalid':
+    'O link de confirmação não é válido ou expirou. Crie sua conta de novo: enviaremos um novo link.',
+  'auth.confirmationUsed': 'Esta conta já está confirmada. Entre com seu e-mail e sua senha.',
+  'auth.confirmationNeedsPassword':
+    'Você abriu o link em outro navegador: digite a senha que escolheu ao criar sua conta.',
+  'auth.confirmationWrongPassword': 'Esta não é a senha que você escolheu ao criar sua conta.',
   'billing.alreadySubscribed':
     'Você já tem uma assinatura ativa. Veja-a no seu perfil, na seção de cobrança.',
   'billing.noSubscription': 'Você não tem uma assinatura paga ativa.',

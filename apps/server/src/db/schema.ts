@@ -116,6 +116,45 @@ export const passwordResetCodes = pgTable(
   (table) => [index('password_reset_codes_user_id_idx').on(table.userId)],
 );
 
+/** What a registration asked for, kept until its e-mail is confirmed (decision 085). */
+export interface PendingRegistration {
+  name: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  passwordHash: string;
+  language: 'es' | 'pt';
+  partnerId: string | null;
+  clientSource: string | null;
+  referral: string | null;
+  promocode: string | null;
+}
+
+/**
+ * Registrations waiting for their e-mail's owner (issue 18, finding 9; decision 085): no
+ * account exists until the link mailed to the address is opened, so `register` answers the
+ * same whether or not the address already has one. Single use; a day to confirm.
+ */
+export const registrationConfirmations = pgTable(
+  'registration_confirmations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    /** The browser that registered holds the nonce: it confirms with one click (decision 085). */
+    nonceHash: text('nonce_hash').notNull(),
+    /** Lower-cased: a new registration for an address replaces the one waiting. */
+    email: text('email').notNull(),
+    registration: jsonb('registration').$type<PendingRegistration>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('registration_confirmations_token_hash_key').on(table.tokenHash),
+    index('registration_confirmations_email_idx').on(table.email),
+    index('registration_confirmations_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
 /** Promotional codes (spec §1): a benefit, a validity window and a use budget. */
 export const promoCodes = pgTable('promo_codes', {
   // Stored upper-case; codes compare case-insensitively.

@@ -30,7 +30,10 @@ interface Limit {
  */
 export const rateLimitRules = {
   // Sign-ins (decision 067): see signInRules.
-  register: { perIp: { max: 10, timeWindow: hour } },
+  // Per e-mail too: each mails the address (a confirmation link, or "you have an account").
+  register: { perIp: { max: 10, timeWindow: hour }, perAccount: { max: 5, timeWindow: hour } },
+  // A link's token is unguessable; with the password from another browser, tries are counted.
+  registerConfirm: { perIp: { max: 20, timeWindow: 15 * minute } },
   forgotPassword: {
     perIp: { max: 10, timeWindow: 15 * minute },
     perAccount: { max: 3, timeWindow: 15 * minute },

@@ -1,20 +1,10 @@
-import {
-  registrationBlockedCountries,
-  type Language,
-  type LoginRequest,
-  type RegisterRequest,
-} from '@tradebot/contract';
-import type { Db } from '../db/database';
-import { isUniqueViolation } from '../db/errors';
+import type { LoginRequest } from '@tradebot/contract';
 import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { PasswordHasher } from '../repositories/password-hasher';
-import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
 import type { Secrets } from '../repositories/secrets';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
-import { blankToNull } from './optional-text';
-import type { PromoBenefits } from './promo-benefits';
 import type { SessionCache } from './session-cache';
 
 const hour = 60 * 60 * 1000;
@@ -44,15 +34,12 @@ export class AuthService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
-    private readonly promoCodes: PromoCodesRepository,
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
     private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
     /** Without one, every authentication reads the database. */
     private readonly cache?: SessionCache,
-    /** What a promo code at registration gives (the free month). */
-    private readonly promoBenefits?: PromoBenefits,
   ) {}
 
   /** Same answer for an unknown e-mail and a wrong password. */
@@ -65,65 +52,6 @@ export class AuthService {
     }
     if (!(await this.hasher.verify(user.passwordHash, input.password))) throw invalidCredentials();
     return this.openSession(user.id, input.rememberMe);
-  }
-
-  async register(
-    input: RegisterRequest,
-    context: { countryCode: string; language: Language },
-  ): Promise<{ token: string }> {
-    // spec §5: registration is blocked for UY.
-    if (registrationBlockedCountries.includes(context.countryCode)) {
-      throw new AppError('FORBIDDEN', { key: 'auth.regionBlocked' });
-    }
-    const promocode = blankToNull(input.promocode);
-    const passwordHash = await this.hasher.hash(input.password);
-    const now = this.clock.now();
-    let user: UserRow;
-    const benefit = { granted: false };
-    let redeemed: PromoCodeRow | undefined;
-    try {
-      user = await this.users.create(
-        {
-          name: input.name.trim(),
-          lastName: input.last_name.trim(),
-          email: input.email.trim(),
-          phone: blankToNull(input.phone),
-          passwordHash,
-          language: context.language,
-          partnerId: blankToNull(input.partner_id),
-          clientSource: blankToNull(input.client_source),
-          // Stored verbatim (spec §4 tracking): "name=value|name=value|".
-          referral: input.referral ?? null,
-          promocode: promocode?.toUpperCase() ?? null,
-        },
-        {},
-        async (tx: Db) => {
-          if (!promocode) return;
-          redeemed = await this.promoCodes.redeem(promocode, now, tx);
-          if (!redeemed) throw AppError.onField('promocode', 'validation.promocodeInvalid');
-        },
-        async (tx: Db, created: UserRow) => {
-          if (!redeemed) return;
-          await this.promoCodes.recordUse(tx, {
-            code: redeemed.code,
-            userId: created.id,
-            benefit: redeemed.benefit,
-            source: 'registration',
-            usedAt: now,
-          });
-          if (!this.promoBenefits) return;
-          await this.promoBenefits.grant(tx, created.id, redeemed.benefit);
-          benefit.granted = true;
-        },
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw AppError.onField('email', 'auth.emailTaken', 'CONFLICT');
-      }
-      throw error;
-    }
-    if (benefit.granted) await this.promoBenefits?.granted(user.id);
-    return this.openSession(user.id, false);
   }
 
   async authenticate(token: string): Promise<AuthenticatedUser | undefined> {
@@ -145,7 +73,8 @@ export class AuthService {
     await this.onSessionsRevoked({ sessionId });
   }
 
-  private async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {
+  /** A new session for the user: a login, or an account just created (RegistrationService). */
+  async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {
     const token = this.secrets.newToken();
     const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
     await this.sessions.create(

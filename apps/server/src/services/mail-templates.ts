@@ -1,7 +1,8 @@
 import type { Language, PlanId } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 interface RecoveryCopy {
   subject: string;

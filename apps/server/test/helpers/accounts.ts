@@ -44,10 +44,79 @@ export async function register(
   });
 }
 
-export async function registeredToken(app: FastifyInstance, email = validRegistration.email) {
-  const response = await register(app, { email });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
-  return response.json<{ data: { token: string } }>().data.token;
+/** The e-mails (.eml) sent so far to `to` by this app, oldest first (embedded mode). */
+async function mailFilesTo(app: FastifyInstance, to: string) {
+  const directory = path.join(app.config.dataDir, 'mail');
+  const names = (await fs.readdir(directory).catch(() => [] as string[]))
+    .filter((name) => name.endsWith('.eml'))
+    .sort();
+  const mails = await Promise.all(
+    names.map(async (name) => ({
+      file: path.join(directory, name),
+      text: await fs.readFile(path.join(directory, name), 'utf8'),
+    })),
+  );
+  const recipient = new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi');
+  return mails.filter((mail) => recipient.test(mail.text));
+}
+
+export async function mailsTo(app: FastifyInstance, to: string): Promise<string[]> {
+  return (await mailFilesTo(app, to)).map((mail) => mail.text);
+}
+
+/** An e-mail's text with quoted-printable's soft breaks and escaped `=` undone. */
+const quotedPrintable = (mail: string) => mail.replace(/=\r?\n/g, '').replaceAll('=3D', '=');
+
+/**
+ * The token of the newest confirmation link mailed to `to`, waiting for it (5 s at most).
+ * With `consume`, its e-mail is removed once read, as a user deals with their inbox, so suites
+ * that count the e-mails they cause see only theirs.
+ */
+export async function confirmationTokenFor(
+  app: FastifyInstance,
+  to: string,
+  { consume = false } = {},
+): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    await app.services.registration.settled();
+    const links = (await mailFilesTo(app, to)).flatMap((mail) => {
+      const token = /confirmation_token=([\w-]+)/.exec(quotedPrintable(mail.text))?.[1];
+      return token ? [{ token, file: mail.file }] : [];
+    });
+    const newest = links.at(-1);
+    if (newest) {
+      if (consume) await fs.rm(newest.file);
+      return newest.token;
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation link mailed to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function confirmRegistration(
+  app: FastifyInstance,
+  body: { token: string; nonce?: string; password?: string },
+) {
+  return app.inject({ method: 'POST', url: `${v1}/register/confirm`, payload: body });
+}
+
+/**
+ * Registers, follows the link mailed to the address from the same browser (its nonce) and
+ * answers the new account's session token. The confirmation e-mail is consumed.
+ */
+export async function registeredToken(
+  app: FastifyInstance,
+  email = validRegistration.email,
+  overrides: Partial<typeof validRegistration> & Record<string, unknown> = {},
+) {
+  const response = await register(app, { ...overrides, email });
+  if (response.statusCode !== 202) throw new Error(`register failed: ${response.body}`);
+  const { nonce } = response.json<{ data: { nonce: string } }>().data;
+  const token = await confirmationTokenFor(app, email, { consume: true });
+  const confirmed = await confirmRegistration(app, { token, nonce });
+  if (confirmed.statusCode !== 201) throw new Error(`confirmation failed: ${confirmed.body}`);
+  return confirmed.json<{ data: { token: string } }>().data.token;
 }
 
 export async function login(

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { simPayEvents } from '../../src/db/schema';
 import { signWebhook } from '../../src/payments/simulated/webhook-signature';
 import type { Clock } from '../../src/repositories/clock';
-import { bearer, login, register, v1, validRegistration } from './accounts';
+import { bearer, login, registeredToken, v1, validRegistration } from './accounts';
 
 /** The simulated provider's webhook secret in tests: the test signs events with it too. */
 export const simSecret = 'test-sim-pay-webhook-secret-0123456789';
@@ -144,9 +144,7 @@ export async function customer(
     typeof overrides.email === 'string'
       ? overrides.email
       : `cliente${String(customerCount)}@example.com`;
-  const response = await register(app, { ...overrides, email });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
-  let token = response.json<{ data: { token: string } }>().data.token;
+  let token = await registeredToken(app, email, overrides);
   let signedInAt = clock.now().getTime();
   return {
     email,

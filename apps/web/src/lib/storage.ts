@@ -34,3 +34,34 @@ export const storage = {
     }
   },
 };
+
+/**
+ * One value the app keeps in the browser outside the spec's keys (its own `tradebot.` names),
+ * in localStorage (every tab) or sessionStorage (this tab); never throws.
+ */
+export function storedItem(area: 'local' | 'session', key: `tradebot.${string}`) {
+  const store = () => (area === 'local' ? globalThis.localStorage : globalThis.sessionStorage);
+  return {
+    get(): string | null {
+      try {
+        return store().getItem(key);
+      } catch {
+        return null;
+      }
+    },
+    set(value: string): void {
+      try {
+        store().setItem(key, value);
+      } catch {
+        // Storage unavailable: the caller has another way (router state, the password).
+      }
+    },
+    clear(): void {
+      try {
+        store().removeItem(key);
+      } catch {
+        // Nothing stored, nothing to clear.
+      }
+    },
+  };
+}

@@ -5,6 +5,9 @@ import {
   loginRequestSchema,
   logoutResponseSchema,
   registerRequestSchema,
+  registerResponseSchema,
+  confirmRegistrationRequestSchema,
+  confirmRegistrationResponseSchema,
   setPasswordRequestSchema,
   setPasswordResponseSchema,
   tokenResponseSchema,
@@ -29,7 +32,7 @@ function emailOf(request: FastifyRequest): string | undefined {
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, passwordRecovery, geo } = app.services;
+  const { auth, registration, passwordRecovery, geo } = app.services;
 
   app.post(
     '/login',
@@ -48,21 +51,50 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/register',
     {
-      preHandler: limitAttempts(app, 'register'),
+      preHandler: limitAttempts(app, 'register', emailOf),
       schema: {
         tags: ['accounts'],
-        summary: 'Create an account and sign in',
-        description: 'Refused from UY (403). A duplicate e-mail, in any case, is a 409.',
+        summary: 'Ask for an account: a confirmation link is e-mailed (decision 085)',
+        description:
+          'Answers 202 the same whether or not the e-mail already has an account (that owner ' +
+          'is told by e-mail instead). Refused from UY (403); an unusable promo code is a 422. ' +
+          'The nonce lets this browser confirm with one click.',
         body: registerRequestSchema,
-        response: { 201: tokenResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+        response: { 202: registerResponseSchema, 403: apiErrorSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const session = await auth.register(request.body, {
+      const { nonce } = await registration.request(request.body, {
         countryCode: geo.countryCodeOf(request.ip),
         language: requestLanguage(request),
       });
-      return reply.status(201).send({ data: session });
+      return reply.status(202).send({ data: { sent: true as const, nonce } });
+    },
+  );
+
+  app.post(
+    '/register/confirm',
+    {
+      preHandler: limitAttempts(app, 'registerConfirm'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Create the account a confirmation link stands for, and sign in',
+        description:
+          'With the nonce of the browser that registered, or the password chosen (422 without ' +
+          'or with a wrong one). An unknown, used or expired link is a 404; an address that got ' +
+          'its account meanwhile, a 409.',
+        body: confirmRegistrationRequestSchema,
+        response: {
+          201: confirmRegistrationResponseSchema,
+          404: apiErrorSchema,
+          409: apiErrorSchema,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const confirmed = await registration.confirm(request.body);
+      return reply.status(201).send({ data: confirmed });
     },
   );
 

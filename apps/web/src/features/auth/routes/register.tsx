@@ -2,8 +2,9 @@ import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { registerRequestSchema } from '@tradebot/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
@@ -11,13 +12,10 @@ import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
-import { register } from '../api/register';
+import { register, registrationNonce } from '../api/register';
 import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
-import { useAuthStore } from '../../../stores/auth';
-import { useAppStore } from '../../../stores/app';
-import { getBilling } from '../../../lib/billing';
-import { formatDay } from '../../../lib/format';
-import type { Language } from '@tradebot/contract';
+import { useHydrated } from '../../../lib/use-hydrated';
+import { ConfirmRegistration } from '../components/confirm-registration';
 import { registerPayload, type RegisterValues } from '../register-form';
 import styles from './register.module.css';
 
@@ -43,21 +41,22 @@ function promocodeStatusText(status: PromocodeStatus, t: (key: string) => string
   }
 }
 
-/** Says when the free month started at registration ends (the overlay, spec §2 Root shell). */
-async function announceFreeMonth(language: Language): Promise<void> {
-  const billing = await getBilling().catch(() => undefined);
-  const end = billing?.subscription?.freeMonth ? billing.subscription.currentPeriodEnd : null;
-  if (!end) return;
-  useAppStore.getState().showMessage({
-    key: 'auth:promo.freeMonthStarted',
-    values: { date: formatDay(language, end) },
-  });
+/**
+ * /register (spec §3 Register form, §5 validation, issue 4), then "check your inbox"; the link
+ * mailed comes back here with `confirmation_token` (decision 085). The link is read after
+ * hydration: the prerendered page is the form.
+ */
+export default function RegisterRoute() {
+  const hydrated = useHydrated();
+  const [search] = useSearchParams();
+  const token = hydrated ? search.get('confirmation_token') : null;
+  if (token) return <ConfirmRegistration key={token} token={token} />;
+  return <RegisterForm />;
 }
 
-/** /register (spec §3 Register form, §5 validation, issue 4). */
-export default function RegisterRoute() {
+function RegisterForm() {
   const { t, language } = useTranslation('auth');
-  const navigate = useNavigate();
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const [values, setValues] = useState<RegisterValues>(() => ({
     name: '',
     last_name: '',
@@ -92,21 +91,34 @@ export default function RegisterRoute() {
     await submit(
       registerPayload(values, storedTracking(), language),
       async (data) => {
-        const token = await register(data);
-        useAuthStore.getState().signIn(token);
-        await useAuthStore.getState().ensureSettings();
-        if (useAuthStore.getState().userConfig?.authorized) {
-          // A free-month code: access from now on, and the user is told until when.
-          await announceFreeMonth(language);
-          await navigate(routePath('LinkAccount'));
-          return;
-        }
-        // A new user has not paid: the guards take them on to Payment.
-        await navigate(routePath('Dashboard'));
+        registrationNonce.set(await register(data));
+        setSentTo(data.email);
       },
       promocode.state === 'invalid' || promocode.state === 'validating',
     );
   };
+
+  if (sentTo) {
+    return (
+      <AuthCard
+        titleId="register-title"
+        title={t('checkInbox.title')}
+        lead={t('checkInbox.lead', { email: sentTo })}
+      >
+        <Notice tone="success">{t('checkInbox.sameBrowser')}</Notice>
+        <p>{t('checkInbox.validity')}</p>
+        <Button
+          type="button"
+          color="secondary"
+          label={t('checkInbox.again')}
+          onClick={() => {
+            setSentTo(null);
+          }}
+          block
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard titleId="register-title" title={t('register.title')} lead={t('register.lead')} wide>

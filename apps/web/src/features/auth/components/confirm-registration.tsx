@@ -1,0 +1,151 @@
+import type { Language } from '@tradebot/contract';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { AppLink } from '../../../components/ui/app-link';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/form-field';
+import { Notice } from '../../../components/ui/notice';
+import { Spinner } from '../../../components/ui/spinner';
+import { ApiRequestError } from '../../../lib/api-client';
+import { getBilling } from '../../../lib/billing';
+import { failureMessage, type FieldError } from '../../../lib/form-errors';
+import { formatDay } from '../../../lib/format';
+import { useTranslation } from '../../../lib/i18n';
+import { routePath } from '../../../lib/route-paths';
+import { useAppStore } from '../../../stores/app';
+import { useAuthStore } from '../../../stores/auth';
+import { confirmRegistration, registrationNonce } from '../api/register';
+import { AuthCard } from './auth-card';
+
+/** Says when the free month started at registration ends (the overlay, spec §2 Root shell). */
+async function announceFreeMonth(language: Language): Promise<void> {
+  const billing = await getBilling().catch(() => undefined);
+  const end = billing?.subscription?.freeMonth ? billing.subscription.currentPeriodEnd : null;
+  if (!end) return;
+  useAppStore.getState().showMessage({
+    key: 'auth:promo.freeMonthStarted',
+    values: { date: formatDay(language, end) },
+  });
+}
+
+type State =
+  | { step: 'confirming' }
+  | { step: 'password'; error?: FieldError }
+  | { step: 'failed'; message: FieldError };
+
+/**
+ * /register?confirmation_token=… (decision 085): the link mailed at registration. The browser
+ * that registered holds the nonce and confirms at once; another one asks for the password
+ * chosen. Then the new account is signed in and goes on as a registration always did.
+ */
+export function ConfirmRegistration({ token }: { token: string }) {
+  const { t, language } = useTranslation('auth');
+  const navigate = useNavigate();
+  const showMessage = useAppStore((state) => state.showMessage);
+  // Rendered only after hydration: this browser's storage can decide the first step.
+  const [nonce] = useState(() => registrationNonce.get());
+  const [state, setState] = useState<State>(() =>
+    nonce ? { step: 'confirming' } : { step: 'password' },
+  );
+  const [password, setPassword] = useState('');
+  const [sending, setSending] = useState(false);
+  const started = useRef(false);
+
+  /** Sends the proof; every state change happens once the server has answered. */
+  const send = async (proof: { nonce: string } | { password: string }) => {
+    try {
+      const confirmed = await confirmRegistration({ token, language, ...proof });
+      registrationNonce.clear();
+      const auth = useAuthStore.getState();
+      auth.signIn(confirmed.token);
+      await useAuthStore.getState().ensureSettings();
+      if (confirmed.promocode === 'expired') showMessage({ key: 'auth:confirm.promocodeExpired' });
+      if (useAuthStore.getState().userConfig?.authorized) {
+        // A free-month code: access from now on, and the user is told until when.
+        await announceFreeMonth(language);
+        await navigate(routePath('LinkAccount'), { replace: true });
+        return;
+      }
+      // A new user has not paid: the guards take them on to Payment.
+      await navigate(routePath('Dashboard'), { replace: true });
+    } catch (error) {
+      const passwordError =
+        error instanceof ApiRequestError ? error.fieldErrors.password?.[0] : undefined;
+      if (passwordError !== undefined) {
+        // Another browser, or a nonce from an older registration: the password proves it.
+        setState({
+          step: 'password',
+          ...('nonce' in proof ? {} : { error: { text: passwordError } }),
+        });
+      } else {
+        setState({ step: 'failed', message: failureMessage(error, 'forms:errors.register') });
+      }
+    } finally {
+      setSending(false);
+    }
+  };
+
+  useEffect(() => {
+    // Once, on arrival (React's development double effect included): the link is single-use.
+    if (started.current || !nonce) return;
+    started.current = true;
+    void send({ nonce });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (state.step === 'failed') {
+    return (
+      <AuthCard titleId="confirm-title" title={t('confirm.failedTitle')} lead="">
+        <Notice tone="error">
+          {'text' in state.message ? state.message.text : t(state.message.key)}
+        </Notice>
+        <p>
+          <AppLink to={routePath('Register')}>{t('confirm.registerAgain')}</AppLink>
+        </p>
+        <p>
+          <AppLink to={routePath('Login')}>{t('confirm.login')}</AppLink>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  if (state.step === 'password') {
+    const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (!password) {
+        setState({ step: 'password', error: { key: 'contract:validation.required' } });
+        return;
+      }
+      setSending(true);
+      void send({ password });
+    };
+    return (
+      <AuthCard
+        titleId="confirm-title"
+        title={t('confirm.passwordTitle')}
+        lead={t('confirm.passwordLead')}
+      >
+        <form noValidate onSubmit={onSubmit}>
+          <TextField
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            label={t('fields.password')}
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+            }}
+            error={state.error}
+          />
+          <Button type="submit" label={t('confirm.submit')} loading={sending} block />
+        </form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard titleId="confirm-title" title={t('confirm.title')} lead={t('confirm.working')}>
+      <Spinner size={40} label={t('confirm.working')} />
+    </AuthCard>
+  );
+}
