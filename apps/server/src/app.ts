@@ -106,6 +106,8 @@ import { AdminUsersService } from './services/admin-users.service';
 import { ContactService } from './services/contact.service';
 import { PartnerReportService } from './services/partner-report.service';
 import { SupportInboxService, type Transact } from './services/support-inbox.service';
+import { DrizzleOncePerWindow } from './repositories/once-per-window.repository';
+import { SignInAlertService } from './services/sign-in-alert.service';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -130,6 +132,7 @@ export interface Services {
   partnerReport: PartnerReportService;
   adminAudit: AdminAuditService;
   trackRecord: TrackRecordService;
+  signInAlerts: SignInAlertService;
 }
 
 declare module 'fastify' {
@@ -587,6 +590,7 @@ export async function buildApp(
   const contactMessages = new ContactMessagesRepository(db);
   const adminAudit = new AdminAuditRepository(db);
   const adminUsers = new AdminUsersRepository(db);
+  const adminAccounts = new AdminsRepository(db);
   const authService = new AuthService(
     users,
     new SessionsRepository(db),
@@ -687,7 +691,7 @@ export async function buildApp(
       onMailFailure,
     ),
     adminAuth: new AdminAuthService(
-      new AdminsRepository(db),
+      adminAccounts,
       new AdminSessionsRepository(db),
       adminAudit,
       argon2PasswordHasher,
@@ -734,6 +738,25 @@ export async function buildApp(
       clock,
       robotNow,
     ),
+    // The owner of an account under attack is warned once a day (decision 079).
+    signInAlerts: new SignInAlertService({
+      users,
+      admins: adminAccounts,
+      windows: new DrizzleOncePerWindow(db, jobClaims.owner),
+      mailer,
+      links: {
+        forgotPassword: (language) =>
+          new URL(language === 'pt' ? '/pt/forgot-password' : '/forgot-password', appBase()).href,
+        console: () => new URL('/admin', appBase()).href,
+        supportEmail: config.SUPPORT_EMAIL,
+      },
+      onSent: (accountKind, accountId) => {
+        app.log.info({ accountKind, accountId }, 'sign-in alert mailed');
+      },
+      onError: (error) => {
+        app.log.error({ err: error }, 'sign-in alert: looking up or mailing failed');
+      },
+    }),
   });
   if (config.DATABASE_URL && !config.ADMIN_TOTP_KEYS) {
     app.log.warn(
@@ -750,6 +773,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await app.services.passwordRecovery.settled();
     await app.services.registration.settled();
+    await app.services.signInAlerts.settled();
   });
   await registerRealtime(app, config, { auth: app.services.auth });
 

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
-import { useTestApp } from './helpers/app';
+import { replica, useTestApp } from './helpers/app';
 import {
   bearer,
   login,
@@ -171,36 +166,6 @@ describe('register and email-subscription, per address', () => {
     expect(seen[10]).toBe(429);
   });
 });
-
-/** Another server process: same database and Redis prefix, as a second replica would be. */
-async function replica(
-  context: ReturnType<typeof useTestApp>,
-  env: Record<string, string>,
-  logs?: string[],
-): Promise<FastifyInstance> {
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: path.join(os.tmpdir(), `tradebot-test-replica-${context.testDatabase.schema}`),
-      WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
-      ROBOT_ENABLED: 'false',
-      ...env,
-    }),
-    {
-      database: context.testDatabase.database,
-      rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,
-      logStream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          logs?.push(chunk.toString());
-          done();
-        },
-      }),
-    },
-  );
-  await app.ready();
-  return app;
-}
 
 describe.skipIf(!redisUrl)('scaled: two processes share the counters in Redis', () => {
   const context = useTestApp(() => ({ REDIS_URL: redisUrl ?? '' }));

@@ -296,7 +296,7 @@ describe('the inbox (decision 057)', () => {
     );
     expect(entries).toHaveLength(2);
     expect(
-      entries.map((entry) => [entry.before, entry.targetId, entry.admin.email]),
+      entries.map((entry) => [entry.before, entry.targetId, entry.admin?.email]),
     ).toContainEqual([{ status: 'open', replies: 0 }, id, admin.email]);
   });
 

@@ -347,6 +347,7 @@ export const partnerReportResponseSchema = dataEnvelope(partnerReportSchema);
 export const adminAuditActions = [
   'admin.signed_in',
   'admin.signed_out',
+  'admin.sign_in_failed',
   'message.replied',
   'message.status_changed',
   'robot.killed',
@@ -357,12 +358,21 @@ export const adminAuditActions = [
   'report.exported',
 ] as const;
 export type AdminAuditAction = (typeof adminAuditActions)[number];
+/** Why a console sign-in failed (`admin.sign_in_failed`, decision 079). */
+export const adminSignInFailures = [
+  'unknown_email',
+  'wrong_password',
+  'wrong_code',
+  'rate_limited',
+] as const;
+export type AdminSignInFailure = (typeof adminSignInFailures)[number];
 export const adminAuditQuerySchema = z.object({ offset: pageOffset });
 const auditState = z.record(z.string(), z.unknown()).nullable();
 export const adminAuditEntrySchema = z.object({
   id: z.string(),
   at: isoInstant,
-  admin: adminProfileSchema,
+  /** Null for a failed sign-in with an e-mail that is no admin's. */
+  admin: adminProfileSchema.nullable(),
   action: z.enum(adminAuditActions),
   targetType: z.string(),
   targetId: z.string().nullable(),

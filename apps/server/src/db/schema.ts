@@ -721,9 +721,8 @@ export const adminAuditLog = pgTable(
   'admin_audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    adminId: uuid('admin_id')
-      .notNull()
-      .references(() => admins.id),
+    /** Null for a failed console sign-in with an e-mail that is no admin's (decision 079). */
+    adminId: uuid('admin_id').references(() => admins.id),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),

@@ -277,50 +277,109 @@ function tooMany(retryAfter: number): AppError {
   });
 }
 
+/** Which of a sign-in's counters refused it (decision 067). */
+export type SignInCounter = 'address' | 'pair' | 'account';
+
+/** A sign-in the limits refused, as told to the route (decision 079). */
+export interface SignInRefusal {
+  /** The account it named (lower case), if any. */
+  account: string | undefined;
+  /** Whether the client's address signed in to that account before (then it is the owner's). */
+  knownAddress: boolean;
+  /** The counters over their limit. */
+  by: SignInCounter[];
+  /**
+   * The first refusal of one of those counters in its window: told once per counter and
+   * window, whatever number of refused requests follow, so what it triggers stays bounded.
+   */
+  first: boolean;
+}
+
+/**
+ * A refusal that says the account is under attack (decision 079): the account's own budgets
+ * (its pair's, or its budget for unknown addresses) ran out for an address that never signed
+ * in to it, and this is the first refusal of a counter in its window.
+ */
+export function isAttackOnAccount(refusal: SignInRefusal): refusal is SignInRefusal & {
+  account: string;
+} {
+  return (
+    refusal.account !== undefined &&
+    !refusal.knownAddress &&
+    refusal.first &&
+    refusal.by.some((counter) => counter !== 'address')
+  );
+}
+
 /**
  * The hooks of a sign-in route (decision 067): the preHandler counts the attempt per address,
  * per (account, address) pair and, for an address that never signed in to the account, per
- * account; onResponse remembers the address when the sign-in succeeded (200).
+ * account; onResponse remembers the address when the sign-in succeeded (200). `onRefused` is
+ * told of each refusal and awaited before the 429 (decision 079); its failure is logged, and
+ * the answer is the 429 all the same.
  */
 export function limitSignIns(
   app: FastifyInstance,
   action: SignInAction,
   accountOf: (request: FastifyRequest) => string | undefined,
+  onRefused: (refusal: SignInRefusal, request: FastifyRequest) => void | Promise<void> = () =>
+    undefined,
 ): { preHandler: preHandlerAsyncHookHandler; onResponse: onResponseAsyncHookHandler } {
   const rules = signInRules[action];
   const accounts = new WeakMap<FastifyRequest, string>();
   const addressOf = (request: FastifyRequest) => normalizeIP(request.ip);
+  // `ban: 1` makes the library say when a counter is past its limit by more than one: a
+  // refusal that is not "banned" is the counter's first in its window (max + 1). Nothing
+  // else reads `isBanned` (createRateLimit answers nothing itself).
   const perIp = app.createRateLimit({
     ...rules.perIp,
+    ban: 1,
     keyGenerator: (request) => `${action}:ip:${addressOf(request)}`,
   });
   const perPair = app.createRateLimit({
     ...rules.perPair,
+    ban: 1,
     keyGenerator: (request) =>
       `${action}:pair:${accounts.get(request) ?? ''}:${addressOf(request)}`,
   });
   const perAccount = app.createRateLimit({
     ...rules.perAccount,
+    ban: 1,
     keyGenerator: (request) => `${action}:account:${accounts.get(request) ?? ''}`,
   });
   return {
     preHandler: async (request) => {
       const account = accountOf(request)?.trim().toLowerCase();
-      const checks = [perIp(request)];
+      const counted = async (counter: SignInCounter, check: ReturnType<typeof perIp>) => ({
+        counter,
+        result: await check,
+      });
+      const checks = [counted('address', perIp(request))];
+      let knownAddress = false;
       if (account) {
         accounts.set(request, account);
-        checks.push(perPair(request));
-        if (!(await app.knownAddresses.has(action, account, addressOf(request)))) {
-          checks.push(perAccount(request));
-        }
+        checks.push(counted('pair', perPair(request)));
+        knownAddress = await app.knownAddresses.has(action, account, addressOf(request));
+        if (!knownAddress) checks.push(counted('account', perAccount(request)));
       }
       let retryAfter = 0;
-      for (const result of await Promise.all(checks)) {
+      const by: SignInCounter[] = [];
+      let first = false;
+      for (const { counter, result } of await Promise.all(checks)) {
         if (!result.isAllowed && result.isExceeded) {
           retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
+          by.push(counter);
+          if (!result.isBanned) first = true;
         }
       }
-      if (retryAfter > 0) throw tooMany(retryAfter);
+      if (retryAfter > 0) {
+        try {
+          await onRefused({ account, knownAddress, by, first }, request);
+        } catch (error) {
+          request.log.error({ err: error }, 'sign-in limits: handling a refusal failed');
+        }
+        throw tooMany(retryAfter);
+      }
     },
     onResponse: async (request, reply) => {
       const account = accounts.get(request);

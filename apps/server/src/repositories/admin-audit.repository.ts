@@ -3,7 +3,8 @@ import type { Db } from '../db/database';
 import { adminAuditLog, admins } from '../db/schema';
 
 export interface AuditEntryInput {
-  adminId: string;
+  /** Null only for a failed console sign-in with an e-mail that is no admin's (decision 079). */
+  adminId: string | null;
   action: string;
   targetType: string;
   targetId: string | null;
@@ -14,7 +15,7 @@ export interface AuditEntryInput {
 export interface AuditEntryRow extends AuditEntryInput {
   id: string;
   createdAt: Date;
-  admin: { id: string; email: string; name: string };
+  admin: { id: string; email: string; name: string } | null;
 }
 
 /** The admin audit log: written with each action (in its transaction when it has one). */
@@ -38,7 +39,7 @@ export class AdminAuditRepository implements AdminAuditStore {
           admin: { id: admins.id, email: admins.email, name: admins.name },
         })
         .from(adminAuditLog)
-        .innerJoin(admins, eq(admins.id, adminAuditLog.adminId))
+        .leftJoin(admins, eq(admins.id, adminAuditLog.adminId))
         .orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
         .limit(limit)
         .offset(offset),

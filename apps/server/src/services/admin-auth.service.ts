@@ -1,4 +1,4 @@
-import type { AdminProfile, AdminSession } from '@tradebot/contract';
+import type { AdminProfile, AdminSession, AdminSignInFailure } from '@tradebot/contract';
 import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminRow, AdminSessionsStore, AdminsStore } from '../repositories/admins.repository';
@@ -56,15 +56,22 @@ export class AdminAuthService {
     private readonly isUserToken: (token: string) => Promise<boolean>,
   ) {}
 
-  /** Same answer for an unknown e-mail and a wrong password, taking the same time. */
-  async login(email: string, password: string): Promise<{ token: string }> {
+  /**
+   * Same answer for an unknown e-mail and a wrong password, taking the same time (each writes
+   * one audit entry). `address` is the client's, as the audit log records it.
+   */
+  async login(email: string, password: string, address: string): Promise<{ token: string }> {
     const admin = await this.admins.findByEmail(email);
     if (!admin) {
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
       await this.hasher.verify(await this.dummyHash, password);
+      await this.recordFailedSignIn('unknown_email', { email }, address);
       throw invalidCredentials();
     }
-    if (!(await this.hasher.verify(admin.passwordHash, password))) throw invalidCredentials();
+    if (!(await this.hasher.verify(admin.passwordHash, password))) {
+      await this.recordFailedSignIn('wrong_password', { admin }, address);
+      throw invalidCredentials();
+    }
     const token = this.secrets.newToken();
     await this.sessions.create(
       admin.id,
@@ -75,7 +82,7 @@ export class AdminAuthService {
   }
 
   /** The TOTP code of a session opened by `login`; a code is accepted once. */
-  async secondFactor(token: string, code: string): Promise<AdminSession> {
+  async secondFactor(token: string, code: string, address: string): Promise<AdminSession> {
     const now = this.clock.now();
     const found = await this.sessions.findActive(this.secrets.hash(token), now);
     if (!found) throw new AppError('UNAUTHENTICATED');
@@ -88,6 +95,7 @@ export class AdminAuthService {
     if (step === undefined || !(await this.admins.useTotpStep(admin.id, step))) {
       const failures = await this.sessions.recordFailedCode(session.id);
       if (failures >= adminSessionPolicy.maxWrongCodes) await this.sessions.revoke(session.id, now);
+      await this.recordFailedSignIn('wrong_code', { admin }, address);
       throw incorrectCode();
     }
     const expiresAt = new Date(now.getTime() + adminSessionPolicy.lifetimeMs);
@@ -104,6 +112,50 @@ export class AdminAuthService {
       now,
     );
     return { admin: adminProfileOf(admin), expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * A console sign-in the limits refused (decision 067): audited as a failure. The limits call
+   * it once per counter and window, not for every refused request (decision 079).
+   */
+  async signInRefused(email: string, address: string): Promise<void> {
+    const admin = await this.admins.findByEmail(email);
+    await this.recordFailedSignIn('rate_limited', admin ? { admin } : { email }, address);
+  }
+
+  /**
+   * A failed console sign-in, in the audit log (decision 079): the admin it named, or, for an
+   * e-mail that is no admin's, a keyed digest of it (what was typed there may be a password);
+   * the client's address; the reason. Never the password or the code.
+   */
+  private async recordFailedSignIn(
+    reason: AdminSignInFailure,
+    who: { admin: AdminRow } | { email: string },
+    address: string,
+  ): Promise<void> {
+    await this.audit.record(
+      {
+        adminId: 'admin' in who ? who.admin.id : null,
+        action: 'admin.sign_in_failed',
+        targetType: 'admin_sign_in',
+        targetId: null,
+        before: null,
+        after: {
+          reason,
+          address,
+          ...('email' in who ? { emailDigest: this.unknownEmailDigest(who.email) } : {}),
+        },
+      },
+      this.clock.now(),
+    );
+  }
+
+  /**
+   * 16 hex digits of SHA-256(TOKEN_SECRET + label + e-mail): the same e-mail tried again shows
+   * the same digest, and nobody reads back what was typed (decision 079).
+   */
+  private unknownEmailDigest(email: string): string {
+    return this.secrets.hash(`admin-sign-in-email\n${email.trim().toLowerCase()}`).slice(0, 16);
   }
 
   async authenticate(token: string): Promise<AdminAuthentication> {

@@ -307,3 +307,91 @@ export function duplicateRefundMail(
     html: htmlMail(language, paragraphs),
   };
 }
+
+interface SignInAttackCopy {
+  subject: string;
+  greeting: (name: string) => string;
+  seen: string;
+  stillWorks: string;
+  ifNotYou: (url: string) => string;
+  support: (email: string) => string;
+  signature: string;
+}
+
+const signInAttackCopy: Record<Language, SignInAttackCopy> = {
+  es: {
+    subject: 'Vimos intentos fallidos de entrar en tu cuenta',
+    greeting: (name) => `Hola, ${name}:`,
+    seen: 'Vimos varios intentos fallidos de iniciar sesión en tu cuenta de Tradebot desde lugares donde nunca iniciaste sesión. Los frenamos: desde esos lugares no se puede seguir probando contraseñas.',
+    stillWorks:
+      'Tu cuenta no está bloqueada: tu contraseña sigue funcionando desde tus dispositivos habituales.',
+    ifNotYou: (url) =>
+      `Si no fuiste tú, te recomendamos cambiar tu contraseña y no usarla en otros sitios. Puedes hacerlo desde «¿Olvidaste tu contraseña?»: ${url}`,
+    support: (email) =>
+      `Si algo no te parece bien, escríbenos a ${email}. Nunca te pediremos tu contraseña.`,
+    signature: 'El equipo de Tradebot',
+  },
+  pt: {
+    subject: 'Vimos tentativas malsucedidas de entrar na sua conta',
+    greeting: (name) => `Olá, ${name}:`,
+    seen: 'Vimos várias tentativas malsucedidas de entrar na sua conta da Tradebot a partir de lugares onde você nunca entrou. Nós as bloqueamos: desses lugares não é possível continuar testando senhas.',
+    stillWorks:
+      'Sua conta não está bloqueada: sua senha continua funcionando nos seus dispositivos de sempre.',
+    ifNotYou: (url) =>
+      `Se não foi você, recomendamos trocar sua senha e não usá-la em outros sites. Você pode fazer isso em «Esqueceu sua senha?»: ${url}`,
+    support: (email) =>
+      `Se algo não parecer certo, escreva para ${email}. Nunca pediremos sua senha.`,
+    signature: 'Equipe Tradebot',
+  },
+};
+
+/**
+ * Sign-ins to a user's account refused by the limits from places it never signed in from
+ * (decision 079), in the account's language. It names no address: the attempts come from many.
+ */
+export function signInAttackMail(
+  language: Language,
+  to: string,
+  name: string,
+  links: { forgotPasswordUrl: string; supportEmail: string },
+): MailMessage {
+  const copy = signInAttackCopy[language];
+  const paragraphs = [
+    copy.greeting(name),
+    copy.seen,
+    copy.stillWorks,
+    copy.ifNotYou(links.forgotPasswordUrl),
+    copy.support(links.supportEmail),
+    copy.signature,
+  ];
+  return {
+    to,
+    subject: copy.subject,
+    text: paragraphs.join('\n\n'),
+    html: htmlMail(language, paragraphs),
+  };
+}
+
+/**
+ * The same, for an admin of the support console: in Spanish, the operator's language, as every
+ * mail to support is. Admins have no forgot-password: a new password is set by the operator.
+ */
+export function consoleSignInAttackMail(
+  to: string,
+  name: string,
+  links: { consoleUrl: string; supportEmail: string },
+): MailMessage {
+  const paragraphs = [
+    `Hola, ${name}:`,
+    `Vimos varios intentos fallidos de entrar en la consola de soporte (${links.consoleUrl}) con tu correo, desde lugares donde nunca entraste. Los frenamos, y quedaron en el registro de auditoría de la consola.`,
+    'Tu acceso no está bloqueado: tu contraseña sigue funcionando desde tus equipos habituales, y sin el código de tu aplicación de autenticación nadie entra.',
+    `Si crees que alguien conoce tu contraseña, pide al responsable técnico que te dé una nueva, y avisa a ${links.supportEmail}.`,
+    'Tradebot',
+  ];
+  return {
+    to,
+    subject: '[Consola] Intentos fallidos de entrar con tu cuenta',
+    text: paragraphs.join('\n\n'),
+    html: htmlMail('es', paragraphs),
+  };
+}

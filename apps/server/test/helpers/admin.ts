@@ -87,7 +87,8 @@ export async function auditEntries(app: FastifyInstance, headers: Record<string,
         targetId: string | null;
         before: Record<string, unknown> | null;
         after: Record<string, unknown> | null;
-        admin: { email: string };
+        /** Null for a failed sign-in with an e-mail that is no admin's. */
+        admin: { email: string } | null;
         at: string;
       }[];
     };

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app';
@@ -58,4 +59,39 @@ export function useTestApp(
     await fs.rm(path.dirname(context.mailDir), { recursive: true, force: true });
   });
   return context;
+}
+
+/**
+ * Another server process: the same database and Redis prefix, as a second replica would be.
+ * Its log lines (warnings and up) go to `logs`.
+ */
+export async function replica(
+  context: TestContext,
+  env: Record<string, string>,
+  logs?: string[],
+  dependencies: Omit<AppDependencies, 'database'> = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(os.tmpdir(), `tradebot-test-replica-${context.testDatabase.schema}`),
+      WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+      ROBOT_ENABLED: 'false',
+      ...env,
+    }),
+    {
+      rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs?.push(chunk.toString());
+          done();
+        },
+      }),
+      ...dependencies,
+      database: context.testDatabase.database,
+    },
+  );
+  await app.ready();
+  return app;
 }

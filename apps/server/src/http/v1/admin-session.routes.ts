@@ -13,7 +13,7 @@ import { adminOf, requireAdmin } from '../authenticate-admin';
 import { adminProfileOf } from '../../services/admin-auth.service';
 import { bearerToken } from '../authenticate';
 import { AppError } from '../errors';
-import { limitAttempts, limitSignIns } from '../rate-limits';
+import { isAttackOnAccount, limitAttempts, limitSignIns } from '../rate-limits';
 
 const refusals = {
   401: apiErrorSchema,
@@ -24,15 +24,25 @@ const refusals = {
 
 /** The console's sign-in: a password, then a TOTP code (docs/decisions/057). */
 export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { adminAuth } = app.services;
+  const { adminAuth, signInAlerts } = app.services;
 
   app.post(
     supportApiPaths.adminLogin,
     {
-      ...limitSignIns(app, 'adminLogin', (request) => {
-        const { email } = request.body as { email?: unknown };
-        return typeof email === 'string' ? email : undefined;
-      }),
+      ...limitSignIns(
+        app,
+        'adminLogin',
+        (request) => {
+          const { email } = request.body as { email?: unknown };
+          return typeof email === 'string' ? email : undefined;
+        },
+        async (refusal, request) => {
+          // Audited once per counter and window, not per refused request (decision 079).
+          if (!refusal.account || !refusal.first) return;
+          if (isAttackOnAccount(refusal)) signInAlerts.signInsRefused('admin', refusal.account);
+          await adminAuth.signInRefused(refusal.account, request.ip);
+        },
+      ),
       schema: {
         tags: ['admin'],
         summary: 'First step of an admin sign-in: a token that waits for its TOTP code',
@@ -41,7 +51,11 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { token } = await adminAuth.login(request.body.email, request.body.password);
+      const { token } = await adminAuth.login(
+        request.body.email,
+        request.body.password,
+        request.ip,
+      );
       return { data: { token, secondFactor: 'required' as const } };
     },
   );
@@ -65,7 +79,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const token = bearerToken(request);
       if (!token) throw new AppError('UNAUTHENTICATED');
-      return { data: await adminAuth.secondFactor(token, request.body.code) };
+      return { data: await adminAuth.secondFactor(token, request.body.code, request.ip) };
     },
   );
 

@@ -16,7 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../authenticate';
 import { requestLanguage } from '../language';
-import { limitAttempts, limitSignIns } from '../rate-limits';
+import { isAttackOnAccount, limitAttempts, limitSignIns } from '../rate-limits';
 
 const errors = {
   400: apiErrorSchema,
@@ -32,12 +32,15 @@ function emailOf(request: FastifyRequest): string | undefined {
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, registration, passwordRecovery, geo } = app.services;
+  const { auth, registration, passwordRecovery, geo, signInAlerts } = app.services;
 
   app.post(
     '/login',
     {
-      ...limitSignIns(app, 'login', emailOf),
+      ...limitSignIns(app, 'login', emailOf, (refusal) => {
+        // The owner hears of it by e-mail, after the answer (decision 079).
+        if (isAttackOnAccount(refusal)) signInAlerts.signInsRefused('user', refusal.account);
+      }),
       schema: {
         tags: ['accounts'],
         summary: 'Sign in; answers a bearer token (30 days with rememberMe, else 24 h)',

@@ -6,6 +6,7 @@ import { Table } from '../../../components/ui/table';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useAuditLog } from '../api/audit-log';
+import { auditEntryText } from '../audit-entry';
 import { Pager, QueryState } from '../components/query-state';
 import styles from '../admin.module.css';
 
@@ -42,27 +43,31 @@ export default function AuditLogRoute() {
                     t('audit.after'),
                   ]}
                 >
-                  {data.entries.map((entry) => (
-                    <tr key={entry.id}>
-                      <td className={styles.nowrap}>{formatDateTime(language, entry.at)}</td>
-                      <td>
-                        {entry.admin.name}
-                        <br />
-                        <span className={styles.muted}>{entry.admin.email}</span>
-                      </td>
-                      <td>{t(`audit.actions.${entry.action}`)}</td>
-                      <td className={styles.code}>
-                        {entry.targetType}
-                        {entry.targetId ? ` ${entry.targetId}` : ''}
-                      </td>
-                      <td>
-                        <State value={entry.before} />
-                      </td>
-                      <td>
-                        <State value={entry.after} />
-                      </td>
-                    </tr>
-                  ))}
+                  {data.entries.map((entry) => {
+                    const text = auditEntryText(entry, t);
+                    return (
+                      <tr key={entry.id}>
+                        <td className={styles.nowrap}>{formatDateTime(language, entry.at)}</td>
+                        <td>
+                          {text.who}
+                          {text.whoDetail ? (
+                            <>
+                              <br />
+                              <span className={styles.muted}>{text.whoDetail}</span>
+                            </>
+                          ) : null}
+                        </td>
+                        <td>{text.what}</td>
+                        <td className={styles.code}>{text.target}</td>
+                        <td>
+                          <State value={entry.before} />
+                        </td>
+                        <td>
+                          <State value={entry.after} />
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </Table>
                 <Pager
                   offset={offset}
