@@ -1,17 +1,29 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import { useAppStore } from '../stores/app';
-import { failureMessage, fieldErrorsFromServer, validate, type FieldErrors } from './form-errors';
+import {
+  failureMessage,
+  fieldErrorsFromServer,
+  validate,
+  type FieldError,
+  type FieldErrors,
+} from './form-errors';
 
 /**
  * One form's submission: check the values with the contract schema, send, and show what
  * went wrong: the server's field errors under their fields, anything else through the
- * overlay (the server's localized message, or `failureKey` when it could not be reached).
- * `sending` drives the submit button's spinner.
+ * overlay (the server's localized message, or `failureKey` when it could not be reached), or,
+ * with `inline`, as `failure` for the form to show in place (a wrong password is not worth a
+ * dialog to dismiss). `sending` drives the submit button's spinner.
  */
-export function useFormSubmission<S extends z.ZodType>(schema: S, failureKey: string) {
+export function useFormSubmission<S extends z.ZodType>(
+  schema: S,
+  failureKey: string,
+  { inline = false }: { inline?: boolean } = {},
+) {
   const showMessage = useAppStore((state) => state.showMessage);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<FieldError | null>(null);
   const [sending, setSending] = useState(false);
 
   const submit = async (
@@ -26,17 +38,22 @@ export function useFormSubmission<S extends z.ZodType>(schema: S, failureKey: st
       return;
     }
     setErrors({});
+    setFailure(null);
     setSending(true);
     try {
       await send(checked.data);
     } catch (error) {
       const fields = fieldErrorsFromServer(error);
       setErrors(fields);
-      if (Object.keys(fields).length === 0) showMessage(failureMessage(error, failureKey));
+      if (Object.keys(fields).length === 0) {
+        const message = failureMessage(error, failureKey);
+        if (inline) setFailure(message);
+        else showMessage(message);
+      }
     } finally {
       setSending(false);
     }
   };
 
-  return { errors, sending, submit };
+  return { errors, failure, sending, submit };
 }

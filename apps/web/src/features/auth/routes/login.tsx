@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { routePath } from '../../../lib/route-paths';
 import { afterLoginPath } from '../../../lib/return-path';
 import { Button } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { EmailField, TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
@@ -19,7 +20,12 @@ export default function LoginRoute() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const [values, setValues] = useState({ email: '', password: '', rememberMe: false });
-  const { errors, sending, submit } = useFormSubmission(loginRequestSchema, 'forms:errors.login');
+  // A refused sign-in is said in the form, next to what to fix (issue 23), not in a dialog.
+  const { errors, failure, sending, submit } = useFormSubmission(
+    loginRequestSchema,
+    'forms:errors.login',
+    { inline: true },
+  );
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -65,6 +71,9 @@ export default function LoginRoute() {
         >
           {t('fields.rememberMe')}
         </CheckboxField>
+        {failure && (
+          <Notice tone="error">{'text' in failure ? failure.text : t(failure.key)}</Notice>
+        )}
         <Button type="submit" label={t('login.submit')} loading={sending} block />
       </form>
       <p>
