@@ -43,6 +43,10 @@ import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { accountRoutes } from './http/v1/account.routes';
+import { accountSettingsRoutes } from './http/v1/account-settings.routes';
+import { AccountSettingsRepository } from './repositories/account-settings.repository';
+import { AccountSettingsService } from './services/account-settings.service';
+import { AccountDeletionService } from './services/account-deletion.service';
 import { authRoutes } from './http/v1/auth.routes';
 import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
 import { promoCodesRoutes } from './http/v1/promo-codes.routes';
@@ -112,6 +116,8 @@ export interface Services {
   geo: GeoService;
   auth: AuthService;
   account: AccountService;
+  accountSettings: AccountSettingsService;
+  accountDeletion: AccountDeletionService;
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
   emailSubscription: EmailSubscriptionService;
@@ -581,9 +587,25 @@ export async function buildApp(
   const contactMessages = new ContactMessagesRepository(db);
   const adminAudit = new AdminAuditRepository(db);
   const adminUsers = new AdminUsersRepository(db);
+  const sessionsRepository = new SessionsRepository(db);
+  const accountSettingsRepository = new AccountSettingsRepository(db);
+  const onUserChanged = (userId: string) => users.userChanged(userId);
+  const accountSettings = new AccountSettingsService({
+    store: accountSettingsRepository,
+    sessions: sessionsRepository,
+    hasher: argon2PasswordHasher,
+    mailer,
+    clock,
+    onSessionsRevoked,
+    onUserChanged,
+    // The configured origin only (issue 18); Portuguese pages live under /pt (decision 053).
+    forgotPasswordUrl: (language) =>
+      new URL(language === 'pt' ? '/pt/forgot-password' : '/forgot-password', appBase()).toString(),
+    onMailFailure,
+  });
   const authService = new AuthService(
     users,
-    new SessionsRepository(db),
+    sessionsRepository,
     promoCodes,
     argon2PasswordHasher,
     secrets,
@@ -596,6 +618,21 @@ export async function buildApp(
     geo: new GeoService(geoipRepository),
     auth: authService,
     account: new AccountService(users, clock),
+    accountSettings,
+    accountDeletion: new AccountDeletionService({
+      verifyPassword: (userId, password, field) =>
+        accountSettings.verifyPassword(userId, password, field),
+      stopRobot: (user) => trading.stopBeforeDeletion(user),
+      endSubscriptions: (userId) => billing.endSubscriptionsNow(userId),
+      eraser: accountSettingsRepository,
+      hasher: argon2PasswordHasher,
+      newSecret: () => secrets.newToken(),
+      mailer,
+      clock,
+      onSessionsRevoked,
+      onUserChanged,
+      onMailFailure,
+    }),
     passwordRecovery: new PasswordRecoveryService(
       users,
       new PasswordResetRepository(db),
@@ -825,6 +862,7 @@ export async function buildApp(
       await v1.register(geoRoutes);
       await v1.register(authRoutes);
       await v1.register(accountRoutes);
+      await v1.register(accountSettingsRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);

@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema, ...errors },
       },
     },
-    async (request) => ({ data: await auth.login(request.body) }),
+    async (request) => ({ data: await auth.login(request.body, request.headers['user-agent']) }),
   );
 
   app.post(
@@ -61,6 +61,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await auth.register(request.body, {
         countryCode: geo.countryCodeOf(request.ip),
         language: requestLanguage(request),
+        ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}),
       });
       return reply.status(201).send({ data: session });
     },
