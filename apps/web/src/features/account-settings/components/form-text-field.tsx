@@ -7,6 +7,8 @@ import {
   type FieldValues,
 } from 'react-hook-form';
 import { TextField, type ShownError, type TextFieldProps } from '../../../components/ui/form-field';
+// Registers the contract's catalogue (the `contract:` keys below) with i18next.
+import '../../../lib/form-errors';
 
 /** A field's react-hook-form error as the design system shows it (as in PromocodeForm). */
 export function shownError(error: FieldError | undefined): ShownError | undefined {
