@@ -89,6 +89,7 @@ const accountVisits: Visit[] = [
   { route: '/dashboard', name: 'dashboard', path: '/dashboard' },
   { route: '/profile-config', name: 'profile-config', path: '/profile-config' },
   { route: '/contact', name: 'contact', path: '/contact' },
+  { route: '/account-settings', name: 'account-settings', path: '/account-settings' },
 ];
 
 /** The support console, signed in (its user and message screens are reached by link). */
@@ -368,7 +369,7 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
     expect(problems).toEqual([]);
   }, 180_000);
 
-  it('the account: dashboard with data, profile, contact, and their dialogs', async () => {
+  it('the account: dashboard with data, profile, contact, account settings, and their dialogs', async () => {
     const problems: string[] = [];
     const { token } = await call<{ token: string }>('/login', demo);
     const page = await newPage(token);
@@ -409,6 +410,28 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
           await confirm
             .getByRole('button', { name: text(language, 'robot-settings', 'kill.cancel') })
             .click();
+        }
+        if (visit.name === 'account-settings') {
+          // Deleting the account asks once more (cancelled: the demo account stays).
+          await page
+            .getByLabel(text(language, 'account-settings', 'delete.password'))
+            .fill('Demo1234');
+          await page
+            .getByRole('button', { name: text(language, 'account-settings', 'delete.submit') })
+            .click();
+          const confirm = page.getByRole('alertdialog');
+          await confirm.waitFor();
+          problems.push(
+            ...(await checkScreen(
+              page,
+              { name: 'delete-account-confirm', language, widths: [...userWidths].reverse() },
+              { fullPage: false },
+            )),
+          );
+          await confirm
+            .getByRole('button', { name: text(language, 'account-settings', 'cancel') })
+            .click();
+          await confirm.waitFor({ state: 'detached' });
         }
       }
     }

@@ -43,6 +43,10 @@ import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { accountRoutes } from './http/v1/account.routes';
+import { accountSettingsRoutes } from './http/v1/account-settings.routes';
+import { AccountSettingsRepository } from './repositories/account-settings.repository';
+import { AccountSettingsService } from './services/account-settings.service';
+import { AccountDeletionService } from './services/account-deletion.service';
 import { authRoutes } from './http/v1/auth.routes';
 import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
 import { promoCodesRoutes } from './http/v1/promo-codes.routes';
@@ -117,6 +121,8 @@ export interface Services {
   auth: AuthService;
   registration: RegistrationService;
   account: AccountService;
+  accountSettings: AccountSettingsService;
+  accountDeletion: AccountDeletionService;
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
   emailSubscription: EmailSubscriptionService;
@@ -591,9 +597,25 @@ export async function buildApp(
   const adminAudit = new AdminAuditRepository(db);
   const adminUsers = new AdminUsersRepository(db);
   const adminAccounts = new AdminsRepository(db);
+  const sessionsRepository = new SessionsRepository(db);
+  const accountSettingsRepository = new AccountSettingsRepository(db);
+  const onUserChanged = (userId: string) => users.userChanged(userId);
+  const accountSettings = new AccountSettingsService({
+    store: accountSettingsRepository,
+    sessions: sessionsRepository,
+    hasher: argon2PasswordHasher,
+    mailer,
+    clock,
+    onSessionsRevoked,
+    onUserChanged,
+    // The configured origin only (issue 18); Portuguese pages live under /pt (decision 053).
+    forgotPasswordUrl: (language) =>
+      new URL(language === 'pt' ? '/pt/forgot-password' : '/forgot-password', appBase()).toString(),
+    onMailFailure,
+  });
   const authService = new AuthService(
     users,
-    new SessionsRepository(db),
+    sessionsRepository,
     argon2PasswordHasher,
     secrets,
     clock,
@@ -613,7 +635,7 @@ export async function buildApp(
       page: (language, path) =>
         new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString(),
     },
-    signIn: (userId) => authService.openSession(userId, false),
+    signIn: (userId, userAgent) => authService.openSession(userId, false, userAgent),
     promoBenefits: billing,
     onFailure: (error) => {
       app.log.error({ err: error }, 'registration: storing or mailing a confirmation failed');
@@ -624,6 +646,21 @@ export async function buildApp(
     auth: authService,
     registration,
     account: new AccountService(users, clock),
+    accountSettings,
+    accountDeletion: new AccountDeletionService({
+      verifyPassword: (userId, password, field) =>
+        accountSettings.verifyPassword(userId, password, field),
+      stopRobot: (user) => trading.stopBeforeDeletion(user),
+      endSubscriptions: (userId) => billing.endSubscriptionsNow(userId),
+      eraser: accountSettingsRepository,
+      hasher: argon2PasswordHasher,
+      newSecret: () => secrets.newToken(),
+      mailer,
+      clock,
+      onSessionsRevoked,
+      onUserChanged,
+      onMailFailure,
+    }),
     passwordRecovery: new PasswordRecoveryService(
       users,
       new PasswordResetRepository(db),
@@ -874,6 +911,7 @@ export async function buildApp(
       await v1.register(geoRoutes);
       await v1.register(authRoutes);
       await v1.register(accountRoutes);
+      await v1.register(accountSettingsRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);

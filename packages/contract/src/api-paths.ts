@@ -27,6 +27,20 @@ export const billingPaths = {
   webhooks: '/billing/webhooks',
 } as const;
 
+/**
+ * Account settings (issue 23; decision 080), under apiV1Prefix. `:id` is a session's id
+ * (`fillPath` fills it).
+ */
+export const accountPaths = {
+  details: '/account',
+  password: '/account/password',
+  phone: '/account/phone',
+  sessions: '/account/sessions',
+  signOutSession: '/account/sessions/:id/sign-out',
+  signOutOthers: '/account/sessions/sign-out-others',
+  delete: '/account/delete',
+} as const;
+
 /** The simulated provider's hosted pages, on our port (not under the API). */
 export const simulatedPaymentsPath = '/sim-pay';
 

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './accounts';
+export * from './account-settings';
 export * from './billing';
 export * from './common-schemas';
 export * from './envelope';

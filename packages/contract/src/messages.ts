@@ -49,6 +49,10 @@ const es = {
   'auth.confirmationNeedsPassword':
     'Abriste el enlace en otro navegador: escribe la contraseña que elegiste al crear tu cuenta.',
   'auth.confirmationWrongPassword': 'No es la contraseña que elegiste al crear tu cuenta.',
+  'account.wrongPassword': 'La contraseña actual no es correcta',
+  'account.samePassword': 'La nueva contraseña debe ser distinta de la actual',
+  'account.sessionNotFound': 'Esa sesión ya terminó o no es tuya.',
+  'account.currentSession': 'Esta es la sesión que estás usando: para terminarla, cierra sesión.',
   'billing.alreadySubscribed':
     'Ya tienes una suscripción vigente. Puedes verla en tu perfil, en la sección de facturación.',
   'billing.noSubscription': 'No tienes una suscripción de pago vigente.',
@@ -138,6 +142,10 @@ const pt: Record<MessageKey, string> = {
   'auth.confirmationNeedsPassword':
     'Você abriu o link em outro navegador: digite a senha que escolheu ao criar sua conta.',
   'auth.confirmationWrongPassword': 'Esta não é a senha que você escolheu ao criar sua conta.',
+  'account.wrongPassword': 'A senha atual não está correta',
+  'account.samePassword': 'A nova senha deve ser diferente da atual',
+  'account.sessionNotFound': 'Essa sessão já terminou ou não é sua.',
+  'account.currentSession': 'Esta é a sessão que você está usando: para encerrá-la, saia da conta.',
   'billing.alreadySubscribed':
     'Você já tem uma assinatura ativa. Veja-a no seu perfil, na seção de cobrança.',
   'billing.noSubscription': 'Você não tem uma assinatura paga ativa.',

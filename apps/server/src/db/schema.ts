@@ -36,6 +36,11 @@ export const users = pgTable(
     promocode: text('promocode'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * Set when the user deleted their account: the row stays, anonymised, for the payments
+     * kept by law (decision 080).
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   // E-mail is unique case-insensitively. Registrations are counted by period (partner report).
   (table) => [
@@ -92,6 +97,10 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Written at most every few minutes (decision 080); null until the first refresh. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** The browser's User-Agent at sign-in, cut to 256 characters: the device in the list. */
+    userAgent: text('user_agent'),
   },
   (table) => [
     uniqueIndex('sessions_token_hash_key').on(table.tokenHash),

@@ -82,6 +82,17 @@ export const rateLimitRules = {
     perIp: { max: 30, timeWindow: 15 * minute },
     perAccount: { max: 10, timeWindow: 15 * minute },
   },
+  // Per user id (decision 080): changing the password and deleting the account each check the
+  // current password (argon2), so a stolen session cannot guess it quickly.
+  accountPassword: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perAccount: { max: 5, timeWindow: 15 * minute },
+  },
+  // The phone and the sessions (sign out one, or every other), per user id together.
+  accountChange: {
+    perIp: { max: 60, timeWindow: 15 * minute },
+    perAccount: { max: 30, timeWindow: 15 * minute },
+  },
 } satisfies Record<string, { perIp: Limit; perAccount?: Limit }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;

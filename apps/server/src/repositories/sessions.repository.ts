@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { sessions, users } from '../db/schema';
 import type { UserRow } from './users.repository';
@@ -10,6 +10,8 @@ function insertSession(db: Db) {
       userId: sql.placeholder('userId'),
       tokenHash: sql.placeholder('tokenHash'),
       expiresAt: sql.placeholder('expiresAt'),
+      userAgent: sql.placeholder('userAgent'),
+      lastUsedAt: sql.placeholder('lastUsedAt'),
     })
     .prepare('sessions_create');
 }
@@ -20,18 +22,31 @@ export class SessionsRepository {
 
   constructor(private readonly db: Db) {}
 
-  async create(userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+  async create(
+    userId: string,
+    tokenHash: string,
+    expiresAt: Date,
+    userAgent: string | null = null,
+    now: Date | null = null,
+  ): Promise<void> {
     this.insertQuery ??= insertSession(this.db);
-    await this.insertQuery.execute({ userId, tokenHash, expiresAt });
+    await this.insertQuery.execute({ userId, tokenHash, expiresAt, userAgent, lastUsedAt: now });
   }
 
   /** The user behind a live (unexpired, unrevoked) session. */
   async findActiveUser(
     tokenHash: string,
     now: Date,
-  ): Promise<{ sessionId: string; user: UserRow; expiresAt: Date } | undefined> {
+  ): Promise<
+    { sessionId: string; user: UserRow; expiresAt: Date; lastUsedAt: Date | null } | undefined
+  > {
     const [row] = await this.db
-      .select({ sessionId: sessions.id, user: users, expiresAt: sessions.expiresAt })
+      .select({
+        sessionId: sessions.id,
+        user: users,
+        expiresAt: sessions.expiresAt,
+        lastUsedAt: sessions.lastUsedAt,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -51,6 +66,69 @@ export class SessionsRepository {
       .set({ revokedAt: now })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
   }
+
+  /** Notes that the session was used now (decision 080: at most every few minutes). */
+  async touch(sessionId: string, now: Date): Promise<void> {
+    await this.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId));
+  }
+
+  /** A user's live sessions, the most recently used first. */
+  async listActive(userId: string, now: Date): Promise<ActiveSessionRow[]> {
+    const lastUsed = sql<Date>`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`;
+    return this.db
+      .select({
+        id: sessions.id,
+        createdAt: sessions.createdAt,
+        lastUsedAt: sessions.lastUsedAt,
+        expiresAt: sessions.expiresAt,
+        userAgent: sessions.userAgent,
+      })
+      .from(sessions)
+      .where(
+        and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+      )
+      .orderBy(desc(lastUsed), desc(sessions.createdAt));
+  }
+
+  /** Ends one live session of this user; false when there was none (gone, or another's). */
+  async revokeOwn(userId: string, sessionId: string, now: Date): Promise<boolean> {
+    const revoked = await this.db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(
+        and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
+      )
+      .returning({ id: sessions.id });
+    return revoked.length > 0;
+  }
+
+  /** Ends every session of the user but `keep`; returns the ids it ended. */
+  revokeOthers(userId: string, keep: string, now: Date): Promise<string[]> {
+    return revokeOtherSessions(this.db, userId, keep, now);
+  }
+}
+
+export interface ActiveSessionRow {
+  id: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date;
+  userAgent: string | null;
+}
+
+/** Every session of the user but `keep` ends, inside the caller's transaction when given one. */
+export async function revokeOtherSessions(
+  db: Db,
+  userId: string,
+  keep: string,
+  now: Date,
+): Promise<string[]> {
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keep), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return revoked.map((row) => row.id);
 }
 
 /** Used inside the password-change transaction: every session of the user ends. */

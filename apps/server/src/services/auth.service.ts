@@ -11,6 +11,11 @@ const hour = 60 * 60 * 1000;
 /** Session lifetimes: 30 days with rememberMe, 24 hours without. */
 export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hour };
 
+/** How stale a session's "last used" may get before a request writes it again (decision 080). */
+export const sessionTouchMs = 5 * 60_000;
+/** How much of a User-Agent is kept: enough to tell the browser and system apart. */
+export const userAgentMaxLength = 256;
+
 /** Sessions that just ended: one (logout), or every session of a user (password change). */
 export type SessionsRevoked = { sessionId: string } | { userId: string };
 /**
@@ -43,7 +48,10 @@ export class AuthService {
   ) {}
 
   /** Same answer for an unknown e-mail and a wrong password. */
-  async login(input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>>) {
+  async login(
+    input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>>,
+    userAgent?: string,
+  ) {
     const user = await this.users.findCredentials(input.email);
     if (!user) {
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
@@ -51,7 +59,7 @@ export class AuthService {
       throw invalidCredentials();
     }
     if (!(await this.hasher.verify(user.passwordHash, input.password))) throw invalidCredentials();
-    return this.openSession(user.id, input.rememberMe);
+    return this.openSession(user.id, input.rememberMe, userAgent);
   }
 
   async authenticate(token: string): Promise<AuthenticatedUser | undefined> {
@@ -60,7 +68,14 @@ export class AuthService {
     const now = this.clock.now();
     const load = async () => {
       const found = await this.sessions.findActiveUser(tokenHash, now);
-      return found && { ...found, expiresAt: found.expiresAt.getTime() };
+      if (!found) return undefined;
+      // "Last used" for the list of sessions, written only when it is stale: cached reads
+      // (decision 045) write nothing, and a busy session writes once every few minutes.
+      const lastUsed = found.lastUsedAt?.getTime() ?? 0;
+      if (now.getTime() - lastUsed >= sessionTouchMs) {
+        await this.sessions.touch(found.sessionId, now);
+      }
+      return { sessionId: found.sessionId, user: found.user, expiresAt: found.expiresAt.getTime() };
     };
     const session = await (this.cache
       ? this.cache.session(tokenHash, now.getTime(), load)
@@ -74,13 +89,20 @@ export class AuthService {
   }
 
   /** A new session for the user: a login, or an account just created (RegistrationService). */
-  async openSession(userId: string, rememberMe: boolean): Promise<{ token: string }> {
+  async openSession(
+    userId: string,
+    rememberMe: boolean,
+    userAgent: string | undefined,
+  ): Promise<{ token: string }> {
     const token = this.secrets.newToken();
     const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
+    const now = this.clock.now();
     await this.sessions.create(
       userId,
       this.secrets.hash(token),
-      new Date(this.clock.now().getTime() + lifetime),
+      new Date(now.getTime() + lifetime),
+      userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
+      now,
     );
     return { token };
   }

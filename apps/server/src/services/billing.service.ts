@@ -254,6 +254,28 @@ export class BillingService implements PromoBenefits {
     return this.overview(user);
   }
 
+  /**
+   * The account is being deleted (decision 080): every subscription still running at the
+   * provider ends now, with no further charge and no refund beyond the rules that already
+   * apply. Safe to repeat: an ended subscription is left alone.
+   */
+  async endSubscriptionsNow(userId: string): Promise<void> {
+    const running = (await this.repository.subscriptionsOf(userId)).filter(
+      (row) =>
+        row.provider === this.provider.name &&
+        row.providerSubscriptionId !== null &&
+        liveStatuses.has(row.status),
+    );
+    for (const row of running) {
+      const providerId = row.providerSubscriptionId;
+      if (providerId === null) continue;
+      await this.bySubscription.run(providerId, async () => {
+        await this.call('ending a subscription', () => this.provider.cancelNow(providerId));
+        await this.sync(providerId, undefined, undefined);
+      });
+    }
+  }
+
   /** spec §1: within 7 days of the first payment, the user refunds it; access ends. */
   async refund(user: UserRow): Promise<BillingOverview> {
     const first = await this.repository.firstPayment(user.id);

@@ -395,3 +395,111 @@ export function consoleSignInAttackMail(
     html: htmlMail('es', paragraphs),
   };
 }
+
+interface AccountCopy {
+  greeting: (name: string) => string;
+  passwordSubject: string;
+  passwordIntro: (when: string) => string;
+  passwordOthers: string;
+  passwordNotYou: string;
+  deletedSubject: string;
+  deletedIntro: string;
+  deletedErased: string;
+  deletedKept: (years: number) => string;
+  deletedSubscription: string;
+  deletedBroker: string;
+  signature: string;
+}
+
+const accountCopy: Record<Language, AccountCopy> = {
+  es: {
+    greeting: (name) => `Hola, ${name}:`,
+    passwordSubject: 'Cambiaste la contraseña de Tradebot',
+    passwordIntro: (when) => `La contraseña de tu cuenta de Tradebot se cambió el ${when} (UTC).`,
+    passwordOthers:
+      'Cerramos la sesión en tus otros dispositivos; el que usaste para el cambio sigue conectado.',
+    passwordNotYou:
+      'Si no fuiste tú, recupera tu cuenta ahora: pide un código en este enlace y elige una contraseña nueva. Eso cierra todas las sesiones, también la de quien la cambió.',
+    deletedSubject: 'Eliminamos tu cuenta de Tradebot',
+    deletedIntro:
+      'Eliminamos tu cuenta de Tradebot como pediste. El robot se detuvo y cerramos las operaciones que tenía abiertas.',
+    deletedErased:
+      'Borramos tus datos personales: nombre, teléfono, contraseña, sesiones, las credenciales de la plataforma de trading, el historial de operaciones y tus mensajes a soporte.',
+    deletedKept: (years) =>
+      `Conservamos solo los pagos y sus recibos (importe, fecha, plan y los últimos 4 dígitos de la tarjeta) durante ${String(years)} años, porque la ley tributaria y comercial nos obliga; no están asociados a tu nombre ni a tu correo.`,
+    deletedSubscription:
+      'Tu suscripción quedó cancelada: no habrá más cobros. Un reembolso solo corresponde si lo permiten los plazos de 7 y 30 días de los términos.',
+    deletedBroker:
+      'Tu cuenta en el bróker y el dinero que tengas allí siguen siendo tuyos: no los administramos nosotros.',
+    signature: 'El equipo de Tradebot',
+  },
+  pt: {
+    greeting: (name) => `Olá, ${name}:`,
+    passwordSubject: 'Você alterou a senha da Tradebot',
+    passwordIntro: (when) => `A senha da sua conta da Tradebot foi alterada em ${when} (UTC).`,
+    passwordOthers:
+      'Encerramos a sessão nos seus outros dispositivos; o que você usou para a alteração continua conectado.',
+    passwordNotYou:
+      'Se não foi você, recupere sua conta agora: peça um código neste link e escolha uma nova senha. Isso encerra todas as sessões, inclusive a de quem a alterou.',
+    deletedSubject: 'Excluímos sua conta da Tradebot',
+    deletedIntro:
+      'Excluímos sua conta da Tradebot como você pediu. O robô parou e fechamos as operações que estavam abertas.',
+    deletedErased:
+      'Apagamos seus dados pessoais: nome, telefone, senha, sessões, as credenciais da plataforma de trading, o histórico de operações e suas mensagens ao suporte.',
+    deletedKept: (years) =>
+      `Guardamos apenas os pagamentos e seus recibos (valor, data, plano e os 4 últimos dígitos do cartão) por ${String(years)} anos, porque a lei tributária e comercial nos obriga; eles não estão associados ao seu nome nem ao seu e-mail.`,
+    deletedSubscription:
+      'Sua assinatura foi cancelada: não haverá mais cobranças. Um reembolso só cabe se os prazos de 7 e 30 dias dos termos permitirem.',
+    deletedBroker:
+      'Sua conta na corretora e o dinheiro que você tem lá continuam sendo seus: não somos nós que os administramos.',
+    signature: 'Equipe Tradebot',
+  },
+};
+
+/**
+ * "Your password was changed" (issue 23), with the link to recover the account if it was not
+ * the owner. `recoverUrl` is built from the configured origin, never from a request.
+ */
+export function passwordChangedMail(
+  language: Language,
+  to: string,
+  facts: { name: string; changedAt: string; recoverUrl: string },
+): MailMessage {
+  const copy = accountCopy[language];
+  const before = [
+    copy.greeting(facts.name),
+    copy.passwordIntro(facts.changedAt),
+    copy.passwordOthers,
+    copy.passwordNotYou,
+  ];
+  const text = [...before, facts.recoverUrl, '', copy.signature].join('\n\n');
+  const html = htmlMail(language, before).replace(
+    '</body>',
+    `  <p><a href="${escapeHtml(facts.recoverUrl)}">${escapeHtml(facts.recoverUrl)}</a></p>\n    <p>${escapeHtml(copy.signature)}</p>\n  </body>`,
+  );
+  return { to, subject: copy.passwordSubject, text, html };
+}
+
+/** The confirmation that an account was deleted: what was erased, what is kept and why. */
+export function accountDeletedMail(
+  language: Language,
+  to: string,
+  facts: { name: string; keptYears: number },
+): MailMessage {
+  const copy = accountCopy[language];
+  const paragraphs = [
+    copy.greeting(facts.name),
+    copy.deletedIntro,
+    copy.deletedErased,
+    copy.deletedKept(facts.keptYears),
+    copy.deletedSubscription,
+    copy.deletedBroker,
+    copy.signature,
+  ];
+  return {
+    to,
+    subject: copy.deletedSubject,
+    text: paragraphs.join('\n\n'),
+    html: htmlMail(language, paragraphs),
+  };
+}

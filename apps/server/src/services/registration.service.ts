@@ -57,8 +57,8 @@ export class RegistrationService {
       mailer: Mailer;
       clock: Clock;
       links: RegistrationLinks;
-      /** Opens a session for the new account (AuthService). */
-      signIn: (userId: string) => Promise<{ token: string }>;
+      /** Opens a session for the new account (AuthService), with the browser's User-Agent. */
+      signIn: (userId: string, userAgent: string | undefined) => Promise<{ token: string }>;
       /** What a promo code at registration gives (the free month). */
       promoBenefits?: PromoBenefits;
       /** Told when a registration could not be stored or mailed (after the answer). */
@@ -147,18 +147,21 @@ export class RegistrationService {
    * Creates the account a confirmation link stands for and signs it in. The browser that
    * registered sends its nonce; another one sends the password chosen at registration.
    */
-  async confirm(input: {
-    token: string;
-    nonce?: string | null;
-    password?: string | null;
-  }): Promise<{ token: string; promocode: PromocodeOutcome }> {
+  async confirm(
+    input: {
+      token: string;
+      nonce?: string | null;
+      password?: string | null;
+    },
+    userAgent?: string,
+  ): Promise<{ token: string; promocode: PromocodeOutcome }> {
     const { secrets, clock } = this.deps;
     const now = clock.now();
     const found = await this.deps.confirmations.find(secrets.hash(input.token), now);
     if (!found) throw invalidLink();
     await this.checkOwner(found, input);
     const outcome = await this.createAccount(found, now);
-    const session = await this.deps.signIn(outcome.userId);
+    const session = await this.deps.signIn(outcome.userId, userAgent);
     if (outcome.benefitGranted) await this.deps.promoBenefits?.granted(outcome.userId);
     return { token: session.token, promocode: outcome.promocode };
   }

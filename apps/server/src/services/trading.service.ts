@@ -267,6 +267,17 @@ export class TradingService {
   }
 
   /**
+   * Before an account is deleted (decision 080): a linked user's robot stops and every open
+   * operation closes, through the kill switch (decision 063). Nothing to do for a user who
+   * never linked. Returns how many operations it closed.
+   */
+  async stopBeforeDeletion(user: UserRow): Promise<number> {
+    const settings = await this.users.findSettings(user.id);
+    if (!settings?.linked) return 0;
+    return (await this.kill(user)).closed;
+  }
+
+  /**
    * The user's kill switch: the robot goes off (no new order from now on) and every open
    * operation closes at the market. Orders already on their way may still fill: they are
    * closed too once they land.

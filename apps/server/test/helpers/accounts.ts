@@ -97,8 +97,9 @@ export async function confirmationTokenFor(
 export async function confirmRegistration(
   app: FastifyInstance,
   body: { token: string; nonce?: string; password?: string },
+  headers: Record<string, string> = {},
 ) {
-  return app.inject({ method: 'POST', url: `${v1}/register/confirm`, payload: body });
+  return app.inject({ method: 'POST', url: `${v1}/register/confirm`, payload: body, headers });
 }
 
 /**
@@ -109,12 +110,14 @@ export async function registeredToken(
   app: FastifyInstance,
   email = validRegistration.email,
   overrides: Partial<typeof validRegistration> & Record<string, unknown> = {},
+  /** The confirming browser's headers (its User-Agent names the session). */
+  headers: Record<string, string> = {},
 ) {
   const response = await register(app, { ...overrides, email });
   if (response.statusCode !== 202) throw new Error(`register failed: ${response.body}`);
   const { nonce } = response.json<{ data: { nonce: string } }>().data;
   const token = await confirmationTokenFor(app, email, { consume: true });
-  const confirmed = await confirmRegistration(app, { token, nonce });
+  const confirmed = await confirmRegistration(app, { token, nonce }, headers);
   if (confirmed.statusCode !== 201) throw new Error(`confirmation failed: ${confirmed.body}`);
   return confirmed.json<{ data: { token: string } }>().data.token;
 }

@@ -32,6 +32,7 @@ const privatePages: Record<string, string> = {
   '/link-account': 'linkAccount',
   '/dashboard': 'dashboard',
   '/profile-config': 'profileConfig',
+  '/account-settings': 'accountSettings',
   '/trading-platform-login': 'tradingPlatformLogin',
 };
 

@@ -124,6 +124,16 @@ export const routes: RouteObject[] = [
                 namespaces: ['billing'],
                 flags: authOnly,
               }),
+              // Every signed-in user, paid and linked or not: deleting an account never waits
+              // on a payment (decision 080).
+              page(
+                'account-settings',
+                () => import('../features/account-settings/routes/account-settings'),
+                {
+                  namespaces: ['account-settings', 'forms'],
+                  flags: { ...authOnly, name: 'AccountSettings' },
+                },
+              ),
             ],
           },
           page('link-account', () => import('../features/linking/routes/link-account'), {

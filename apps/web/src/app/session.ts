@@ -1,14 +1,8 @@
-import { useAuthStore } from '../stores/auth';
-import { useTradingStore } from '../stores/trading';
 import { apiRequest } from '../lib/api-client';
-import { closeRealtimeConnection } from '../lib/realtime';
+import { endSession } from '../lib/end-session';
 
-/** spec §4 Session: logout clears the token, user config, settings flags, channel, trading data. */
-export function endSession(): void {
-  closeRealtimeConnection();
-  useAuthStore.getState().clear();
-  useTradingStore.getState().reset();
-}
+// Features end a session without the server's logout too (a deleted account): lib holds it.
+export { endSession };
 
 /** Tells the server (which revokes the token), then ends the session even if that failed. */
 export async function logout(): Promise<void> {

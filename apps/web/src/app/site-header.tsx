@@ -94,6 +94,9 @@ export function SiteHeader() {
                 <NavItem to="/profile-config" className={styles.link}>
                   {t('nav.profile')}
                 </NavItem>
+                <NavItem to={routePath('AccountSettings')} className={styles.link}>
+                  {t('nav.account')}
+                </NavItem>
                 <NavItem to="/contact" className={styles.link}>
                   {t('nav.support')}
                 </NavItem>

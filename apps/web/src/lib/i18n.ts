@@ -32,7 +32,8 @@ export type Namespace =
   | 'plans'
   | 'support'
   | 'admin'
-  | 'track-record';
+  | 'track-record'
+  | 'account-settings';
 
 const lazyCatalogues = import.meta.glob<{ default: Record<string, unknown> }>([
   '../locales/*/*.json',

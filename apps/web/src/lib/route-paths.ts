@@ -12,6 +12,7 @@ export const routePaths = {
   Payment: '/payment',
   ForgotPassword: '/forgot-password',
   SetPassword: '/set-password',
+  AccountSettings: '/account-settings',
 } as const;
 export type RouteName = keyof typeof routePaths;
 

@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema, ...errors },
       },
     },
-    async (request) => ({ data: await auth.login(request.body) }),
+    async (request) => ({ data: await auth.login(request.body, request.headers['user-agent']) }),
   );
 
   app.post(
@@ -70,6 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { nonce } = await registration.request(request.body, {
         countryCode: geo.countryCodeOf(request.ip),
         language: requestLanguage(request),
+        ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}),
       });
       return reply.status(202).send({ data: { sent: true as const, nonce } });
     },
@@ -96,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const confirmed = await registration.confirm(request.body);
+      const confirmed = await registration.confirm(request.body, request.headers['user-agent']);
       return reply.status(201).send({ data: confirmed });
     },
   );

@@ -1,6 +1,8 @@
 import type { Category, RobotSettingsView, UserConfig } from '@tradebot/contract';
 import { useRef, useState } from 'react';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { routePath } from '../../../lib/route-paths';
 import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { SwitchField } from '../../../components/ui/switch';
@@ -165,6 +167,10 @@ function ProfileConfig({ config }: { config: UserConfig }) {
           />
         </Card>
         <BillingSection say={say} />
+        <Card title={t('account.title')} titleId="account-title">
+          <p className={styles.text}>{t('account.text')}</p>
+          <Button to={routePath('AccountSettings')} color="secondary" label={t('account.link')} />
+        </Card>
         <KillSwitch onConfirm={stopEverything} pending={killRobot.isPending} />
       </Page>
     </Toaster>

@@ -1,0 +1,42 @@
+import { Button } from '../../../components/ui/button';
+import { Notice } from '../../../components/ui/notice';
+import { Page } from '../../../components/ui/page';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useTranslation } from '../../../lib/i18n';
+import { useAccountDetails } from '../api/account-details';
+import { DeleteAccountCard } from '../components/delete-account-card';
+import { DetailsCard } from '../components/details-card';
+import { serverMessage } from '../components/failure-text';
+import { PasswordCard } from '../components/password-card';
+import { SessionsCard } from '../components/sessions-card';
+
+/**
+ * /account-settings (issue 23; decision 080): details and phone, password, sessions, and
+ * deleting the account. Open to every signed-in user, paid and linked or not: deleting an
+ * account must never wait on a payment. Changing the e-mail comes with its verification.
+ */
+export default function AccountSettingsRoute() {
+  const { t } = useTranslation('account-settings');
+  const details = useAccountDetails();
+  return (
+    <Page title={t('title')} intro={t('intro')} width="narrow">
+      {details.isPending && <Skeleton height="12rem" />}
+      {details.isError && (
+        <Notice
+          tone="error"
+          action={
+            <Button color="secondary" size="sm" onClick={() => void details.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        >
+          {serverMessage(details.error) ?? t('details.loadFailed')}
+        </Notice>
+      )}
+      {details.data && <DetailsCard details={details.data} />}
+      <PasswordCard />
+      <SessionsCard />
+      <DeleteAccountCard />
+    </Page>
+  );
+}
