@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
+  accountMaker,
   autocannonRun,
   bundleServerScript,
   freshDatabase,
@@ -109,26 +110,19 @@ function argon2PerSecond(options, concurrency, seconds) {
   });
 }
 
-async function post(url, body, address) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
-
-/** Registers `count` login accounts (8 at a time) and answers one session token. */
-async function registerLoginAccounts(url, count) {
+/**
+ * Registers `count` login accounts (8 at a time), each confirmed through the link mailed to it
+ * (decision 085), and answers one session token.
+ */
+async function registerLoginAccounts(url, dataDir, count) {
+  const makeAccount = accountMaker(url, dataDir);
   let next = 0;
   const tokens = [];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (next < count) {
         const index = next++;
-        const answer = await post(
-          `${url}/core-api/public/api/v1/register`,
+        const token = await makeAccount(
           {
             name: 'Bench',
             last_name: 'User',
@@ -137,9 +131,9 @@ async function registerLoginAccounts(url, count) {
             confirm_password: benchPassword,
             accept_terms: true,
           },
-          clientAddress(100_000 + index),
+          { 'x-forwarded-for': clientAddress(100_000 + index) },
         );
-        tokens.push(answer.data.token);
+        tokens.push(token);
       }
     }),
   );
@@ -341,7 +335,11 @@ try {
       let token;
       const registering = await startLoginServer(variants.at(-1).script, database);
       try {
-        token = await registerLoginAccounts(registering.url, settingsOnly ? 1 : loginAccounts);
+        token = await registerLoginAccounts(
+          registering.url,
+          database.dataDir,
+          settingsOnly ? 1 : loginAccounts,
+        );
       } finally {
         await stopServer(registering);
       }

@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import pg from 'pg';
 import * as prettier from 'prettier';
-import { freshDatabase } from './bench-support.mjs';
+import { accountMaker, freshDatabase } from './bench-support.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
@@ -130,19 +130,19 @@ async function api(url, route, { method = 'GET', token, body } = {}) {
   return { text, json: JSON.parse(text) };
 }
 
-async function register(url, email) {
-  const { json } = await api(url, '/register', {
-    method: 'POST',
-    body: {
-      name: 'Bench',
-      last_name: 'Live',
-      email,
-      password,
-      confirm_password: password,
-      accept_terms: true,
-    },
+/** A user made as users are: registered, then confirmed through the link mailed (decision 085). */
+async function register(url, dataDir, email) {
+  return accountMaker(
+    url,
+    dataDir,
+  )({
+    name: 'Bench',
+    last_name: 'Live',
+    email,
+    password,
+    confirm_password: password,
+    accept_terms: true,
   });
-  return json.data.token;
 }
 
 function measure(options) {
@@ -202,7 +202,7 @@ async function benchGetAllData(kind) {
   const email = 'bench-trader@bench.invalid';
   try {
     let server = await start(main, serverEnv(database));
-    const token = await register(server.url, email);
+    const token = await register(server.url, database.dataDir, email);
     await stop(server);
     console.log(
       await run(
@@ -290,7 +290,7 @@ async function benchFleet(kind, fleetAccounts) {
   const loopFile = path.join(database.dataDir, 'loop.json');
   try {
     let server = await start(main, serverEnv(database));
-    const token = await register(server.url, email);
+    const token = await register(server.url, database.dataDir, email);
     await stop(server);
     console.log(
       await run(seedScript, ['fleet', email, String(fleetAccounts)], serverEnv(database)),

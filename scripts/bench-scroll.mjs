@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
+  accountMaker,
   bundleServerScript,
   percentile,
   root,
@@ -57,20 +58,19 @@ const env = (dataDir) =>
     ROBOT_WARM_UP_MS: '0',
   });
 
-async function register(url, email) {
-  const response = await fetch(`${url}/core-api/public/api/v1/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench',
-      last_name: 'Scroll',
-      email,
-      password,
-      confirm_password: password,
-      accept_terms: true,
-    }),
+/** A user made as users are: registered, then confirmed through the link mailed (decision 085). */
+async function register(url, dataDir, email) {
+  await accountMaker(
+    url,
+    dataDir,
+  )({
+    name: 'Bench',
+    last_name: 'Scroll',
+    email,
+    password,
+    confirm_password: password,
+    accept_terms: true,
   });
-  if (response.status !== 201) throw new Error(`register ${email}: ${await response.text()}`);
 }
 
 // In the page ---------------------------------------------------------------------------
@@ -337,7 +337,7 @@ const measured = [];
 let chromiumVersion = '';
 try {
   let server = await startServer(serverEntry, env(dataDir));
-  for (const user of [long, short]) await register(server.url, user.email);
+  for (const user of [long, short]) await register(server.url, dataDir, user.email);
   await stopServer(server);
   // PGlite takes one process at a time: the histories are written while no server runs.
   for (const user of [long, short]) {

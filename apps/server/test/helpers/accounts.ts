@@ -110,10 +110,10 @@ export async function registeredToken(
   app: FastifyInstance,
   email = validRegistration.email,
   overrides: Partial<typeof validRegistration> & Record<string, unknown> = {},
-  /** The confirming browser's headers (its User-Agent names the session). */
+  /** The browser's headers, on both calls (its User-Agent names the session). */
   headers: Record<string, string> = {},
 ) {
-  const response = await register(app, { ...overrides, email });
+  const response = await register(app, { ...overrides, email }, headers);
   if (response.statusCode !== 202) throw new Error(`register failed: ${response.body}`);
   const { nonce } = response.json<{ data: { nonce: string } }>().data;
   const token = await confirmationTokenFor(app, email, { consume: true });
