@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app';
-import { registeredToken, v1, validRegistration } from './helpers/accounts';
+import { confirmRegistration, register, v1, validRegistration } from './helpers/accounts';
 
 interface Received {
   from: string;
@@ -42,14 +42,16 @@ afterAll(
     }),
 );
 
-async function mailNumber(count: number): Promise<Received> {
+/** The first message received whose subject matches, waiting for it (5 s at most). */
+async function mailMatching(subject: RegExp): Promise<Received> {
   const deadline = Date.now() + 5000;
-  while (received.length < count && Date.now() < deadline) {
+  for (;;) {
+    for (const message of received) {
+      if (subject.test((await simpleParser(message.raw)).subject ?? '')) return message;
+    }
+    if (Date.now() > deadline) throw new Error(`none of ${received.length} messages matched`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  const mail = received[count - 1];
-  if (!mail) throw new Error(`only ${received.length} messages arrived`);
-  return mail;
 }
 
 describe('with SMTP_URL set', () => {
@@ -58,8 +60,19 @@ describe('with SMTP_URL set', () => {
     MAIL_FROM: 'Tradebot <no-reply@tradebot.test>',
   }));
 
-  it('sends the recovery code over SMTP, in the requested language, as text and HTML', async () => {
-    await registeredToken(context.app);
+  it('sends the registration link and the recovery code over SMTP, in the requested language, as text and HTML', async () => {
+    // Registration's link (decision 085), followed from the browser that registered.
+    const registered = await register(context.app);
+    expect(registered.statusCode).toBe(202);
+    const confirmation = await simpleParser((await mailMatching(/^Confirma tu correo/)).raw);
+    expect(confirmation.subject).toBe('Confirma tu correo para crear tu cuenta de Tradebot');
+    const token = /confirmation_token=([\w-]+)/.exec(confirmation.text ?? '')?.[1] ?? '';
+    const confirmed = await confirmRegistration(context.app, {
+      token,
+      nonce: registered.json<{ data: { nonce: string } }>().data.nonce,
+    });
+    expect(confirmed.statusCode).toBe(201);
+
     const response = await context.app.inject({
       method: 'POST',
       url: `${v1}/forgot-password`,
@@ -67,7 +80,7 @@ describe('with SMTP_URL set', () => {
     });
     expect(response.statusCode).toBe(200);
 
-    const mail = await mailNumber(1);
+    const mail = await mailMatching(/^Seu código/);
     expect(mail.from).toBe('no-reply@tradebot.test');
     expect(mail.to).toEqual([validRegistration.email]);
     const parsed = await simpleParser(mail.raw);
