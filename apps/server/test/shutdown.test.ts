@@ -2,14 +2,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
+import { testConfig } from './helpers/app';
 import { createTestDatabase } from './helpers/database';
 
 describe('closing the app (what SIGTERM and SIGINT do in main.ts)', () => {
   it('stops accepting, lets an in-flight request finish, then closes', async () => {
     const testDatabase = await createTestDatabase();
+    // The test server's settings: no robot, no track record, no demo to seed (each costs a
+    // start-up that, on a loaded machine, ran the test past its time).
     const app = await buildApp(
-      loadConfig({ LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-none') }),
+      testConfig(path.join(os.tmpdir(), `tradebot-test-${testDatabase.schema}`), {
+        SEED_DEMO: 'false',
+      }),
       { database: testDatabase.database },
     );
     let release: () => void = () => undefined;
@@ -39,5 +43,6 @@ describe('closing the app (what SIGTERM and SIGINT do in main.ts)', () => {
       await app.close();
       await testDatabase.drop();
     }
-  });
+    // Building the app (migrations on a fresh schema) is part of this test, not of a hook.
+  }, 60_000);
 });
