@@ -27,6 +27,13 @@ describe('readTrackingParameters (spec §4 Tracking parameters)', () => {
     });
   });
 
+  it('never keeps a parameter that carries a credential (the registration link, decision 085)', () => {
+    expect(
+      readTrackingParameters('?confirmation_token=abc123&utm_source=mail&session=x.y&api_key=k'),
+    ).toEqual({ sourceReferral: 'utm_source=mail|' });
+    expect(readTrackingParameters('?confirmation_token=abc123')).toEqual({});
+  });
+
   it('keeps the referral apart from the reserved parameters', () => {
     expect(
       readTrackingParameters('?p=1&utm_source=x&PARTNER_ID=2&s=3&promocode=Z&ref=friend'),

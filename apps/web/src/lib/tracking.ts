@@ -15,6 +15,13 @@ import { storage, type StorageKey } from './storage';
 const partnerSpellings = ['p', 'PARTNER_ID'];
 const clientSourceSpellings = ['s', 'client_source'];
 const reservedNames = ['p', 'partner_id', 's', 'client_source', 'promocode'];
+/**
+ * Parameters that carry a credential (the registration link's `confirmation_token`, a signed
+ * page's `session`, …) are never kept: they are not tracking, and a token must not sit in
+ * storage or reach the account's referral (decision 085; the server's log rule, decision 052).
+ */
+const credentialName =
+  /^(?:[\w.-]*[_-])?(?:session|token|code|key|signature|sig|secret|password|otp|auth)$/i;
 
 export type TrackingValues = Partial<
   Record<Extract<StorageKey, 'sourceP' | 'sourceS' | 'sourcePromo' | 'sourceReferral'>, string>
@@ -31,7 +38,7 @@ export function readTrackingParameters(search: string): TrackingValues {
       values.sourceS ??= value;
     } else if (name.toLowerCase() === 'promocode') {
       values.sourcePromo ??= value;
-    } else if (!reservedNames.includes(name.toLowerCase())) {
+    } else if (!reservedNames.includes(name.toLowerCase()) && !credentialName.test(name)) {
       referral += `${name}=${value}|`;
     }
   }
