@@ -212,13 +212,15 @@ export function accountMaker(url, dataDir) {
     const names = await fs.readdir(mailDir).catch(() => []);
     for (const name of names) {
       if (!name.endsWith('.eml') || seen.has(name)) continue;
-      seen.add(name);
       const mail = (await fs.readFile(path.join(mailDir, name), 'utf8'))
         .replace(/=\r?\n/g, '')
         .replaceAll('=3D', '=');
       const to = /^To: (.+)$/m.exec(mail)?.[1]?.trim().toLowerCase();
       const token = /confirmation_token=([\w-]+)/.exec(mail)?.[1];
-      if (to && token) links.set(to, token);
+      // A server before .eml files were written whole may show one half-written: read it again.
+      if (!to || !token) continue;
+      seen.add(name);
+      links.set(to, token);
     }
   };
   return async function makeAccount(body, headers = {}) {

@@ -66,7 +66,10 @@ export function fileMailer(
         directory,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`,
       );
-      await fs.writeFile(file, info.message as Buffer);
+      // Written whole, then named .eml: whoever lists the folder never reads half a message.
+      const partial = `${file}.partial`;
+      await fs.writeFile(partial, info.message as Buffer);
+      await fs.rename(partial, file);
       onWritten(file, message);
     },
     () => {
