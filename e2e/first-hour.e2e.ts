@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
-import { fastMarket } from './support/live-account';
+import { fastMarket, screenshotAt } from './support/live-account';
+import { paymentCopy, registerThroughForm } from './support/payment';
 import { startServer, type RunningServer } from './support/server';
 
 /**
@@ -88,6 +90,58 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
       await context.close();
     }
   }, 90_000);
+
+  it('after confirming the e-mail: a welcome, the plan chosen on the home page, the platform and its simulated money before paying', async () => {
+    const copy = paymentCopy[language];
+    const { context, page } = await firstVisit(language, width);
+    try {
+      await page.goto(`${prefix[language]}/`);
+      await page.getByRole('link', { name: copy.startYearly }).click();
+      await page.waitForURL('**/register?plan=yearly');
+      await page.waitForFunction(() => localStorage.getItem('tradebot.chosenPlan') === 'yearly');
+
+      await registerThroughForm(page, state.server.dataDir, language);
+      await page.waitForURL('**/payment');
+      await page.getByRole('heading', { level: 1, name: copy.welcome }).waitFor();
+      const platform = page.getByRole('region', { name: copy.platformTitle });
+      await platform.getByText(copy.simulated).waitFor();
+      const yearly = page.getByRole('listitem', { name: copy.yearlyName });
+      await yearly.getByText(copy.chosen).waitFor();
+      // No error after confirming: the guard's message is not shown.
+      expect(await page.getByRole('alertdialog').count()).toBe(0);
+      expect(await page.getByText(copy.mustPay).count()).toBe(0);
+      expect(
+        await page.getByRole('listitem', { name: copy.monthlyName }).getByText(copy.chosen).count(),
+      ).toBe(0);
+      // Said before the plans and their pay buttons, not after.
+      expect(
+        await page.evaluate(() => {
+          const disclosure = document.getElementById('platform-title');
+          const plans = document.getElementById('plan-monthly');
+          return Boolean(
+            disclosure &&
+            plans &&
+            disclosure.compareDocumentPosition(plans) & Node.DOCUMENT_POSITION_FOLLOWING,
+          );
+        }),
+      ).toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+      await screenshotAt(page, `payment-welcome-${language}`, width);
+      if (width === 390) expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // Later, a paid screen still says why it is closed.
+      await page.goto(`${prefix[language]}/dashboard`);
+      await page.getByRole('alertdialog').getByText(copy.mustPay).waitFor();
+      await page.getByRole('button', { name: copy.accept }).click();
+      await page.waitForURL('**/payment');
+      await page.getByRole('heading', { level: 1, name: copy.paymentTitle }).waitFor();
+      await yearly.getByText(copy.chosen).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('gives a robotbitcoin landing only to a broker of the directory, by its own name', async () => {
     const { context, page } = await firstVisit(language, width);

@@ -220,7 +220,8 @@ describe('linking a trading-platform account (issue 10)', () => {
       }, language);
       const email = await registerThroughForm(page, server.dataDir, language);
       await page.waitForURL('**/payment');
-      await acceptOverlay(page, language, paymentCopy[language].mustPay);
+      // A welcome, not the guard's "must pay" (decision 086).
+      await page.getByRole('heading', { level: 1, name: paymentCopy[language].welcome }).waitFor();
       await page.getByRole('button', { name: paymentCopy[language].payMonthly }).click();
       await page.waitForURL('**/sim-pay/checkout/**');
       await fillCard(page, language, '4000 0000 0000 0002');

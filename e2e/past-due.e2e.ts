@@ -105,7 +105,7 @@ describe.runIf(adminUrl)('a declined renewal, then a new card', () => {
         const email = await register(page, server.dataDir, language);
         opened.push({ context, page, email });
         await page.waitForURL('**/payment');
-        await page.getByRole('button', { name: text.accept }).click();
+        await page.getByRole('heading', { level: 1, name: text.welcome }).waitFor();
         await page.getByRole('button', { name: text.payMonthly }).click();
         await page.waitForURL('**/sim-pay/checkout/**');
         await fillCard(page, language, '4000 0000 0000 0341');

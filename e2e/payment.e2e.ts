@@ -47,9 +47,8 @@ describe('paying a plan through the simulated checkout', () => {
       try {
         await register(page, server.dataDir, language);
         await page.waitForURL('**/payment');
-        await page.getByRole('alertdialog').getByText(text.mustPay).waitFor();
-        await page.getByRole('button', { name: text.accept }).click();
-        await page.getByRole('heading', { level: 1, name: text.paymentTitle }).waitFor();
+        // A welcome, not the guard's "must pay" (decision 086).
+        await page.getByRole('heading', { level: 1, name: text.welcome }).waitFor();
         await page.getByText(text.monthlyPrice).first().waitFor();
         const name = `payment-${language}`;
         await screenshotAt(page, name, width);
@@ -81,7 +80,7 @@ describe('paying a plan through the simulated checkout', () => {
     try {
       await register(page, server.dataDir, 'es');
       await page.waitForURL('**/payment');
-      await page.getByRole('button', { name: 'Aceptar' }).click();
+      await page.getByRole('heading', { level: 1, name: copy.es.welcome }).waitFor();
       // An unpaid checkout: the redirect alone proves nothing, the page keeps waiting.
       const sessionId = await page.evaluate(async () => {
         const response = await fetch('/core-api/public/api/v1/billing/checkout', {
@@ -156,7 +155,7 @@ describe('a promotional code entered on /payment (update-promocode)', () => {
       try {
         await register(page, server.dataDir, language);
         await page.waitForURL('**/payment');
-        await page.getByRole('button', { name: copy[language].accept }).click();
+        await page.getByRole('heading', { level: 1, name: copy[language].welcome }).waitFor();
         const field = page.getByLabel(text.label, { exact: true });
         await field.fill('NOEXISTE-22');
         await page.getByText(text.invalid).waitFor();

@@ -177,7 +177,7 @@ describe('contact and the support console (issue 13)', () => {
     const user = await newPage();
     const email = await registerThroughForm(user, state.dataDir, 'es');
     await user.waitForURL('**/payment');
-    await user.getByRole('button', { name: paymentCopy.es.accept }).click();
+    await user.getByRole('heading', { level: 1, name: paymentCopy.es.welcome }).waitFor();
     await user.getByRole('button', { name: paymentCopy.es.payMonthly }).click();
     await user.waitForURL('**/sim-pay/checkout/**');
     await fillCard(user, 'es', '4242 4242 4242 4242');

@@ -117,7 +117,7 @@ export const routes: RouteObject[] = [
             }),
             children: [
               page('payment', () => import('../features/billing/routes/payment'), {
-                namespaces: ['billing', 'plans'],
+                namespaces: ['billing', 'plans', 'linking'],
                 flags: { ...authOnly, name: 'Payment' },
               }),
               page('payment/return', () => import('../features/billing/routes/payment-return'), {

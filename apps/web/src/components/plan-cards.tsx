@@ -2,6 +2,7 @@ import { planIds, plans, type PlanId } from '@tradebot/contract/constants';
 import type { ReactNode } from 'react';
 import { formatCents } from '../lib/format';
 import { useTranslation } from '../lib/i18n';
+import { Badge } from './ui/badge';
 import styles from './plan-cards.module.css';
 
 const included = ['robot', 'refund', 'guarantee', 'support', 'cancel'] as const;
@@ -9,9 +10,16 @@ const included = ['robot', 'refund', 'guarantee', 'support', 'cancel'] as const;
 /**
  * The subscription plans with their prices, from the contract (the one place their amounts
  * live), in US dollars. `action` renders each plan's call to action (the home page links to
- * registration, the payment page opens the checkout). Reads the `plans` catalogue.
+ * registration, the payment page opens the checkout). `chosen`, the plan picked earlier (on the
+ * home page, decision 086), is marked as such. Reads the `plans` catalogue.
  */
-export function PlanCards({ action }: { action: (plan: PlanId, name: string) => ReactNode }) {
+export function PlanCards({
+  action,
+  chosen = null,
+}: {
+  action: (plan: PlanId, name: string) => ReactNode;
+  chosen?: PlanId | null;
+}) {
   const { t, language } = useTranslation('plans');
   return (
     <ul className={styles.grid}>
@@ -19,7 +27,17 @@ export function PlanCards({ action }: { action: (plan: PlanId, name: string) => 
         const plan = plans[id];
         const name = t(`names.${id}`);
         return (
-          <li key={id} className={styles.plan} aria-labelledby={`plan-${id}`}>
+          <li
+            key={id}
+            className={styles.plan}
+            data-chosen={id === chosen ? 'true' : undefined}
+            aria-labelledby={`plan-${id}`}
+          >
+            {id === chosen && (
+              <p className={styles.chosen}>
+                <Badge tone="info">{t('chosen')}</Badge>
+              </p>
+            )}
             <h3 className={styles.name} id={`plan-${id}`}>
               {name}
             </h3>

@@ -11,6 +11,7 @@ import { getBilling } from '../../../lib/billing';
 import { failureMessage, type FieldError } from '../../../lib/form-errors';
 import { formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { welcomeState } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
@@ -66,8 +67,9 @@ export function ConfirmRegistration({ token }: { token: string }) {
         await navigate(routePath('LinkAccount'), { replace: true });
         return;
       }
-      // A new user has not paid: the guards take them on to Payment.
-      await navigate(routePath('Dashboard'), { replace: true });
+      // A new user has not paid: the payment page welcomes them (decision 086), rather than
+      // the dashboard's guard turning them back with "you must pay".
+      await navigate(routePath('Payment'), { replace: true, state: welcomeState });
     } catch (error) {
       const passwordError =
         error instanceof ApiRequestError ? error.fieldErrors.password?.[0] : undefined;

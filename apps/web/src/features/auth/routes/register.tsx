@@ -1,7 +1,7 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { registerRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
@@ -10,6 +10,7 @@ import { TextField } from '../../../components/ui/form-field';
 import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
 import { useTranslation } from '../../../lib/i18n';
+import { chosenPlan } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
 import { register, registrationNonce } from '../api/register';
@@ -50,6 +51,11 @@ export default function RegisterRoute() {
   const hydrated = useHydrated();
   const [search] = useSearchParams();
   const token = hydrated ? search.get('confirmation_token') : null;
+  const plan = hydrated ? search.get('plan') : null;
+  useEffect(() => {
+    // The plan chosen on the home page, offered first at payment (decision 086).
+    chosenPlan.remember(plan);
+  }, [plan]);
   if (token) return <ConfirmRegistration key={token} token={token} />;
   return <RegisterForm />;
 }

@@ -1,11 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { BillingOverview, PlanId } from '@tradebot/contract';
+import { builtInPlatform, type BillingOverview, type PlanId } from '@tradebot/contract';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { PlanCards } from '../../../components/plan-cards';
 import { PromocodeForm } from '../../../components/promocode-form';
 import { Card } from '../../../components/ui/card';
 import { Button } from '../../../components/ui/button';
+import { FactList } from '../../../components/ui/fact-list';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -15,6 +16,7 @@ import { useOpenPortal } from '../../../lib/billing-actions';
 import { billingState, offersPlans, type BillingState } from '../../../lib/billing-state';
 import { formatCents, formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { chosenPlan, isWelcome } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
 
@@ -30,6 +32,8 @@ const patienceMs = 60_000;
 export default function PaymentRoute() {
   const { t } = useTranslation('billing');
   const [search] = useSearchParams();
+  // Right after the e-mail was confirmed: a welcome, not the guard's "must pay" (decision 086).
+  const welcome = isWelcome(useLocation().state);
   // Back from the provider's card page: the charge it retried is confirmed by the webhook.
   const cardUpdated = search.get('card') === 'updated';
   const [patient, setPatient] = useState(true);
@@ -59,10 +63,12 @@ export default function PaymentRoute() {
   }, [authorized, known]);
   return (
     <Page
-      title={t('payment.title')}
+      title={t(welcome ? 'payment.welcomeTitle' : 'payment.title')}
       // "Choose a plan" only where plans are offered (not to a subscriber).
       intro={
-        billing.data && !offersPlans(billingState(billing.data)) ? undefined : t('payment.intro')
+        billing.data && !offersPlans(billingState(billing.data))
+          ? undefined
+          : t(welcome ? 'payment.welcomeIntro' : 'payment.intro')
       }
       width="wide"
     >
@@ -105,8 +111,14 @@ function Payment({
     },
   });
   const state = billingState(billing);
+  const plansOffered = offersPlans(state);
+  // Read once: the plan chosen on the home page, until a subscription makes it moot.
+  const [chosen] = useState(() => (plansOffered ? chosenPlan.get() : null));
+  useEffect(() => {
+    if (!plansOffered) chosenPlan.clear();
+  }, [plansOffered]);
 
-  if (!offersPlans(state)) return <Subscribed state={state} waitingForCard={waitingForCard} />;
+  if (!plansOffered) return <Subscribed state={state} waitingForCard={waitingForCard} />;
 
   const freeMonthEnd = state.kind === 'freeMonth' ? state.endsAt : null;
   const pending = checkout.isPending || checkout.isSuccess;
@@ -122,9 +134,12 @@ function Payment({
         </Notice>
       )}
       {checkout.isSuccess && <Notice tone="info">{t('payment.redirecting')}</Notice>}
+      <PlatformCard />
       <PlanCards
+        chosen={chosen}
         action={(plan: PlanId, name) => (
           <Button
+            color={chosen === null || chosen === plan ? 'primary' : 'secondary'}
             loading={pending && checkout.variables === plan}
             disabled={pending}
             onClick={() => {
@@ -138,6 +153,31 @@ function Payment({
       <PlansNote />
       {state.kind === 'none' && !billing.freeMonthUsed && <PromocodeCard />}
     </>
+  );
+}
+
+/**
+ * Before paying: where the robot will trade and whether the money is real (issue 23). Today
+ * every account links the built-in platform, so this says what the link page says, in its own
+ * words (the `linking` catalogue) and with its starting balance (decision 086).
+ */
+function PlatformCard() {
+  const { t } = useTranslation('billing');
+  const { t: tLinking, language } = useTranslation('linking');
+  return (
+    <Card title={t('payment.platformTitle')} titleId="platform-title">
+      <p>{tLinking('platform.description')}</p>
+      <FactList
+        facts={[
+          { term: tLinking('platform.name'), value: tLinking('platform.title') },
+          {
+            term: tLinking('platform.startingBalance'),
+            value: formatCents(language, builtInPlatform.startingBalanceCents),
+          },
+        ]}
+      />
+      <p className={styles.note}>{tLinking('platform.simulated')}</p>
+    </Card>
   );
 }
 

@@ -12,7 +12,10 @@ export function PlansSection() {
       <h2 id="plans-title">{t('title')}</h2>
       <p className={styles.lead}>{t('lead')}</p>
       <PlanCards
-        action={(_plan, name) => <Button to="/register" label={t('startWith', { plan: name })} />}
+        action={(plan, name) => (
+          // The choice rides on the link and is kept by /register for the payment page (decision 086).
+          <Button to={`/register?plan=${plan}`} label={t('startWith', { plan: name })} />
+        )}
       />
       {/* The free month's code is mailed from /promo/mesgratis, never printed here (decision 072). */}
       <p className={styles.freeMonth}>
