@@ -13,7 +13,8 @@ export const paymentCopy = {
     register: 'Crear cuenta',
     // Unticked, and required (decision 087).
     privacyConsent: /^Consiento el tratamiento de mis datos personales/,
-    newsletter: /^Quiero recibir novedades y promociones/,
+    // Its label must not contain the e-mail field's (getByLabel matches substrings).
+    newsletter: /^Quiero recibir el boletín de Tradebot/,
     checkInbox: 'Revisa tu correo',
     accept: 'Aceptar',
     mustPay: 'Debes pagar tu suscripción para acceder a esta página',
@@ -37,7 +38,7 @@ export const paymentCopy = {
     promocode: 'Código promocional (opcional)',
     register: 'Criar conta',
     privacyConsent: /^Consinto com o tratamento dos meus dados pessoais/,
-    newsletter: /^Quero receber novidades e promoções/,
+    newsletter: /^Quero receber a newsletter do Tradebot/,
     checkInbox: 'Confira seu e-mail',
     accept: 'OK',
     mustPay: 'Você precisa pagar sua assinatura para acessar esta página',
