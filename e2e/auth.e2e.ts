@@ -117,6 +117,7 @@ describe('accounts in the browser (issue 4)', () => {
         await page.getByLabel(copy.email).fill(email);
         await page.getByLabel(copy.password, { exact: true }).fill('segura123');
         await page.getByLabel(copy.confirm).fill('segura123');
+        await page.getByRole('checkbox', { name: copy.privacyConsent }).check();
         await page.getByRole('button', { name: copy.register }).click();
         await page.getByRole('heading', { level: 1, name: copy.checkInbox }).waitFor();
       };
@@ -159,11 +160,126 @@ describe('accounts in the browser (issue 4)', () => {
         told = (await latestMailTo(inject('dataDir'), email))
           .replace(/=\r?\n/g, '')
           .replaceAll('=3D', '=');
-        if (!told.includes('confirmation_token')) break;
+        // Newer than the confirmation and the welcome (issue 23) e-mails: "you have an account".
+        if (told.includes(`${prefix}/forgot-password`)) break;
         await page.waitForTimeout(200);
       }
       expect(told).not.toContain('confirmation_token');
       expect(told).toMatch(new RegExp(`https?://[^/\\s]+${prefix}/forgot-password`));
+    },
+  );
+
+  it.each([
+    ['es', 390, false],
+    ['es', 1280, true],
+    ['pt', 390, true],
+    ['pt', 1280, false],
+  ] as const)(
+    'in %s at %i px: privacy consent is asked for unticked and required, the newsletter is opt-in (newsletter ticked: %s), and a welcome e-mail follows (issue 23, decision 087)',
+    async (language, width, newsletter) => {
+      const { page } = state;
+      const copy = {
+        ...paymentCopy[language],
+        ...{
+          es: {
+            terms: /^Acepto los términos y condiciones/,
+            required: 'Para crear tu cuenta debes aceptar el tratamiento de tus datos',
+            policySection: '12. Registro de tu consentimiento',
+            welcome: 'Tu cuenta de Tradebot está creada',
+            risk: 'El robot no garantiza ganancias',
+          },
+          pt: {
+            terms: /^Aceito os termos e condições/,
+            required: 'Para criar sua conta, você precisa consentir',
+            policySection: '12. Registro do seu consentimento',
+            welcome: 'Sua conta no Tradebot foi criada',
+            risk: 'O robô não garante lucro',
+          },
+        }[language],
+      };
+      const prefix = language === 'pt' ? '/pt' : '';
+      const email = `consentimento-${language}-${String(width)}-${String(Date.now())}@example.com`;
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${prefix}/register`);
+      const terms = page.getByRole('checkbox', { name: copy.terms });
+      const privacy = page.getByRole('checkbox', { name: copy.privacyConsent });
+      const marketing = page.getByRole('checkbox', { name: copy.newsletter });
+      // spec §3: terms pre-ticked; privacy and the newsletter are not (LGPD art. 8).
+      expect(await terms.isChecked()).toBe(true);
+      expect(await privacy.isChecked()).toBe(false);
+      expect(await marketing.isChecked()).toBe(false);
+      await page.getByLabel(copy.name, { exact: true }).fill('Inês');
+      await page.getByLabel(copy.lastName).fill('Prado');
+      await page.getByLabel(copy.email).fill(email);
+      await page.getByLabel(copy.password, { exact: true }).fill('segura123');
+      await page.getByLabel(copy.confirm).fill('segura123');
+
+      // Without the privacy box, nothing is sent and the box says why.
+      let sent = 0;
+      const count = (request: { method(): string; url(): string }) => {
+        if (request.method() === 'POST' && request.url().endsWith('/api/v1/register')) sent += 1;
+      };
+      page.on('request', count);
+      await page.getByRole('button', { name: copy.register }).click();
+      await page.getByText(copy.required).waitFor();
+      expect(await privacy.getAttribute('aria-invalid')).toBe('true');
+      expect(sent).toBe(0);
+      page.off('request', count);
+
+      // Ticked from the keyboard.
+      await privacy.focus();
+      await page.keyboard.press('Space');
+      expect(await privacy.isChecked()).toBe(true);
+      if (newsletter) {
+        await marketing.focus();
+        await page.keyboard.press('Space');
+      }
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+      const registerCall = page.waitForRequest(
+        (request) => request.method() === 'POST' && request.url().endsWith('/api/v1/register'),
+      );
+      await page.getByRole('button', { name: copy.register }).click();
+      expect((await registerCall).postDataJSON()).toMatchObject({
+        accept_terms: true,
+        accept_privacy: true,
+        subscribe_newsletter: newsletter,
+        language,
+      });
+      await page.getByRole('heading', { level: 1, name: copy.checkInbox }).waitFor();
+      await followConfirmationLink(page, inject('dataDir'), email);
+
+      // The account has the newsletter as the box was left.
+      const subscribed = await page.evaluate(async () => {
+        const response = await fetch('/core-api/public/api/v1/get-settings', {
+          headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+        });
+        return ((await response.json()) as { data: { user: { subscribed_newsletter: boolean } } })
+          .data.user.subscribed_newsletter;
+      });
+      expect(subscribed).toBe(newsletter);
+
+      // The welcome e-mail, in the account's language, with links to this site only.
+      const deadline = Date.now() + 10_000;
+      let welcome = '';
+      while (Date.now() < deadline) {
+        welcome = (await latestMailTo(inject('dataDir'), email))
+          .replace(/=\r?\n/g, '')
+          .replace(/(?:=[0-9A-F]{2})+/g, (encoded) =>
+            Buffer.from(encoded.replace(/=/g, ''), 'hex').toString('utf8'),
+          );
+        if (welcome.includes('/link-account')) break;
+        await page.waitForTimeout(200);
+      }
+      expect(welcome).toContain(copy.welcome);
+      expect(welcome).toContain(copy.risk);
+      expect(welcome).toMatch(new RegExp(`https?://[^/\\s]+${prefix}/link-account`));
+      expect(welcome).not.toContain('confirmation_token');
+
+      // The privacy policy says what is recorded.
+      await page.goto(`${prefix}/privacy-policy`);
+      await page.getByRole('heading', { name: copy.policySection }).waitFor();
     },
   );
 
@@ -178,6 +294,7 @@ describe('accounts in the browser (issue 4)', () => {
     await page.getByLabel('Teléfono (opcional)').fill('+54 11 5555 5555');
     await page.getByLabel('Contraseña', { exact: true }).fill('segura123');
     await page.getByLabel('Repite la contraseña').fill('otra1234');
+    await page.getByRole('checkbox', { name: paymentCopy.es.privacyConsent }).check();
     await page.getByLabel('Código promocional (opcional)').fill('NO-SUCH-CODE');
     await page.getByText('El código promocional es inválido').waitFor();
     await page.getByLabel('Código promocional (opcional)').fill('MESGRATIS');
@@ -196,6 +313,8 @@ describe('accounts in the browser (issue 4)', () => {
       referral: 'utm_source=e2e|',
       promocode: 'MESGRATIS',
       accept_terms: true,
+      accept_privacy: true,
+      subscribe_newsletter: false,
     });
 
     // No account until the address's owner follows the link mailed (issue 18, decision 085).

@@ -130,6 +130,7 @@ async function registerLoginAccounts(url, dataDir, count) {
             password: benchPassword,
             confirm_password: benchPassword,
             accept_terms: true,
+            accept_privacy: true,
           },
           { 'x-forwarded-for': clientAddress(100_000 + index) },
         );

@@ -142,6 +142,7 @@ async function register(url, dataDir, email) {
     password,
     confirm_password: password,
     accept_terms: true,
+    accept_privacy: true,
   });
 }
 

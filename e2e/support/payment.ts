@@ -11,6 +11,10 @@ export const paymentCopy = {
     confirm: 'Repite la contraseña',
     promocode: 'Código promocional (opcional)',
     register: 'Crear cuenta',
+    // Unticked, and required (decision 087).
+    privacyConsent: /^Consiento el tratamiento de mis datos personales/,
+    // Its label must not contain the e-mail field's (getByLabel matches substrings).
+    newsletter: /^Quiero recibir el boletín de Tradebot/,
     checkInbox: 'Revisa tu correo',
     accept: 'Aceptar',
     mustPay: 'Debes pagar tu suscripción para acceder a esta página',
@@ -40,6 +44,8 @@ export const paymentCopy = {
     confirm: 'Repita a senha',
     promocode: 'Código promocional (opcional)',
     register: 'Criar conta',
+    privacyConsent: /^Consinto com o tratamento dos meus dados pessoais/,
+    newsletter: /^Quero receber a newsletter do Tradebot/,
     checkInbox: 'Confira seu e-mail',
     accept: 'OK',
     mustPay: 'Você precisa pagar sua assinatura para acessar esta página',
@@ -85,6 +91,7 @@ export async function registerThroughForm(
   await page.getByLabel(text.email).fill(email);
   await page.getByLabel(text.password, { exact: true }).fill('segura123');
   await page.getByLabel(text.confirm).fill('segura123');
+  await page.getByRole('checkbox', { name: text.privacyConsent }).check();
   if (promocode) {
     await page.getByLabel(text.promocode).fill(promocode);
     // The form waits for the code's check before it sends.

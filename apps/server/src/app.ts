@@ -68,6 +68,7 @@ import { AuthService, type OnSessionsRevoked } from './services/auth.service';
 import { EmailSubscriptionService } from './services/email-subscription.service';
 import { GeoService } from './services/geo.service';
 import { RegistrationService } from './services/registration.service';
+import { ConsentsRepository } from './repositories/consents.repository';
 import { RegistrationConfirmationsRepository } from './repositories/registration-confirmations.repository';
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
@@ -625,6 +626,7 @@ export async function buildApp(
   const registration = new RegistrationService({
     users,
     confirmations: new RegistrationConfirmationsRepository(db),
+    consents: new ConsentsRepository(db),
     promoCodes,
     hasher: argon2PasswordHasher,
     secrets,
@@ -635,10 +637,16 @@ export async function buildApp(
       page: (language, path) =>
         new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString(),
     },
+    supportEmail: config.SUPPORT_EMAIL,
     signIn: (userId, userAgent) => authService.openSession(userId, false, userAgent),
     promoBenefits: billing,
-    onFailure: (error) => {
-      app.log.error({ err: error }, 'registration: storing or mailing a confirmation failed');
+    onFailure: (error, step) => {
+      app.log.error(
+        { err: error, step },
+        step === 'welcome'
+          ? 'registration: mailing the welcome e-mail failed'
+          : 'registration: storing or mailing a confirmation failed',
+      );
     },
   });
   app.decorate<Services>('services', {

@@ -116,6 +116,11 @@ describe('register', () => {
     ],
     [{ confirm_password: 'otra12345' }, 'confirm_password', 'Las contraseñas no coinciden'],
     [{ accept_terms: false }, 'accept_terms', 'Debes aceptar los términos y condiciones'],
+    [
+      { accept_privacy: false },
+      'accept_privacy',
+      'Para crear tu cuenta debes aceptar el tratamiento de tus datos según la política de privacidad',
+    ],
     [{ phone: 'llámame' }, 'phone', 'Solo se permiten números'],
     [{ promocode: 'NOEXISTE' }, 'promocode', 'El código promocional es inválido'],
   ])('refuses %j with a field error and writes nothing', async (change, field, message) => {

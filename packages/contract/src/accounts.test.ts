@@ -13,6 +13,7 @@ const valid = {
   password: 'segura123',
   confirm_password: 'segura123',
   accept_terms: true,
+  accept_privacy: true,
 };
 
 function messagesOf(result: {
@@ -52,10 +53,37 @@ describe('registerRequestSchema (spec §5)', () => {
     [{ password: 'ab1', confirm_password: 'ab1' }, 'password', 'validation.min'],
     [{ confirm_password: 'different1' }, 'confirm_password', 'validation.passwordsMatch'],
     [{ accept_terms: false }, 'accept_terms', 'validation.acceptTerms'],
+    [{ accept_privacy: false }, 'accept_privacy', 'validation.acceptPrivacy'],
+    [{ accept_privacy: undefined }, 'accept_privacy', 'validation.acceptPrivacy'],
     [{ phone: 'call me' }, 'phone', 'validation.numbersOnly'],
     [{ phone: '123' }, 'phone', 'validation.min'],
   ])('refuses %j on %s with %s', (change, field, key) => {
     expect(messagesOf(registerRequestSchema.safeParse({ ...valid, ...change }))[field]).toBe(key);
+  });
+});
+
+describe('consent at registration (decision 087)', () => {
+  it('leaves the newsletter off unless it was ticked', () => {
+    expect(registerRequestSchema.parse(valid).subscribe_newsletter).toBe(false);
+    expect(
+      registerRequestSchema.parse({ ...valid, subscribe_newsletter: true }).subscribe_newsletter,
+    ).toBe(true);
+  });
+
+  it('wants privacy consent as an explicit true, in Portuguese and Spanish alike', () => {
+    for (const language of ['es', 'pt'] as const) {
+      for (const accept_privacy of [false, 'true', 1, null]) {
+        expect(
+          registerRequestSchema.safeParse({ ...valid, language, accept_privacy }).success,
+        ).toBe(false);
+      }
+    }
+  });
+
+  it('does not take a newsletter choice that is not a boolean', () => {
+    expect(registerRequestSchema.safeParse({ ...valid, subscribe_newsletter: 'yes' }).success).toBe(
+      false,
+    );
   });
 });
 

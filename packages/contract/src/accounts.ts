@@ -86,6 +86,12 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 export const tokenResponseSchema = dataEnvelope(z.object({ token: z.string() }));
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
+/**
+ * The privacy policy a registration consents to, by the date of its last change: recorded with
+ * the consent (decision 087). Change it with the policy's text (web locales, legal.json).
+ */
+export const privacyPolicyVersion = '2026-11-25';
+
 export const registerRequestSchema = z
   .object({
     name: nameSchema,
@@ -94,7 +100,11 @@ export const registerRequestSchema = z
     phone: phoneSchema.nullish(),
     password: newPasswordSchema,
     confirm_password: text({ error: 'validation.required' }),
+    // spec §3: pre-ticked in the form. Privacy consent and the newsletter are asked for apart,
+    // unticked, in both languages (LGPD art. 8; decision 087).
     accept_terms: z.literal(true, { error: 'validation.acceptTerms' }),
+    accept_privacy: z.literal(true, { error: 'validation.acceptPrivacy' }),
+    subscribe_newsletter: z.boolean().default(false),
     promocode: promocodeSchema.nullish(),
     partner_id: optionalText(limits.tracking.max),
     client_source: optionalText(limits.tracking.max),

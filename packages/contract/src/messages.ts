@@ -32,6 +32,8 @@ const es = {
     'La contraseña debe contener al menos una letra y un número',
   'validation.passwordsMatch': 'Las contraseñas no coinciden',
   'validation.acceptTerms': 'Debes aceptar los términos y condiciones',
+  'validation.acceptPrivacy':
+    'Para crear tu cuenta debes aceptar el tratamiento de tus datos según la política de privacidad',
   'validation.promocodeInvalid': 'El código promocional es inválido',
   'validation.invalidValue': 'Valor no válido',
   'validation.unknownField': 'Campo no permitido',
@@ -126,6 +128,8 @@ const pt: Record<MessageKey, string> = {
   'validation.passwordLetterAndNumber': 'A senha deve conter pelo menos uma letra e um número',
   'validation.passwordsMatch': 'As senhas não coincidem',
   'validation.acceptTerms': 'Você precisa aceitar os termos e condições',
+  'validation.acceptPrivacy':
+    'Para criar sua conta, você precisa consentir com o tratamento dos seus dados conforme a política de privacidade',
   'validation.promocodeInvalid': 'O código promocional é inválido',
   'validation.invalidValue': 'Valor inválido',
   'validation.unknownField': 'Campo não permitido',

@@ -137,6 +137,23 @@ export interface PendingRegistration {
   clientSource: string | null;
   referral: string | null;
   promocode: string | null;
+  /**
+   * What the form agreed to, and when (decision 087). Missing from registrations stored before
+   * it: those cannot become accounts (no consent on record); the user registers again.
+   */
+  consent?: RegistrationConsent;
+}
+
+/** The consent given on the register form, carried to the account at confirmation. */
+export interface RegistrationConsent {
+  /** When the form was sent (ISO 8601): the moment the boxes were ticked. */
+  givenAt: string;
+  /** The privacy policy's version (its date) shown next to the boxes. */
+  privacyPolicyVersion: string;
+  language: 'es' | 'pt';
+  terms: true;
+  privacy: true;
+  marketing: boolean;
 }
 
 /**
@@ -162,6 +179,37 @@ export const registrationConfirmations = pgTable(
     index('registration_confirmations_email_idx').on(table.email),
     index('registration_confirmations_expires_at_idx').on(table.expiresAt),
   ],
+);
+
+/** What a consent was about (decision 087). */
+export const consentPurposes = ['terms', 'privacy', 'marketing'] as const;
+export type ConsentPurpose = (typeof consentPurposes)[number];
+
+/**
+ * The consents each account gave or refused, as evidence (LGPD art. 8 §2: the controller must
+ * prove consent; decision 087): one row per purpose and decision, never updated. Only the
+ * registration writes rows for now.
+ */
+export const userConsents = pgTable(
+  'user_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<ConsentPurpose>().notNull(),
+    granted: boolean('granted').notNull(),
+    /** The privacy policy's version (its date) the user was shown. */
+    policyVersion: text('policy_version').notNull(),
+    /** The language the policy and the form were read in. */
+    language: text('language').notNull(),
+    /** Where it was given: 'registration' for now. */
+    source: text('source').notNull(),
+    /** When the user gave it (the form was sent), not when the account was created. */
+    givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('user_consents_user_id_idx').on(table.userId)],
 );
 
 /** Promotional codes (spec §1): a benefit, a validity window and a use budget. */

@@ -15,6 +15,17 @@ interface RegistrationCopy {
   existingLogin: string;
   existingRecover: string;
   existingIgnore: string;
+  welcomeSubject: string;
+  welcomeIntro: string;
+  welcomeNext: string;
+  welcomePlan: string;
+  welcomePlanButton: string;
+  welcomeLink: string;
+  welcomeLinkButton: string;
+  welcomeRobot: string;
+  welcomeRobotButton: string;
+  welcomeRisk: string;
+  welcomeSupport: (address: string) => string;
   signature: string;
 }
 
@@ -36,6 +47,22 @@ const copy: Record<Language, RegistrationCopy> = {
     existingLogin: 'Inicia sesión',
     existingRecover: '¿Olvidaste tu contraseña? Recupérala',
     existingIgnore: 'Si no fuiste tú, ignora este mensaje: tu cuenta y tu contraseña no cambiaron.',
+    welcomeSubject: 'Bienvenido a Tradebot: tus próximos pasos',
+    welcomeIntro: 'Tu cuenta de Tradebot está creada. Te damos la bienvenida.',
+    welcomeNext: 'Para que el robot opere por ti faltan tres pasos:',
+    welcomePlan:
+      '1. Elige un plan (mensual o anual). Si tu código promocional te dio el mes gratis, este paso ya está hecho.',
+    welcomePlanButton: 'Elegir un plan',
+    welcomeLink:
+      '2. Vincula tu cuenta de la plataforma de trading: es donde el robot abrirá las operaciones. Verás si el dinero es real o simulado antes de vincularla.',
+    welcomeLinkButton: 'Vincular la plataforma',
+    welcomeRobot:
+      '3. Enciende el robot y elige tu nivel de riesgo. Puedes apagarlo cuando quieras.',
+    welcomeRobotButton: 'Encender el robot',
+    welcomeRisk:
+      'Invertir implica riesgos: puedes perder parte o todo el dinero que inviertes. El robot no garantiza ganancias, y los resultados pasados no aseguran resultados futuros. Invierte solo lo que puedas permitirte perder.',
+    welcomeSupport: (address) =>
+      `¿Dudas? Escríbenos a ${address}: respondemos dentro de las 24 horas hábiles.`,
     signature: 'El equipo de Tradebot',
   },
   pt: {
@@ -55,6 +82,22 @@ const copy: Record<Language, RegistrationCopy> = {
     existingLogin: 'Entre na sua conta',
     existingRecover: 'Esqueceu a senha? Recupere-a',
     existingIgnore: 'Se não foi você, ignore esta mensagem: sua conta e sua senha não mudaram.',
+    welcomeSubject: 'Boas-vindas ao Tradebot: seus próximos passos',
+    welcomeIntro: 'Sua conta no Tradebot foi criada. Boas-vindas!',
+    welcomeNext: 'Faltam três passos para o robô operar por você:',
+    welcomePlan:
+      '1. Escolha um plano (mensal ou anual). Se o seu código promocional deu o mês grátis, este passo já está feito.',
+    welcomePlanButton: 'Escolher um plano',
+    welcomeLink:
+      '2. Vincule sua conta da plataforma de trading: é nela que o robô abrirá as operações. Você verá se o dinheiro é real ou simulado antes de vinculá-la.',
+    welcomeLinkButton: 'Vincular a plataforma',
+    welcomeRobot:
+      '3. Ligue o robô e escolha seu nível de risco. Você pode desligá-lo quando quiser.',
+    welcomeRobotButton: 'Ligar o robô',
+    welcomeRisk:
+      'Investir envolve riscos: você pode perder parte ou todo o dinheiro investido. O robô não garante lucro, e resultados passados não asseguram resultados futuros. Invista apenas o que você pode perder.',
+    welcomeSupport: (address) =>
+      `Dúvidas? Escreva para ${address}: respondemos em até 24 horas úteis.`,
     signature: 'Equipe Tradebot',
   },
 };
@@ -115,6 +158,33 @@ export function alreadyRegisteredMail(
     { link: links.login, label: text.existingLogin },
     { link: links.recover, label: text.existingRecover },
     { text: text.existingIgnore },
+    { text: text.signature },
+  ]);
+}
+
+/**
+ * Sent once the account exists (issue 23): what happens next, the risk said plainly, and
+ * where to ask. Links come from the configured origin only.
+ */
+export function welcomeMail(
+  language: Language,
+  to: string,
+  name: string,
+  links: { plan: string; linkPlatform: string; robot: string; supportEmail: string },
+): MailMessage {
+  const text = copy[language];
+  return linkMail(language, to, text.welcomeSubject, [
+    { text: text.greeting(name) },
+    { text: text.welcomeIntro },
+    { text: text.welcomeNext },
+    { text: text.welcomePlan },
+    { link: links.plan, label: text.welcomePlanButton },
+    { text: text.welcomeLink },
+    { link: links.linkPlatform, label: text.welcomeLinkButton },
+    { text: text.welcomeRobot },
+    { link: links.robot, label: text.welcomeRobotButton },
+    { text: text.welcomeRisk },
+    { text: text.welcomeSupport(links.supportEmail) },
     { text: text.signature },
   ]);
 }

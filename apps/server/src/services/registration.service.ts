@@ -1,13 +1,15 @@
 import {
+  privacyPolicyVersion,
   registrationBlockedCountries,
   type Language,
   type RegisterRequest,
 } from '@tradebot/contract';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
-import type { PendingRegistration } from '../db/schema';
+import type { PendingRegistration, RegistrationConsent } from '../db/schema';
 import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
+import type { ConsentsStore, NewConsent } from '../repositories/consents.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
@@ -17,7 +19,11 @@ import type {
 } from '../repositories/registration-confirmations.repository';
 import type { Secrets } from '../repositories/secrets';
 import type { NewUser, UsersRepository } from '../repositories/users.repository';
-import { alreadyRegisteredMail, confirmRegistrationMail } from './registration-mail-templates';
+import {
+  alreadyRegisteredMail,
+  confirmRegistrationMail,
+  welcomeMail,
+} from './registration-mail-templates';
 import { blankToNull } from './optional-text';
 import type { PromoBenefits } from './promo-benefits';
 
@@ -29,6 +35,9 @@ export interface RegistrationLinks {
   /** An absolute address of the web app's `path` in `language` (Portuguese under /pt). */
   page(language: Language, path: string): string;
 }
+
+/** What was being done after an answer when it failed. */
+export type RegistrationMailStep = 'confirmation' | 'welcome';
 
 /** What the confirmation did with the promo code given at registration. */
 export type PromocodeOutcome = 'applied' | 'expired' | null;
@@ -51,18 +60,21 @@ export class RegistrationService {
     private readonly deps: {
       users: UsersRepository;
       confirmations: RegistrationConfirmationsStore;
+      consents: ConsentsStore;
       promoCodes: PromoCodesRepository;
       hasher: PasswordHasher;
       secrets: Secrets;
       mailer: Mailer;
       clock: Clock;
       links: RegistrationLinks;
+      /** Named in the welcome e-mail (SUPPORT_EMAIL). */
+      supportEmail: string;
       /** Opens a session for the new account (AuthService), with the browser's User-Agent. */
       signIn: (userId: string, userAgent: string | undefined) => Promise<{ token: string }>;
       /** What a promo code at registration gives (the free month). */
       promoBenefits?: PromoBenefits;
-      /** Told when a registration could not be stored or mailed (after the answer). */
-      onFailure: (error: unknown) => void;
+      /** Told when a registration could not be stored or mailed, or a welcome not mailed. */
+      onFailure: (error: unknown, step: RegistrationMailStep) => void;
     },
   ) {}
 
@@ -83,19 +95,39 @@ export class RegistrationService {
       throw AppError.onField('promocode', 'validation.promocodeInvalid');
     }
     const nonce = this.deps.secrets.newToken();
-    const work = this.storeAndMail(input, context.language, nonce)
-      .catch(this.deps.onFailure)
-      .finally(() => this.pending.delete(work));
-    this.pending.add(work);
+    // The moment the boxes were ticked is now, not when the link is opened (decision 087).
+    const consent: RegistrationConsent = {
+      givenAt: this.deps.clock.now().toISOString(),
+      privacyPolicyVersion,
+      language: context.language,
+      terms: true,
+      privacy: true,
+      marketing: input.subscribe_newsletter === true,
+    };
+    this.afterAnswer(this.storeAndMail(input, context.language, nonce, consent), 'confirmation');
     return { nonce };
   }
 
-  /** Resolves once every registration requested so far is stored and handed to the mailer. */
+  /** Resolves once every registration and welcome so far is stored and handed to the mailer. */
   async settled(): Promise<void> {
     await Promise.all(this.pending);
   }
 
-  private async storeAndMail(input: RegisterRequest, language: Language, nonce: string) {
+  private afterAnswer(work: Promise<void>, step: RegistrationMailStep) {
+    const tracked = work
+      .catch((error: unknown) => {
+        this.deps.onFailure(error, step);
+      })
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  private async storeAndMail(
+    input: RegisterRequest,
+    language: Language,
+    nonce: string,
+    consent: RegistrationConsent,
+  ) {
     // After the answer (see PasswordRecoveryService.storeAndMailCode).
     await new Promise((resolve) => setImmediate(resolve));
     const { users, secrets, clock, mailer, links } = this.deps;
@@ -122,6 +154,7 @@ export class RegistrationService {
       // Stored verbatim (spec §4 tracking): "name=value|name=value|".
       referral: input.referral ?? null,
       promocode: blankToNull(input.promocode)?.toUpperCase() ?? null,
+      consent,
     };
     const token = secrets.newToken();
     const now = clock.now();
@@ -163,7 +196,22 @@ export class RegistrationService {
     const outcome = await this.createAccount(found, now);
     const session = await this.deps.signIn(outcome.userId, userAgent);
     if (outcome.benefitGranted) await this.deps.promoBenefits?.granted(outcome.userId);
+    this.afterAnswer(this.mailWelcome(found.registration), 'welcome');
     return { token: session.token, promocode: outcome.promocode };
+  }
+
+  /** The welcome e-mail, in the account's language, after the answer (issue 23). */
+  private async mailWelcome(account: PendingRegistration) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const { links, mailer } = this.deps;
+    await mailer.send(
+      welcomeMail(account.language, account.email, account.name, {
+        plan: links.page(account.language, '/payment'),
+        linkPlatform: links.page(account.language, '/link-account'),
+        robot: links.page(account.language, '/profile-config'),
+        supportEmail: this.deps.supportEmail,
+      }),
+    );
   }
 
   private async checkOwner(
@@ -182,6 +230,9 @@ export class RegistrationService {
   /** The account, its settings, the link used up and the promo code's use: all or nothing. */
   private async createAccount(found: RegistrationConfirmationRow, now: Date) {
     const pending = found.registration;
+    // Stored before consent was asked for (decision 087): no consent on record, no account.
+    const consent = pending.consent;
+    if (!consent) throw invalidLink();
     let redeemed: PromoCodeRow | undefined;
     let benefitGranted = false;
     const account: NewUser = {
@@ -195,6 +246,8 @@ export class RegistrationService {
       clientSource: pending.clientSource,
       referral: pending.referral,
       promocode: null,
+      // The newsletter box, unticked unless the user ticked it (decision 087).
+      subscribedNewsletter: consent.marketing,
     };
     try {
       const user = await this.deps.users.create(
@@ -210,6 +263,7 @@ export class RegistrationService {
           }
         },
         async (tx: Db, created) => {
+          await this.deps.consents.record(tx, consentRows(created.id, consent));
           if (!redeemed) return;
           await this.deps.promoCodes.recordUse(tx, {
             code: redeemed.code,
@@ -237,4 +291,20 @@ export class RegistrationService {
       throw error;
     }
   }
+}
+
+/** One row per purpose, refusals included: the newsletter left unticked is a choice too. */
+function consentRows(userId: string, consent: RegistrationConsent): NewConsent[] {
+  const base = {
+    userId,
+    policyVersion: consent.privacyPolicyVersion,
+    language: consent.language,
+    source: 'registration',
+    givenAt: new Date(consent.givenAt),
+  };
+  return [
+    { ...base, purpose: 'terms', granted: consent.terms },
+    { ...base, purpose: 'privacy', granted: consent.privacy },
+    { ...base, purpose: 'marketing', granted: consent.marketing },
+  ];
 }

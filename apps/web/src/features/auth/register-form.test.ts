@@ -11,6 +11,8 @@ const values: RegisterValues = {
   password: 'segura123',
   confirm_password: 'segura123',
   accept_terms: true,
+  accept_privacy: true,
+  subscribe_newsletter: false,
   promocode: '',
 };
 
@@ -41,6 +43,18 @@ describe('the register form', () => {
       name: { key: 'contract:validation.min', count: 2 },
       password: { key: 'contract:validation.min', count: 8 },
       accept_terms: { key: 'contract:validation.acceptTerms' },
+    });
+  });
+
+  it('wants the privacy box ticked and sends the newsletter as it was left (decision 087)', () => {
+    const untouched = registerPayload(
+      { ...values, accept_privacy: false },
+      { partner_id: null, client_source: null, referral: null },
+      'pt',
+    );
+    expect(untouched).toMatchObject({ accept_privacy: false, subscribe_newsletter: false });
+    expect(validate(registerRequestSchema, untouched).errors).toEqual({
+      accept_privacy: { key: 'contract:validation.acceptPrivacy' },
     });
   });
 

@@ -8,6 +8,9 @@ export interface RegisterValues {
   password: string;
   confirm_password: string;
   accept_terms: boolean;
+  /** Unticked until the user ticks it (LGPD; decision 087). */
+  accept_privacy: boolean;
+  subscribe_newsletter: boolean;
   promocode: string;
 }
 
@@ -22,7 +25,10 @@ export interface StoredTracking {
  * (sourceP → partner_id, sourceS → client_source, sourceReferral → referral). Empty
  * optional fields are sent as null, not as empty strings.
  */
-export type RegisterPayload = Omit<RegisterRequest, 'accept_terms'> & { accept_terms: boolean };
+export type RegisterPayload = Omit<RegisterRequest, 'accept_terms' | 'accept_privacy'> & {
+  accept_terms: boolean;
+  accept_privacy: boolean;
+};
 
 export function registerPayload(
   values: RegisterValues,
@@ -41,6 +47,8 @@ export function registerPayload(
     password: values.password,
     confirm_password: values.confirm_password,
     accept_terms: values.accept_terms,
+    accept_privacy: values.accept_privacy,
+    subscribe_newsletter: values.subscribe_newsletter,
     promocode: optional(values.promocode),
     partner_id: optional(tracking.partner_id),
     client_source: optional(tracking.client_source),

@@ -1,6 +1,6 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
-import { registerRequestSchema } from '@tradebot/contract';
+import { privacyPolicyVersion, registerRequestSchema, type Language } from '@tradebot/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -42,6 +42,13 @@ function promocodeStatusText(status: PromocodeStatus, t: (key: string) => string
   }
 }
 
+/** The privacy policy's version, a date, as the reader writes dates ("25 de noviembre de 2026"). */
+function policyDate(language: Language) {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${privacyPolicyVersion}T00:00:00Z`),
+  );
+}
+
 /**
  * /register (spec §3 Register form, §5 validation, issue 4), then "check your inbox"; the link
  * mailed comes back here with `confirmation_token` (decision 085). The link is read after
@@ -70,7 +77,10 @@ function RegisterForm() {
     phone: '',
     password: '',
     confirm_password: '',
+    // spec §3: terms pre-ticked. Privacy consent and the newsletter are not (decision 087).
     accept_terms: true,
+    accept_privacy: false,
+    subscribe_newsletter: false,
     promocode: '',
   }));
   // The promo code a campaign link stored (spec §4 tracking parameters) prefills the field.
@@ -169,11 +179,31 @@ function RegisterForm() {
           <AppLink to="/terms-and-conditions" target="_blank" rel="noopener">
             {t('acceptTerms.terms')}
           </AppLink>
-          {t('acceptTerms.middle')}
-          <AppLink to="/privacy-policy" target="_blank" rel="noopener">
-            {t('acceptTerms.privacy')}
-          </AppLink>
           {t('acceptTerms.after')}
+        </CheckboxField>
+        <CheckboxField
+          name="accept_privacy"
+          checked={values.accept_privacy}
+          onChange={(checked) => {
+            update('accept_privacy', checked);
+          }}
+          error={errors.accept_privacy}
+        >
+          {t('acceptPrivacy.before')}
+          <AppLink to="/privacy-policy" target="_blank" rel="noopener">
+            {t('acceptPrivacy.privacy')}
+          </AppLink>
+          {t('acceptPrivacy.after', { date: policyDate(language) })}
+        </CheckboxField>
+        <CheckboxField
+          name="subscribe_newsletter"
+          checked={values.subscribe_newsletter}
+          onChange={(checked) => {
+            update('subscribe_newsletter', checked);
+          }}
+          error={errors.subscribe_newsletter}
+        >
+          {t('newsletterOptIn.label')}
         </CheckboxField>
         <Button
           type="submit"

@@ -17,7 +17,8 @@ export function LegalDocument({ document }: { document: 'terms' | 'privacy' }) {
     <article className={styles.document} aria-labelledby="legal-title">
       <header className={styles.intro}>
         <h1 id="legal-title">{t(`${document}.title`)}</h1>
-        <p className={styles.updated}>{t('updated')}</p>
+        {/* The privacy policy has a date of its own: consent is recorded against it (decision 087). */}
+        <p className={styles.updated}>{t(`${document}.updated`, { defaultValue: t('updated') })}</p>
         <p className={styles.lead}>{t(`${document}.intro`)}</p>
       </header>
       <nav className={styles.toc} aria-labelledby="toc-title">
