@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildApp } from '../src/app';
 import { openDatabase } from '../src/db/database';
 import { payments, simPayCharges, simPayEvents } from '../src/db/schema';
-import type { Mailer, MailMessage } from '../src/repositories/mail.repository';
+import { fileMailer, type Mailer, type MailMessage } from '../src/repositories/mail.repository';
 import { manualClock } from './helpers/accounts';
 import { testConfig } from './helpers/app';
 import { customer, simSecret, startCheckout, submitCard, testCards } from './helpers/billing';
@@ -73,12 +73,20 @@ describe.skipIf(testEngine !== 'postgres')('billing with three processes on one 
         SIM_PAY_WEBHOOK_SECRET: simSecret,
         SIM_PAY_WEBHOOK_URL: `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}${apiV1Prefix}${billingPaths.webhooks}/simulated`,
       });
+      // Recorded for the assertions, and written as the embedded set-up writes them, where the
+      // registration's link is read (decision 085).
+      const files = fileMailer(
+        path.join(dataDir, 'mail'),
+        'tradebot@test.invalid',
+        () => undefined,
+      );
       const mailer: Mailer = {
         send: async (message) => {
           if (mailDown) throw new Error('the mail server is down');
           mails.push({ process: index, message });
+          await files.send(message);
         },
-        close: async () => undefined,
+        close: () => files.close(),
       };
       // Each process its own connections, as separate server processes have.
       const database =
