@@ -430,7 +430,7 @@ const accountCopy: Record<Language, AccountCopy> = {
     deletedSubscription:
       'Tu suscripción quedó cancelada: no habrá más cobros. Un reembolso solo corresponde si lo permiten los plazos de 7 y 30 días de los términos.',
     deletedBroker:
-      'Tu cuenta en el bróker y el dinero que tengas allí siguen siendo tuyos: no los administramos nosotros.',
+      'Borrar tu cuenta no cierra tu cuenta en la plataforma de trading. En la plataforma de demostración de Tradebot el saldo es simulado: no hay dinero real que retirar.',
     signature: 'El equipo de Tradebot',
   },
   pt: {
@@ -451,7 +451,7 @@ const accountCopy: Record<Language, AccountCopy> = {
     deletedSubscription:
       'Sua assinatura foi cancelada: não haverá mais cobranças. Um reembolso só cabe se os prazos de 7 e 30 dias dos termos permitirem.',
     deletedBroker:
-      'Sua conta na corretora e o dinheiro que você tem lá continuam sendo seus: não somos nós que os administramos.',
+      'Excluir sua conta não fecha sua conta na plataforma de trading. Na plataforma de demonstração do Tradebot o saldo é simulado: não há dinheiro real para sacar.',
     signature: 'Equipe Tradebot',
   },
 };
