@@ -324,12 +324,12 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
     try {
       await demoIn(page, language, '/dashboard');
       const nav = page.getByRole('navigation', { name: text(language, 'common', 'nav.main') });
-      if (width < 1408) {
+      if (width < 1216) {
         await page.getByRole('button', { name: text(language, 'common', 'nav.menu') }).click();
       }
       await nav.getByRole('link', { name: text(language, 'common', 'nav.profile') }).click();
       await page.waitForURL((url) => url.pathname.endsWith('/profile-config'));
-      if (width < 1408) {
+      if (width < 1216) {
         await page.getByRole('button', { name: text(language, 'common', 'nav.menu') }).click();
       }
       await nav.getByRole('link', { name: text(language, 'common', 'nav.support') }).click();
