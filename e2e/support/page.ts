@@ -41,3 +41,19 @@ export async function appStarted(page: Page): Promise<void> {
     return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber$'));
   });
 }
+
+/**
+ * How far apart, in pixels, the vertical middles of the header's visible links and buttons are:
+ * under a dozen when brand, links and account share one row, a row's height when it wrapped.
+ */
+export async function headerRowSpread(page: Page): Promise<number> {
+  const middles = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('header a, header button'))
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return (box.top + box.bottom) / 2;
+      }),
+  );
+  return Math.max(...middles) - Math.min(...middles);
+}

@@ -44,6 +44,9 @@ export function RootLayout({ children }: { children?: ReactNode }) {
                 <AppLink to="/privacy-policy">{t('footer.privacy')}</AppLink>
               </li>
               <li>
+                <AppLink to="/how-it-works">{t('nav.howItWorks')}</AppLink>
+              </li>
+              <li>
                 <AppLink to="/asked-questions">{t('nav.faq')}</AppLink>
               </li>
               <li>

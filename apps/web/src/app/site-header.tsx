@@ -29,10 +29,14 @@ export function SiteHeader() {
   const storedToken = useAuthStore((state) => state.token);
   const storedShowLanguageBtn = useAppStore((state) => state.showLanguageBtn);
   const token = hydrated ? storedToken : null;
-  // The free month is for people who have not paid yet (issue 23): not offered to one who has.
   const authorized = useAuthStore((state) => state.userConfig?.authorized === true);
+  // A signed-in user's header carries their own pages: how it works is a visitor's explainer
+  // (the footer keeps it), and the free month is for people who have not paid yet (issue 23).
+  // Both trims keep every signed-in header on one row at 1280 px in es and pt.
   const links = publicLinks.filter(
-    (link) => !(token && authorized && link.to === '/promo/mesgratis'),
+    (link) =>
+      !(token && link.to === '/how-it-works') &&
+      !(token && authorized && link.to === '/promo/mesgratis'),
   );
   const showLanguageBtn = hydrated ? storedShowLanguageBtn : true;
   const [open, setOpen] = useState(false);
@@ -93,9 +97,6 @@ export function SiteHeader() {
                 </NavItem>
                 <NavItem to="/profile-config" className={styles.link}>
                   {t('nav.profile')}
-                </NavItem>
-                <NavItem to={routePath('AccountSettings')} className={styles.link}>
-                  {t('nav.account')}
                 </NavItem>
                 <NavItem to="/contact" className={styles.link}>
                   {t('nav.support')}
