@@ -20,14 +20,21 @@ describe('closing the app (what SIGTERM and SIGINT do in main.ts)', () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let arrived: () => void = () => undefined;
+    const handling = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     app.get('/core-api/public/api/v1/slow', async () => {
+      arrived();
       await released;
       return { data: 'finished' };
     });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
       const inFlight = fetch(`${address}/core-api/public/api/v1/slow`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Close once the request is in the handler (a fixed 100 ms wait closed before a loaded
+      // machine had even connected, and the request was refused instead of finished).
+      await handling;
       const closed = app.close();
       await new Promise((resolve) => setTimeout(resolve, 50));
       await expect(fetch(`${address}/core-api/health`)).rejects.toThrow();
