@@ -51,7 +51,7 @@ export interface RobotTestContext extends TestContext {
  */
 export function useRobotApp(
   env: Record<string, string> = {},
-  dependencies: Pick<AppDependencies, 'billingTimers'> = {},
+  dependencies: Pick<AppDependencies, 'billingTimers' | 'notificationTimers'> = {},
 ): RobotTestContext {
   const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
   const publisher = new RecordingPublisher();
