@@ -41,6 +41,11 @@ export const accountPaths = {
   delete: '/account/delete',
 } as const;
 
+/** Notifications (issue 22; decision 088), under apiV1Prefix. */
+export const notificationPaths = {
+  settings: '/notifications/settings',
+} as const;
+
 /** The simulated provider's hosted pages, on our port (not under the API). */
 export const simulatedPaymentsPath = '/sim-pay';
 

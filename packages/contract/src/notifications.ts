@@ -6,11 +6,8 @@ import { text } from './text';
 /**
  * Notifications (issue 22; docs/decisions/088-notifications-outbox-e-mail-and-settings.md): what
  * the user hears about their account without opening the app, by e-mail, and which events they
- * want. Paths under apiV1Prefix.
+ * want. Paths in `notificationPaths` (api-paths.ts).
  */
-export const notificationPaths = {
-  settings: '/notifications/settings',
-} as const;
 
 /** Each event a user may switch on or off (decision 088). */
 export const notificationEvents = [

@@ -104,7 +104,7 @@ const copy: Record<Language, NotificationCopy> = {
       tp: 'al alcanzar el objetivo',
       sl: 'en el stop-loss',
       closeout: 'por falta de margen',
-      kill: 'porque detuviste todo',
+      kill: 'por la parada de emergencia',
     },
     stopLossSubject: (name) => `Stop-loss en ${name}`,
     stopLossIntro: (name, profit) =>
@@ -116,7 +116,7 @@ const copy: Record<Language, NotificationCopy> = {
       daily_loss_limit:
         'Tu robot dejó de abrir operaciones por hoy: alcanzó el límite de pérdida diaria de tu nivel de riesgo. Vuelve a operar mañana (hora UTC).',
       kill_switch:
-        'Tu robot se apagó con "Detener todo": no abrirá operaciones nuevas hasta que lo enciendas.',
+        'Tu robot se apagó con la parada de emergencia: no abrirá operaciones nuevas hasta que lo enciendas.',
       access_ended:
         'Tu acceso terminó, así que tu robot no abre operaciones nuevas ni puede encenderse hasta que pagues. Puedes ver tus operaciones abiertas y cerrarlas.',
     },
@@ -156,7 +156,7 @@ const copy: Record<Language, NotificationCopy> = {
       tp: 'ao atingir o alvo',
       sl: 'no stop-loss',
       closeout: 'por falta de margem',
-      kill: 'porque você parou tudo',
+      kill: 'pela parada de emergência',
     },
     stopLossSubject: (name) => `Stop-loss em ${name}`,
     stopLossIntro: (name, profit) =>
@@ -168,7 +168,7 @@ const copy: Record<Language, NotificationCopy> = {
       daily_loss_limit:
         'Seu robô parou de abrir operações por hoje: atingiu o limite de perda diária do seu nível de risco. Ele volta a operar amanhã (horário UTC).',
       kill_switch:
-        'Seu robô foi desligado com "Parar tudo": não abrirá operações novas até que você o ligue.',
+        'Seu robô foi desligado com a parada de emergência: não abrirá operações novas até que você o ligue.',
       access_ended:
         'Seu acesso terminou, então seu robô não abre operações novas nem pode ser ligado até que você pague. Você pode ver suas operações abertas e fechá-las.',
     },
