@@ -107,6 +107,23 @@ describe('e-mail notices in the profile (issue 22)', () => {
     }, 90_000);
   }
 
+  it('asks for the browser’s permission only after a click on the device button', async () => {
+    const { page } = state;
+    await logInDemo(page);
+    await openProfileConfig(page, 'es');
+    const button = page.getByRole('button', { name: text('es', 'notifications.push.enable') });
+    await button.waitFor();
+    // The page loaded and asked nothing: the permission is still the browser's default.
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    expect(
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length),
+    ).toBe(0);
+    await button.focus();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(
+      text('es', 'notifications.push.enable'),
+    );
+  }, 60_000);
+
   it('an operation closed reaches the inbox as an e-mail in the account’s language', async () => {
     const { page, server } = state;
     await logInDemo(page);

@@ -26,6 +26,13 @@ import type { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { trackRecordRoutes } from './http/v1/track-record.routes';
+import type { Agent as HttpsAgent } from 'node:https';
+import {
+  loadOrCreateVapidKeys,
+  PushSubscriptionsRepository,
+  vapidKeyFile,
+  webPushSender,
+} from './repositories/web-push.repository';
 import { houseAccount, TrackRecordRepository } from './repositories/track-record.repository';
 import { TrackRecordService } from './services/track-record.service';
 import { billingRoutes } from './http/v1/billing.routes';
@@ -195,6 +202,8 @@ export interface AppDependencies {
    * `services.notifications.runDue()`.
    */
   notificationTimers?: boolean;
+  /** The TLS settings web push uses (tests: trust a local push service's certificate). */
+  pushAgent?: HttpsAgent;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
@@ -571,7 +580,14 @@ export async function buildApp(
   // address we listen on; never the request's Host or X-Forwarded-Host (issue 18).
   const appBase = () =>
     config.PUBLIC_URL ?? listeningUrl(app) ?? `http://${config.HOST}:${String(config.PORT)}`;
+  // Web push's VAPID keys, made once into DATA_DIR/secrets like the other keys (decision 088).
+  const vapidKeys = await loadOrCreateVapidKeys(vapidKeyFile(config.dataDir));
   const notifications: NotificationService = new NotificationService({
+    push: {
+      publicKey: vapidKeys.publicKey,
+      subscriptions: new PushSubscriptionsRepository(db),
+      sender: webPushSender(vapidKeys, `mailto:${config.SUPPORT_EMAIL}`, dependencies.pushAgent),
+    },
     repository: new NotificationsRepository(db),
     claims: jobClaims,
     windows: new DrizzleOncePerWindow(db, jobClaims.owner),

@@ -80,3 +80,26 @@ export const updateNotificationSettingsRequestSchema = z.object({
 export type UpdateNotificationSettingsRequest = z.input<
   typeof updateNotificationSettingsRequestSchema
 >;
+
+export const pushKeyResponseSchema = dataEnvelope(z.object({ publicKey: z.string() }));
+
+const base64url = text({ error: 'validation.invalidValue' })
+  .min(1, { error: 'validation.invalidValue' })
+  .max(200, { error: 'validation.invalidValue' })
+  .regex(/^[\w-]+=*$/, { error: 'validation.invalidValue' });
+
+/** A browser's push subscription, as PushSubscription.toJSON() gives it. */
+export const pushSubscriptionRequestSchema = z.object({
+  endpoint: z
+    .url({ protocol: /^https$/, error: 'validation.invalidValue' })
+    .max(2000, { error: 'validation.invalidValue' }),
+  keys: z.object({ p256dh: base64url, auth: base64url }),
+  language: languageSchema.optional(),
+});
+export type PushSubscriptionRequest = z.input<typeof pushSubscriptionRequestSchema>;
+
+export const removePushSubscriptionRequestSchema = z.object({
+  endpoint: z.string().max(2000, { error: 'validation.invalidValue' }),
+  language: languageSchema.optional(),
+});
+export const pushSubscriptionResponseSchema = dataEnvelope(z.object({ subscribed: z.boolean() }));

@@ -852,3 +852,19 @@ export const notificationOutbox = pgTable(
     index('notification_outbox_user_idx').on(table.userId, table.createdAt),
   ],
 );
+
+// Web push (decision 088): each browser a user allowed, as its push service gave it. A
+// subscription the push service says is gone (404, 410) is deleted.
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('push_subscriptions_user_idx').on(table.userId)],
+);

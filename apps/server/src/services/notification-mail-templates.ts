@@ -214,9 +214,38 @@ export function notificationMail(
   links: NotificationLinks,
 ): MailMessage {
   const text = copy[language];
+  const { subject, lines } = notificationContent(language, rows);
+  const parts: Part[] = [{ text: text.greeting(name) }, ...lines.map((line) => ({ text: line }))];
+  parts.push(
+    { link: links.dashboard, label: text.dashboardButton },
+    { text: text.simulated },
+    { text: text.risk },
+    { text: text.why },
+    { link: links.settings, label: text.settingsButton },
+    { text: text.signature },
+  );
+  return linkMail(language, to, subject, parts);
+}
+
+/** The same delivery as a push notification: the subject, its first line, the dashboard. */
+export function notificationPush(
+  language: Language,
+  rows: readonly OutboxRow[],
+  links: NotificationLinks,
+): { title: string; body: string; url: string } {
+  const { subject, lines } = notificationContent(language, rows);
+  return { title: subject, body: lines.slice(0, 2).join(' '), url: links.dashboard };
+}
+
+/** What a delivery says: its subject and its lines, before the greeting and the footer. */
+function notificationContent(
+  language: Language,
+  rows: readonly OutboxRow[],
+): { subject: string; lines: string[] } {
+  const text = copy[language];
   const first = rows[0];
   if (!first) throw new Error('a delivery without rows');
-  const parts: Part[] = [{ text: text.greeting(name) }];
+  const parts: { text: string }[] = [];
   let subject: string;
   switch (first.kind) {
     case 'operation_opened':
@@ -291,13 +320,5 @@ export function notificationMail(
       break;
     }
   }
-  parts.push(
-    { link: links.dashboard, label: text.dashboardButton },
-    { text: text.simulated },
-    { text: text.risk },
-    { text: text.why },
-    { link: links.settings, label: text.settingsButton },
-    { text: text.signature },
-  );
-  return linkMail(language, to, subject, parts);
+  return { subject, lines: parts.map((part) => part.text) };
 }

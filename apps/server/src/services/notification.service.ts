@@ -18,8 +18,15 @@ import {
 import type { OncePerWindow } from '../repositories/once-per-window.repository';
 import type { UserRow } from '../repositories/users.repository';
 import type { AccountProjection, RobotEvent } from '../robot/robot-protocol';
+import type {
+  PushSender,
+  PushSubscriptionsRepository,
+  StoredPushSubscription,
+} from '../repositories/web-push.repository';
+import { AppError } from '../http/errors';
 import {
   notificationMail,
+  notificationPush,
   type DaySummary,
   type MarginNotice,
   type NotificationLinks,
@@ -39,6 +46,7 @@ export const fallbackTimeZones: Readonly<Record<Language, string>> = {
 };
 
 const deliveriesPerRun = 200;
+const deliveriesAtOnce = 16;
 const usersBatchedPerRun = 500;
 /** Keys this process recorded lately: an event seen again costs no database write. */
 const recentKeysKept = 10_000;
@@ -57,6 +65,12 @@ export interface NotificationServiceOptions {
   /** The robot's own account (decision 060): nobody reads its mail. */
   readonly houseAccountId: string;
   readonly onError: (error: unknown, what: string) => void;
+  /** Web push, with the server's VAPID public key; absent, nothing is pushed. */
+  readonly push?: {
+    readonly publicKey: string;
+    readonly subscriptions: PushSubscriptionsRepository;
+    readonly sender: PushSender;
+  };
 }
 
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -122,6 +136,22 @@ export class NotificationService implements RobotStopNotices {
   ): Promise<NotificationSettings> {
     const { time_zone, language: _language, ...flags } = change;
     return this.options.repository.saveSettings(user.id, flags, time_zone);
+  }
+
+  pushKey(): string {
+    if (!this.options.push) throw new AppError('NOT_FOUND');
+    return this.options.push.publicKey;
+  }
+
+  /** Keeps this browser's subscription: the same events then reach it by push. */
+  async subscribePush(user: UserRow, subscription: StoredPushSubscription): Promise<void> {
+    const push = this.options.push;
+    if (!push) throw new AppError('NOT_FOUND');
+    await push.subscriptions.save(user.id, subscription);
+  }
+
+  async unsubscribePush(user: UserRow, endpoint: string): Promise<boolean> {
+    return (await this.options.push?.subscriptions.remove(user.id, endpoint)) ?? false;
   }
 
   /** The robot's one stream of events (decision 070), as the live updates read it. */
@@ -311,19 +341,27 @@ export class NotificationService implements RobotStopNotices {
     }
   }
 
+  /** Due deliveries, a few at a time: a slow mail server or push service holds back no others. */
   private async deliverDue(): Promise<void> {
-    for (const delivery of await this.options.repository.dueDeliveries(deliveriesPerRun)) {
-      const claim = await this.options.claims.claim('notify.email', delivery);
-      if (!claim) continue;
-      try {
-        await this.deliver(delivery);
-      } catch (error) {
-        await claim.release();
-        this.options.onError(error, 'mailing a notification');
-        continue;
-      }
-      await claim.finish();
+    const due = await this.options.repository.dueDeliveries(deliveriesPerRun);
+    for (let start = 0; start < due.length; start += deliveriesAtOnce) {
+      await Promise.all(
+        due.slice(start, start + deliveriesAtOnce).map((delivery) => this.deliverClaimed(delivery)),
+      );
     }
+  }
+
+  private async deliverClaimed(delivery: string): Promise<void> {
+    const claim = await this.options.claims.claim('notify.email', delivery);
+    if (!claim) return;
+    try {
+      await this.deliver(delivery);
+    } catch (error) {
+      await claim.release();
+      this.options.onError(error, 'mailing a notification');
+      return;
+    }
+    await claim.finish();
   }
 
   private async deliver(delivery: string): Promise<void> {
@@ -359,6 +397,33 @@ export class NotificationService implements RobotStopNotices {
     await repository.delivered(
       wanted.map((row) => row.id),
       'sent',
+    );
+    await this.pushTo(
+      first.userId,
+      notificationPush(recipient.language, shown, links(recipient.language)),
+    );
+  }
+
+  /**
+   * The same notice to each browser the user allowed, once the e-mail is out (under the same
+   * claim). A subscription its push service says is gone is deleted; any other failure is
+   * logged and not retried (the e-mail carried it).
+   */
+  private async pushTo(userId: string, message: { title: string; body: string; url: string }) {
+    const push = this.options.push;
+    if (!push) return;
+    const payload = JSON.stringify(message);
+    const subscriptions = await push.subscriptions.forUser(userId);
+    await Promise.all(
+      subscriptions.map(async (subscription) => {
+        try {
+          if ((await push.sender.send(subscription, payload)) === 'gone') {
+            await push.subscriptions.gone(subscription.endpoint);
+          }
+        } catch (error) {
+          this.options.onError(error, 'pushing a notification');
+        }
+      }),
     );
   }
 }

@@ -2,6 +2,10 @@ import {
   apiErrorSchema,
   notificationPaths,
   notificationSettingsResponseSchema,
+  pushKeyResponseSchema,
+  pushSubscriptionRequestSchema,
+  pushSubscriptionResponseSchema,
+  removePushSubscriptionRequestSchema,
   updateNotificationSettingsRequestSchema,
 } from '@tradebot/contract';
 import type { FastifyRequest } from 'fastify';
@@ -57,5 +61,69 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       data: await notifications.updateSettings(userOf(request), request.body),
     }),
+  );
+
+  app.get(
+    notificationPaths.pushKey,
+    {
+      schema: {
+        tags,
+        summary: 'The server\u2019s VAPID public key, for PushManager.subscribe',
+        security,
+        response: { 200: pushKeyResponseSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    () => ({ data: { publicKey: notifications.pushKey() } }),
+  );
+
+  app.post(
+    notificationPaths.pushSubscriptions,
+    {
+      schema: {
+        tags,
+        summary: 'Keep this browser\u2019s push subscription (PushSubscription.toJSON())',
+        description:
+          'The events switched on reach it by push as well as by e-mail; a subscription its ' +
+          'push service says is gone (404, 410) is deleted.',
+        security,
+        body: pushSubscriptionRequestSchema,
+        response: {
+          201: pushSubscriptionResponseSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          422: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+      preHandler: limitChanges,
+    },
+    async (request, reply) => {
+      const { endpoint, keys } = request.body;
+      await notifications.subscribePush(userOf(request), { endpoint, ...keys });
+      return reply.code(201).send({ data: { subscribed: true } });
+    },
+  );
+
+  app.delete(
+    notificationPaths.pushSubscriptions,
+    {
+      schema: {
+        tags,
+        summary: 'Forget this browser\u2019s push subscription',
+        security,
+        body: removePushSubscriptionRequestSchema,
+        response: {
+          200: pushSubscriptionResponseSchema,
+          401: apiErrorSchema,
+          422: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+      preHandler: limitChanges,
+    },
+    async (request) => {
+      await notifications.unsubscribePush(userOf(request), request.body.endpoint);
+      return { data: { subscribed: false } };
+    },
   );
 };

@@ -19,6 +19,7 @@ import {
   useNotificationSettings,
   useUpdateNotificationSettings,
 } from '../api/notification-settings';
+import { useChangePush, usePushState } from '../api/push-subscription';
 import styles from './profile-config.module.css';
 
 type Say = (tone: ToastMessage['tone'], title: string, description?: string) => void;
@@ -62,7 +63,45 @@ export function NotificationsCard({ say }: { say: Say }) {
       ) : (
         <NotificationSwitches saved={settings.data} say={say} />
       )}
+      <PushControl say={say} />
     </Card>
+  );
+}
+
+/**
+ * The same notices pushed to this browser: the permission prompt comes only after the click
+ * (decision 088); a browser that blocked them is told where to allow them.
+ */
+function PushControl({ say }: { say: Say }) {
+  const { t } = useTranslation('robot-settings');
+  const state = usePushState();
+  const change = useChangePush();
+  if (state.isPending) return null;
+  const current = state.data ?? 'unsupported';
+  if (current === 'unsupported')
+    return <p className={styles.text}>{t('notifications.push.unsupported')}</p>;
+  if (current === 'blocked')
+    return <Notice tone="warning">{t('notifications.push.blocked')}</Notice>;
+  const on = current === 'on';
+  return (
+    <div>
+      <p className={styles.text}>{on ? t('notifications.push.on') : t('notifications.push.off')}</p>
+      <Button
+        color="secondary"
+        label={on ? t('notifications.push.disable') : t('notifications.push.enable')}
+        loading={change.isPending}
+        onClick={() => {
+          change.mutate(!on, {
+            onSuccess: (next) => {
+              if (next === 'on' || next === 'off') say('success', t('saved'));
+            },
+            onError: () => {
+              say('error', t('notifications.push.failed'));
+            },
+          });
+        }}
+      />
+    </div>
   );
 }
 
