@@ -26,6 +26,13 @@ import type { RobotRuntime } from './robot/robot-runtime';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { trackRecordRoutes } from './http/v1/track-record.routes';
+import type { Agent as HttpsAgent } from 'node:https';
+import {
+  loadOrCreateVapidKeys,
+  PushSubscriptionsRepository,
+  vapidKeyFile,
+  webPushSender,
+} from './repositories/web-push.repository';
 import { houseAccount, TrackRecordRepository } from './repositories/track-record.repository';
 import { TrackRecordService } from './services/track-record.service';
 import { billingRoutes } from './http/v1/billing.routes';
@@ -113,6 +120,9 @@ import { PartnerReportService } from './services/partner-report.service';
 import { SupportInboxService, type Transact } from './services/support-inbox.service';
 import { DrizzleOncePerWindow } from './repositories/once-per-window.repository';
 import { SignInAlertService } from './services/sign-in-alert.service';
+import { NotificationsRepository } from './repositories/notifications.repository';
+import { NotificationService } from './services/notification.service';
+import { notificationRoutes } from './http/v1/notifications.routes';
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../drizzle');
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -140,6 +150,7 @@ export interface Services {
   adminAudit: AdminAuditService;
   trackRecord: TrackRecordService;
   signInAlerts: SignInAlertService;
+  notifications: NotificationService;
 }
 
 declare module 'fastify' {
@@ -186,12 +197,21 @@ export interface AppDependencies {
   paymentProvider?: ClockedPaymentProvider;
   /** How long a claimed timed item is this process's before another may retry it (decision 078). */
   jobLeaseMs?: number;
+  /**
+   * Gather and mail notifications on a timer (default). Tests turn it off and call
+   * `services.notifications.runDue()`.
+   */
+  notificationTimers?: boolean;
+  /** The TLS settings web push uses (tests: trust a local push service's certificate). */
+  pushAgent?: HttpsAgent;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
 const quoteSaveMs = 5_000;
 /** Equity moving with prices reaches a watching user at most this often. */
 const liveEquitySweepMs = 500;
+/** How often notifications waiting in the outbox are gathered and mailed (decision 088). */
+const notificationTickMs = 5_000;
 /** How often the process running the robot opens accounts registered elsewhere (decision 049). */
 const platformOpeningsMs = 5_000;
 
@@ -527,7 +547,7 @@ export async function buildApp(
       })
     : undefined;
   app.decorate('robot', robot);
-  const trading = new TradingService(
+  const trading: TradingService = new TradingService(
     users,
     new TradingRepository(db),
     robot?.catalogue ?? new InstrumentCatalogue(),
@@ -535,6 +555,8 @@ export async function buildApp(
     robotNow,
     robot,
     closedPages,
+    // The kill switch's robot-stopped notice (decision 088); the service is built below.
+    { killSwitchPulled: (userId, closed) => notifications.killSwitchPulled(userId, closed) },
   );
   const trackRecordRepository = new TrackRecordRepository(db);
   const promoCodes = new PromoCodesRepository(db);
@@ -558,6 +580,31 @@ export async function buildApp(
   // address we listen on; never the request's Host or X-Forwarded-Host (issue 18).
   const appBase = () =>
     config.PUBLIC_URL ?? listeningUrl(app) ?? `http://${config.HOST}:${String(config.PORT)}`;
+  // Web push's VAPID keys, made once into DATA_DIR/secrets like the other keys (decision 088).
+  const vapidKeys = await loadOrCreateVapidKeys(vapidKeyFile(config.dataDir));
+  const notifications: NotificationService = new NotificationService({
+    push: {
+      publicKey: vapidKeys.publicKey,
+      subscriptions: new PushSubscriptionsRepository(db),
+      sender: webPushSender(vapidKeys, `mailto:${config.SUPPORT_EMAIL}`, dependencies.pushAgent),
+    },
+    repository: new NotificationsRepository(db),
+    claims: jobClaims,
+    windows: new DrizzleOncePerWindow(db, jobClaims.owner),
+    mailer,
+    clock,
+    robotNow,
+    links: (language) => {
+      const page = (path: string) =>
+        new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString();
+      return { dashboard: page('/dashboard'), settings: page('/profile-config') };
+    },
+    dayFigures: (userId, since) => trading.dayFigures(userId, since),
+    houseAccountId: houseAccount.accountId,
+    onError: (error, what) => {
+      app.log.error({ err: error }, `notifications: ${what} failed`);
+    },
+  });
   const billing = new BillingService({
     repository: billingRepository,
     provider: payments,
@@ -567,7 +614,13 @@ export async function buildApp(
     clock,
     platform: robot,
     publicUrl: () => appBase(),
-    onAccessChanged: (userId) => trading.applyStoredSettings(userId),
+    onAccessChanged: async (userId) => {
+      await trading.applyStoredSettings(userId);
+      const settings = await users.findSettings(userId);
+      if (settings?.linked && settings.botOn && !settings.authorized) {
+        await notifications.accessEnded(userId);
+      }
+    },
     onError: (error, what) => {
       app.log.error({ err: error }, `billing: ${what} failed`);
     },
@@ -784,6 +837,7 @@ export async function buildApp(
       robotNow,
     ),
     // The owner of an account under attack is warned once a day (decision 079).
+    notifications,
     signInAlerts: new SignInAlertService({
       users,
       admins: adminAccounts,
@@ -867,13 +921,37 @@ export async function buildApp(
       },
     });
     liveUpdates.start();
+    // The same stream feeds the notification outbox (decision 088).
+    const stopNotifying = robot.onEvent((event) => {
+      notifications.robotEvent(event);
+    });
     app.addHook('onClose', async () => {
       clearInterval(openingsTimer);
       await openings;
       await liveUpdates.stop();
       await robot.stop();
+      stopNotifying();
+      await notifications.settled();
     });
   }
+
+  // The notification outbox's clock (decision 088), in every process: claims keep each e-mail
+  // to one of them. Registered after the robot's onClose hook, so it stops first.
+  const notificationTimers = dependencies.notificationTimers ?? true;
+  let notificationTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    if (!notificationTimers) return;
+    notificationTimer = setInterval(() => {
+      notifications.runDue().catch((error: unknown) => {
+        app.log.error({ err: error }, 'notifications: the clock run failed');
+      });
+    }, notificationTickMs);
+    notificationTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(notificationTimer);
+    await notifications.idle();
+  });
 
   // Billing's clock. Registered after the robot's onClose hook, so it stops first.
   if (payments instanceof SimulatedPaymentProvider) payments.start();
@@ -922,6 +1000,7 @@ export async function buildApp(
       await v1.register(accountSettingsRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
+      await v1.register(notificationRoutes);
       await v1.register(tradingRoutes);
       await v1.register(linkingRoutes);
       await v1.register(brokerSearchRoutes);

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isTimeZone } from '@tradebot/contract';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**
@@ -68,20 +69,9 @@ const urlWithProtocols = (protocols: string[]) =>
   });
 
 /** An IANA time zone this runtime knows ("America/Argentina/Buenos_Aires"). */
-const timeZoneSchema = z
-  .string()
-  .trim()
-  .refine(
-    (zone) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be an IANA time zone, e.g. America/Argentina/Buenos_Aires' },
-  );
+const timeZoneSchema = z.string().trim().refine(isTimeZone, {
+  message: 'must be an IANA time zone, e.g. America/Argentina/Buenos_Aires',
+});
 
 /** Comma-separated YYYY-MM-DD dates. */
 const dateListSchema = z

@@ -41,6 +41,15 @@ export const accountPaths = {
   delete: '/account/delete',
 } as const;
 
+/** Notifications (issue 22; decision 088), under apiV1Prefix. */
+export const notificationPaths = {
+  settings: '/notifications/settings',
+  /** GET: the server's VAPID public key, for PushManager.subscribe. */
+  pushKey: '/notifications/push/key',
+  /** POST adds this browser's subscription; DELETE removes it. */
+  pushSubscriptions: '/notifications/push/subscriptions',
+} as const;
+
 /** The simulated provider's hosted pages, on our port (not under the API). */
 export const simulatedPaymentsPath = '/sim-pay';
 

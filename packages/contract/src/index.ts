@@ -12,3 +12,4 @@ export * from './broker-search';
 export * from './support';
 export * from './admin';
 export * from './track-record';
+export * from './notifications';

@@ -809,3 +809,62 @@ export const jobClaims = pgTable(
     index('job_claims_finished_idx').on(table.finishedAt),
   ],
 );
+
+// Notifications (decision 088): which events each user wants to hear about, and where the
+// evening of their daily summary is. No row means the defaults of `defaultNotificationSettings`.
+export const notificationSettings = pgTable('notification_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  operations: boolean('operations').notNull().default(false),
+  stopLoss: boolean('stop_loss').notNull().default(true),
+  robotStopped: boolean('robot_stopped').notNull().default(true),
+  marginWarning: boolean('margin_warning').notNull().default(true),
+  dailySummary: boolean('daily_summary').notNull().default(true),
+  timeZone: text('time_zone'),
+  updatedAt: updatedAt(),
+});
+
+// The notification outbox (decision 088): each event once (`event_key` is unique), delivered
+// once under a job claim (decision 078) on its `delivery` (the e-mail that carries it: the
+// event's own key, or a batch of operations opened and closed within a minute).
+export const notificationOutbox = pgTable(
+  'notification_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    eventKey: text('event_key').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    delivery: text('delivery'),
+    deliveredAt: instant('delivered_at'),
+    /** `sent`, or why nothing was: `off` (switched off since), `no_account` (deleted). */
+    outcome: text('outcome'),
+  },
+  (table) => [
+    uniqueIndex('notification_outbox_event_key').on(table.eventKey),
+    index('notification_outbox_undelivered_idx')
+      .on(table.delivery, table.createdAt)
+      .where(sql`${table.deliveredAt} is null`),
+    index('notification_outbox_user_idx').on(table.userId, table.createdAt),
+  ],
+);
+
+// Web push (decision 088): each browser a user allowed, as its push service gave it. A
+// subscription the push service says is gone (404, 410) is deleted.
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('push_subscriptions_user_idx').on(table.userId)],
+);

@@ -31,6 +31,22 @@ export interface TradingDataQuery {
   before?: string | undefined;
 }
 
+/** Told when the user's robot stopped by their hand (decision 088: the robot-stopped notice). */
+export interface RobotStopNotices {
+  killSwitchPulled(userId: string, closed: number): Promise<void>;
+}
+
+/** The day's figures for the daily summary (decision 088), USD. */
+export interface DayFigures {
+  closed: number;
+  won: number;
+  lost: number;
+  profit: number;
+  balance: number;
+  equity: number;
+  open: number;
+}
+
 export interface SettingsChange {
   bot_on: boolean;
   risk: number;
@@ -107,6 +123,7 @@ export class TradingService {
     private readonly robot: RobotRuntime | undefined,
     /** Only where operations close, with the robot (decision 045). */
     private readonly closedPages?: ClosedPageCache,
+    private readonly stops?: RobotStopNotices,
   ) {}
 
   /**
@@ -274,7 +291,7 @@ export class TradingService {
   async stopBeforeDeletion(user: UserRow): Promise<number> {
     const settings = await this.users.findSettings(user.id);
     if (!settings?.linked) return 0;
-    return (await this.kill(user)).closed;
+    return (await this.kill(user, { notify: false })).closed;
   }
 
   /**
@@ -282,7 +299,10 @@ export class TradingService {
    * operation closes at the market. Orders already on their way may still fill: they are
    * closed too once they land.
    */
-  async kill(user: UserRow): Promise<{ settings: RobotSettingsView; closed: number }> {
+  async kill(
+    user: UserRow,
+    options: { notify: boolean } = { notify: true },
+  ): Promise<{ settings: RobotSettingsView; closed: number }> {
     const current = await this.requireLinked(user);
     const robot = this.robot;
     // No robot here, or its worker is restarting: nothing changes, so that a retry does it all.
@@ -302,7 +322,32 @@ export class TradingService {
       closed += now;
       if (now === 0 && ((await robot.projection(user.id))?.trades.length ?? 0) === 0) break;
     }
+    if (options.notify) await this.stops?.killSwitchPulled(user.id, closed);
     return { settings: robotSettingsView(row), closed };
+  }
+
+  /**
+   * The operations closed since `since` (robot time) and the account as it stands: the daily
+   * summary's figures (decision 088). Undefined without a platform account.
+   */
+  async dayFigures(userId: string, since: number): Promise<DayFigures | undefined> {
+    const account = await this.account(userId);
+    if (!account) return undefined;
+    const [closed, open] = await Promise.all([
+      this.trading.closedSince(userId, since),
+      this.openRows(userId),
+    ]);
+    const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue).Profit);
+    const cents = profits.reduce((sum, profit) => sum + Math.round(profit * 100), 0);
+    return {
+      closed: closed.length,
+      won: profits.filter((profit) => profit > 0).length,
+      lost: profits.filter((profit) => profit < 0).length,
+      profit: cents / 100,
+      balance: account.balance,
+      equity: account.equity,
+      open: open.length,
+    };
   }
 
   /**

@@ -51,7 +51,10 @@ export interface RobotTestContext extends TestContext {
  */
 export function useRobotApp(
   env: Record<string, string> = {},
-  dependencies: Pick<AppDependencies, 'billingTimers'> = {},
+  dependencies:
+    | Pick<AppDependencies, 'billingTimers' | 'notificationTimers' | 'pushAgent'>
+    /** Read when each test starts (an agent made in beforeAll). */
+    | (() => Pick<AppDependencies, 'billingTimers' | 'notificationTimers' | 'pushAgent'>) = {},
 ): RobotTestContext {
   const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
   const publisher = new RecordingPublisher();
@@ -62,7 +65,7 @@ export function useRobotApp(
       realtime: publisher,
       robotTimers: false,
       robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
-      ...dependencies,
+      ...(typeof dependencies === 'function' ? dependencies() : dependencies),
     }),
   ) as RobotTestContext;
   context.clock = clock;

@@ -16,6 +16,7 @@ import { useUpdateSettings } from '../../../lib/update-settings';
 import { BillingSection } from '../components/billing-section';
 import { CategoriesField } from '../components/categories-field';
 import { KillSwitch } from '../components/kill-switch';
+import { NotificationsCard } from '../components/notifications-card';
 import { RiskLevelField } from '../components/risk-level-field';
 import { applyChange, saveWithRollback, type SettingsChange } from '../../../lib/settings-save';
 import styles from '../components/profile-config.module.css';
@@ -166,6 +167,7 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             busy={toggleNewsletter.isPending}
           />
         </Card>
+        <NotificationsCard say={say} />
         <BillingSection say={say} />
         <Card title={t('account.title')} titleId="account-title">
           <p className={styles.text}>{t('account.text')}</p>
