@@ -10,7 +10,6 @@ import {
   type SubscriptionView,
 } from '@tradebot/contract';
 import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../http/errors';
 import {
   UnknownObject,
   WebhookRejected,
@@ -34,6 +33,19 @@ import { accessUntil, guaranteeWindow, ourStatus, selfRefundWindow } from './bil
 import { KeyedQueue } from './keyed-queue';
 import type { PromoBenefits } from './promo-benefits';
 import { duplicateRefundMail, paymentReceiptMail, refundMail } from './mail-templates';
+import {
+  PaymentProviderUnavailable,
+  AlreadySubscribed,
+  CheckoutNotFound,
+  NoSubscription,
+  RefundNotEligible,
+  GuaranteeNotEligible,
+  PortalUnavailable,
+  FreeMonthUsed,
+  UnknownPaymentProvider,
+  WebhookNotVerified,
+} from './billing.errors';
+import { DomainError } from '../domain/errors';
 
 /**
  * Where the yearly plan's gift is deposited: the built-in trading platform (the robot runtime).
@@ -84,8 +96,6 @@ interface StoredEffects {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const liveStatuses = new Set(['trialing', 'active', 'past_due']);
-const unavailable = () =>
-  new AppError('SERVICE_UNAVAILABLE', { key: 'billing.providerUnavailable' });
 /** A receipt that did not go out is tried again for this long. */
 const receiptRetryMs = 2 * 86_400_000;
 /** Finished claims are kept past any retry of their item, then forgotten. */
@@ -122,9 +132,9 @@ export class BillingService implements PromoBenefits {
     try {
       return await work();
     } catch (error) {
-      if (error instanceof AppError) throw error;
+      if (error instanceof DomainError) throw error;
       this.options.onError(error, what);
-      throw unavailable();
+      throw new PaymentProviderUnavailable();
     }
   }
 
@@ -195,9 +205,7 @@ export class BillingService implements PromoBenefits {
   async startCheckout(user: UserRow, plan: PlanId, language: Language): Promise<CheckoutSession> {
     const now = this.now();
     const subscriptions = await this.repository.subscriptionsOf(user.id);
-    if (this.livePaid(subscriptions, now)) {
-      throw new AppError('CONFLICT', { key: 'billing.alreadySubscribed' });
-    }
+    if (this.livePaid(subscriptions, now)) throw new AlreadySubscribed();
     const freeMonth = subscriptions.find(
       (row) => row.provider === 'promo' && row.accessUntil !== null && row.accessUntil > now,
     );
@@ -225,9 +233,7 @@ export class BillingService implements PromoBenefits {
    */
   async checkoutStatus(user: UserRow, sessionId: string): Promise<CheckoutStatus> {
     const info = await this.call('reading a checkout', () => this.provider.getCheckout(sessionId));
-    if (info?.userId !== user.id) {
-      throw new AppError('NOT_FOUND', { key: 'billing.checkoutNotFound' });
-    }
+    if (info?.userId !== user.id) throw new CheckoutNotFound();
     const settings = await this.options.users.findSettings(user.id);
     const authorized = settings?.authorized ?? false;
     if (info.subscriptionId) {
@@ -244,7 +250,7 @@ export class BillingService implements PromoBenefits {
   async setCancelAtPeriodEnd(user: UserRow, cancel: boolean): Promise<BillingOverview> {
     const subscription = this.livePaid(await this.repository.subscriptionsOf(user.id), this.now());
     const providerId = subscription?.providerSubscriptionId;
-    if (!providerId) throw new AppError('CONFLICT', { key: 'billing.noSubscription' });
+    if (!providerId) throw new NoSubscription();
     await this.bySubscription.run(providerId, async () => {
       await this.call('changing a subscription', () =>
         this.provider.setCancelAtPeriodEnd(providerId, cancel),
@@ -280,9 +286,7 @@ export class BillingService implements PromoBenefits {
   async refund(user: UserRow): Promise<BillingOverview> {
     const first = await this.repository.firstPayment(user.id);
     const window = selfRefundWindow(first && paymentFacts(first), this.now().getTime());
-    if (!first || !window.eligible) {
-      throw new AppError('CONFLICT', { key: 'billing.refundNotEligible' });
-    }
+    if (!first || !window.eligible) throw new RefundNotEligible();
     await this.refundPayment(first, 'refund_7_days');
     return this.overview(user);
   }
@@ -304,9 +308,7 @@ export class BillingService implements PromoBenefits {
   async honourGuarantee(userId: string): Promise<void> {
     const first = await this.repository.firstPayment(userId);
     const window = guaranteeWindow(first && paymentFacts(first), this.now().getTime());
-    if (!first || !window.eligible) {
-      throw new AppError('CONFLICT', { key: 'billing.guaranteeNotEligible' });
-    }
+    if (!first || !window.eligible) throw new GuaranteeNotEligible();
     await this.refundPayment(first, 'guarantee_30_days');
   }
 
@@ -337,7 +339,7 @@ export class BillingService implements PromoBenefits {
       this.now(),
     );
     const customerId = this.portalCustomer(current);
-    if (!customerId) throw new AppError('CONFLICT', { key: 'billing.portalUnavailable' });
+    if (!customerId) throw new PortalUnavailable();
     // Without access, /profile-config is closed to the user: /payment shows the state instead.
     const back = current?.status === 'past_due' ? '/payment?card=updated' : '/profile-config';
     const url = await this.call('opening the customer portal', () =>
@@ -356,12 +358,11 @@ export class BillingService implements PromoBenefits {
   async startFreeMonth(tx: Tx, userId: string): Promise<Date> {
     const start = this.now();
     const end = new Date(start.getTime() + billingDurationsMs.freeMonth);
-    const used = () => AppError.onField('promocode', 'billing.freeMonthUsed', 'CONFLICT');
-    if (await this.repository.hasAnySubscription(tx, userId)) throw used();
+    if (await this.repository.hasAnySubscription(tx, userId)) throw new FreeMonthUsed();
     try {
       await this.repository.insertFreeMonth(tx, userId, start, end);
     } catch (error) {
-      if (isUniqueViolation(error)) throw used();
+      if (isUniqueViolation(error)) throw new FreeMonthUsed();
       throw error;
     }
     await this.repository.syncAuthorized(userId, start, tx);
@@ -402,14 +403,12 @@ export class BillingService implements PromoBenefits {
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): Promise<void> {
-    if (providerName !== this.provider.name) throw new AppError('NOT_FOUND');
+    if (providerName !== this.provider.name) throw new UnknownPaymentProvider();
     let event: ProviderEvent;
     try {
       event = this.provider.verifyWebhook(rawBody, headers, this.now().getTime());
     } catch (error) {
-      if (error instanceof WebhookRejected) {
-        throw new AppError('BAD_REQUEST', { key: 'billing.webhookRejected' });
-      }
+      if (error instanceof WebhookRejected) throw new WebhookNotVerified();
       throw error;
     }
     await this.bySubscription.run(event.subscriptionId ?? event.refundRef ?? event.id, () =>

@@ -1,5 +1,4 @@
 import type { Db } from '../db/database';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import {
   normalizePromocode,
@@ -7,10 +6,9 @@ import {
 } from '../repositories/promo-codes.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import type { PromoBenefits } from './promo-benefits';
+import { PromoCodeInvalid } from './promo-codes.errors';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-const invalidPromocode = () => AppError.onField('promocode', 'validation.promocodeInvalid');
 
 export class PromoCodesService {
   constructor(
@@ -39,11 +37,11 @@ export class PromoCodesService {
     const applied = await this.db.transaction(async (tx) => {
       if ((await this.users.lockedPromocode(user.id, tx)) === normalized) {
         const current = await this.promoCodes.findUsable(normalized, now, tx);
-        if (!current) throw invalidPromocode();
+        if (!current) throw new PromoCodeInvalid();
         return { promocode: normalized, benefit: current.benefit, again: true as const };
       }
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
-      if (!redeemed) throw invalidPromocode();
+      if (!redeemed) throw new PromoCodeInvalid();
       await this.users.setPromocode(user.id, normalized, now, tx);
       await this.promoCodes.recordUse(tx, {
         code: normalized,
