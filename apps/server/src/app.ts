@@ -61,7 +61,7 @@ import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { CachedUsersRepository } from './repositories/cached-users.repository';
 import { redisSessionCacheBus } from './repositories/session-cache-bus';
-import { SessionCache } from './services/session-cache';
+import { SessionCache } from './repositories/session-cache';
 import { ClosedPageCache } from './services/closed-page-cache';
 import { AccountService } from './services/account.service';
 import { AuthService, type OnSessionsRevoked } from './services/auth.service';
@@ -86,7 +86,7 @@ import {
 } from './repositories/credentials-cipher';
 import { BuiltInTradingPlatform } from './platforms/built-in-platform';
 import { openPendingPlatformAccounts } from './robot/platform-openings';
-import { effectiveRobotSettings } from './robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from './domain/robot-settings';
 import { brokerSearchRoutes } from './http/v1/broker-search.routes';
 import { linkingRoutes } from './http/v1/linking.routes';
 import { adminConsoleRoutes } from './http/v1/admin-console.routes';
@@ -110,7 +110,8 @@ import { AdminPromoCodesService } from './services/admin-promo-codes.service';
 import { AdminUsersService } from './services/admin-users.service';
 import { ContactService } from './services/contact.service';
 import { PartnerReportService } from './services/partner-report.service';
-import { SupportInboxService, type Transact } from './services/support-inbox.service';
+import { SupportInboxService } from './services/support-inbox.service';
+import type { Transact } from './repositories/transaction';
 import { DrizzleOncePerWindow } from './repositories/once-per-window.repository';
 import { SignInAlertService } from './services/sign-in-alert.service';
 
@@ -681,7 +682,7 @@ export async function buildApp(
       },
       onSessionsRevoked,
     ),
-    promoCodes: new PromoCodesService(promoCodes, users, db, clock, billing),
+    promoCodes: new PromoCodesService(promoCodes, users, transact, clock, billing),
     emailSubscription: new EmailSubscriptionService(
       new EmailSubscriptionsRepository(db),
       promoCodes,

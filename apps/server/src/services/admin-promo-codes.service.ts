@@ -4,7 +4,7 @@ import type { AdminPromoCodesStore } from '../repositories/admin-promo-codes.rep
 import type { AdminRow } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
 import { normalizePromocode, type PromoCodeRow } from '../repositories/promo-codes.repository';
-import type { Transact } from './support-inbox.service';
+import type { Transact } from '../repositories/transaction';
 import { PromoCodeTaken, PromoCodeNotFound, PromoCodeEnded } from './admin-promo-codes.errors';
 
 export interface NewPromoCodeInput {

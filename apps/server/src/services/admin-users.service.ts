@@ -14,7 +14,7 @@ import {
 } from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
 import type { ContactMessagesStore } from '../repositories/contact-messages.repository';
-import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { BillingService } from './billing.service';
 import { KeyedQueue } from './keyed-queue';
 import { messageSummaryOf } from './support-inbox.service';

@@ -4,7 +4,7 @@ import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Secrets } from '../repositories/secrets';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
-import type { SessionCache } from './session-cache';
+import type { SessionCache } from '../repositories/session-cache';
 import { InvalidCredentials } from './auth.errors';
 
 const hour = 60 * 60 * 1000;

@@ -10,6 +10,7 @@ import {
   type SubscriptionView,
 } from '@tradebot/contract';
 import { isUniqueViolation } from '../db/errors';
+import { formatAmount, formatDay } from '../formats';
 import {
   UnknownObject,
   WebhookRejected,
@@ -18,7 +19,6 @@ import {
   type ProviderPayment,
   type ProviderSubscription,
 } from '../payments/payment-provider';
-import { formatAmount, formatDay } from '../payments/simulated/checkout-page';
 import {
   BillingRepository,
   type PaymentRow,

@@ -4,19 +4,22 @@ import {
   type Language,
   type RegisterRequest,
 } from '@tradebot/contract';
-import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
-import type { PendingRegistration, RegistrationConsent } from '../db/schema';
 import type { Clock } from '../repositories/clock';
 import type { ConsentsStore, NewConsent } from '../repositories/consents.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
+import type {
+  PendingRegistration,
+  RegistrationConsent,
+} from '../repositories/registration-confirmations.repository';
 import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
 import type {
   RegistrationConfirmationRow,
   RegistrationConfirmationsStore,
 } from '../repositories/registration-confirmations.repository';
 import type { Secrets } from '../repositories/secrets';
+import type { Tx } from '../repositories/transaction';
 import type { NewUser, UsersRepository } from '../repositories/users.repository';
 import {
   alreadyRegisteredMail,
@@ -258,7 +261,7 @@ export class RegistrationService {
       const user = await this.deps.users.create(
         account,
         {},
-        async (tx: Db) => {
+        async (tx: Tx) => {
           if (!(await this.deps.confirmations.consume(tx, found.id)))
             throw new ConfirmationLinkInvalid();
           // A code that ran out or expired since registering: the account is made without it.
@@ -268,7 +271,7 @@ export class RegistrationService {
             if (redeemed) account.promocode = pending.promocode;
           }
         },
-        async (tx: Db, created) => {
+        async (tx: Tx, created) => {
           await this.deps.consents.record(tx, consentRows(created.id, consent));
           if (!redeemed) return;
           await this.deps.promoCodes.recordUse(tx, {

@@ -7,7 +7,7 @@ import {
   type AdminMessageSummary,
   type ContactStatus,
 } from '@tradebot/contract';
-import type { Db } from '../db/database';
+import type { Transact } from '../repositories/transaction';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminRow } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
@@ -20,7 +20,6 @@ import { supportReplyMail } from './support-mail-templates';
 import { SupportMessageNotFound } from './support-inbox.errors';
 
 /** Runs work in one database transaction (the database's, or a stub's in unit tests). */
-export type Transact = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
 
 export function messageSummaryOf(message: MessageListing, now: Date): AdminMessageSummary {
   return {

@@ -15,7 +15,7 @@ import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tra
 import type { Clock } from '../repositories/clock';
 import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
-import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
