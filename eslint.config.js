@@ -34,6 +34,67 @@ const featureBoundaries = webFeatures.map((feature) => ({
   },
 }));
 
+const notFromApps = {
+  group: ['@tradebot/server', '@tradebot/web', '**/apps/*'],
+  message: 'Nothing imports from apps/*.',
+};
+
+/**
+ * The server's layers (decision 090): http -> services -> repositories, with adapters (the
+ * database, the payment providers, the robot's Drizzle stores) behind the ports services use.
+ */
+const serverLayers = [
+  {
+    files: ['apps/server/src/repositories/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notFromApps,
+            {
+              regex: '^(\\.\\./)+(services|http)(/|$)',
+              message: 'Repositories never import services or http/: services call repositories.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/services/**/*.ts', 'apps/server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notFromApps,
+            {
+              regex: '^(\\.\\./)+(http|plugins|app)(/|$)',
+              message:
+                'Services raise domain errors and never import the HTTP layer: http/errors.ts maps them.',
+            },
+            {
+              regex: '^(\\.\\./)+db/(?!errors$)',
+              message:
+                'Services reach the database through repositories (repositories/transaction.ts for a transaction).',
+            },
+            {
+              regex: '^(\\.\\./)+robot/drizzle-',
+              message: "Services never import the robot's database adapters: use robot-runtime.ts.",
+            },
+            {
+              regex: '^(\\.\\./)+payments/(?!payment-provider$)',
+              message:
+                "Services use the payment port (payment-provider.ts), never an adapter's code or pages.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -70,17 +131,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       // Imports point one way (ARCHITECTURE.md): nothing imports from apps/*.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@tradebot/server', '@tradebot/web', '**/apps/*'],
-              message: 'Nothing imports from apps/*.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [notFromApps] }],
     },
   },
   {
@@ -107,6 +158,7 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...serverLayers,
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

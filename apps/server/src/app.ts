@@ -35,6 +35,7 @@ import {
 } from './repositories/web-push.repository';
 import { houseAccount, TrackRecordRepository } from './repositories/track-record.repository';
 import { TrackRecordService } from './services/track-record.service';
+import { AccountOpeningService } from './services/account-opening.service';
 import { billingRoutes } from './http/v1/billing.routes';
 import { simulatedCheckoutRoutes } from './payments/simulated/checkout.routes';
 import { SimulatedPaymentProvider } from './payments/simulated/simulated-provider';
@@ -68,7 +69,7 @@ import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { CachedUsersRepository } from './repositories/cached-users.repository';
 import { redisSessionCacheBus } from './repositories/session-cache-bus';
-import { SessionCache } from './services/session-cache';
+import { SessionCache } from './repositories/session-cache';
 import { ClosedPageCache } from './services/closed-page-cache';
 import { AccountService } from './services/account.service';
 import { AuthService, type OnSessionsRevoked } from './services/auth.service';
@@ -93,7 +94,6 @@ import {
 } from './repositories/credentials-cipher';
 import { BuiltInTradingPlatform } from './platforms/built-in-platform';
 import { openPendingPlatformAccounts } from './robot/platform-openings';
-import { effectiveRobotSettings } from './robot/drizzle-account-settings-source';
 import { brokerSearchRoutes } from './http/v1/broker-search.routes';
 import { linkingRoutes } from './http/v1/linking.routes';
 import { adminConsoleRoutes } from './http/v1/admin-console.routes';
@@ -117,7 +117,8 @@ import { AdminPromoCodesService } from './services/admin-promo-codes.service';
 import { AdminUsersService } from './services/admin-users.service';
 import { ContactService } from './services/contact.service';
 import { PartnerReportService } from './services/partner-report.service';
-import { SupportInboxService, type Transact } from './services/support-inbox.service';
+import { SupportInboxService } from './services/support-inbox.service';
+import type { Transact } from './repositories/transaction';
 import { DrizzleOncePerWindow } from './repositories/once-per-window.repository';
 import { SignInAlertService } from './services/sign-in-alert.service';
 import { NotificationsRepository } from './repositories/notifications.repository';
@@ -647,6 +648,21 @@ export async function buildApp(
     app.log.error({ err: error }, 'sending e-mail failed');
   };
   const transact: Transact = (work) => db.transaction(work);
+  // What follows an account's opening at the built-in platform, where the robot runs here.
+  const accountOpening =
+    robot &&
+    new AccountOpeningService({
+      robot,
+      gifts: billing,
+      house: { account: houseAccount, store: trackRecordRepository },
+      hasher: argon2PasswordHasher,
+      newSecret: () => randomBytes(32).toString('base64url'),
+      userChanged: (userId) => users.userChanged(userId),
+      applyStoredSettings: (userId) => trading.applyStoredSettings(userId),
+      onError: (error, message) => {
+        app.log.error({ err: error }, message);
+      },
+    });
   const contactMessages = new ContactMessagesRepository(db);
   const adminAudit = new AdminAuditRepository(db);
   const adminUsers = new AdminUsersRepository(db);
@@ -734,7 +750,7 @@ export async function buildApp(
       },
       onSessionsRevoked,
     ),
-    promoCodes: new PromoCodesService(promoCodes, users, db, clock, billing),
+    promoCodes: new PromoCodesService(promoCodes, users, transact, clock, billing),
     emailSubscription: new EmailSubscriptionService(
       new EmailSubscriptionsRepository(db),
       promoCodes,
@@ -752,22 +768,12 @@ export async function buildApp(
       new BuiltInTradingPlatform(
         platformLogins,
         argon2PasswordHasher,
-        robot
-          ? async (accountId, cents) => {
-              await robot.openAccount(accountId, cents);
-              // The yearly plan's gift, owed since the payment, lands on the new account.
-              await billing.grantPendingGift(accountId).catch((error: unknown) => {
-                app.log.error({ err: error }, 'billing: granting the broker gift failed');
-              });
-            }
-          : undefined,
+        accountOpening && ((accountId, cents) => accountOpening.open(accountId, cents)),
       ),
       credentialsCipher,
       clock,
       async (row) => {
-        if (robot?.hasAccount(row.userId)) {
-          await robot.applySettings(row.userId, effectiveRobotSettings(row));
-        }
+        await accountOpening?.linked(row);
       },
       (error, what) => {
         app.log.error({ err: error }, `trading platform: ${what} failed`);
@@ -879,7 +885,7 @@ export async function buildApp(
   // Live updates go through the RealtimePublisher port: the Socket.IO gateway, unless a test
   // passes its own.
   const publisher = dependencies.realtime ?? app.realtime;
-  if (robot) {
+  if (robot && accountOpening) {
     // Accounts registered while no robot ran here (or cut short by a crash) open now, and
     // then every few seconds (another process may register them: ROBOT_ENABLED=false).
     const openPending = () =>
@@ -887,26 +893,10 @@ export async function buildApp(
         app.log.error({ err: error }, 'robot: opening platform accounts failed');
         return 0;
       });
-    // The robot's own account (the public track record, decision 060), written once; it opens
-    // with the pending ones. Its password is random and kept nowhere: nobody logs in as it.
-    if (config.TRACK_RECORD_ENABLED) {
-      await trackRecordRepository
-        .ensureHouseAccount(houseAccount, () =>
-          argon2PasswordHasher.hash(randomBytes(32).toString('base64url')),
-        )
-        .then(async (created) => {
-          if (created) await users.userChanged(houseAccount.accountId);
-        })
-        .catch((error: unknown) => {
-          app.log.error({ err: error }, 'robot: writing its own account failed');
-        });
-    }
+    // The robot's own account (the public track record, decision 060) opens with the pending.
+    if (config.TRACK_RECORD_ENABLED) await accountOpening.writeTrackRecordAccount();
     await openPending();
-    if (config.TRACK_RECORD_ENABLED) {
-      await trading.applyStoredSettings(houseAccount.accountId).catch((error: unknown) => {
-        app.log.error({ err: error }, "robot: applying its own account's settings failed");
-      });
-    }
+    if (config.TRACK_RECORD_ENABLED) await accountOpening.applyTrackRecordSettings();
     let openings: Promise<number> = Promise.resolve(0);
     const openingsTimer =
       (dependencies.robotTimers ?? true)

@@ -234,7 +234,7 @@ describe('promo codes in the console (decision 057)', () => {
     const promoCodes = new PromoCodesService(
       new PromoCodesRepository(db),
       new UsersRepository(db),
-      db,
+      (work) => db.transaction(work),
       clock,
     );
     await promoCodes.applyToUser(user, 'otono27');

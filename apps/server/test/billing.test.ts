@@ -9,6 +9,7 @@ import { SimulatedPaymentProvider } from '../src/payments/simulated/simulated-pr
 import { signWebhook } from '../src/payments/simulated/webhook-signature';
 import { DrizzleJobClaims } from '../src/repositories/job-claims.repository';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
+import { GuaranteeNotEligible } from '../src/services/billing.errors';
 import { useTestApp, type TestContext } from './helpers/app';
 import { bearer, getSettings, manualClock, readMails, v1 } from './helpers/accounts';
 import {
@@ -441,7 +442,9 @@ describe('refunds and the 30-day guarantee', () => {
     expect(eligibility).toEqual({ eligible: true, until: new Date('2026-12-21T12:00:00.000Z') });
     clock.advance(23 * dayMs);
     expect((await app.services.billing.guaranteeEligibility(userId)).eligible).toBe(false);
-    await expect(app.services.billing.honourGuarantee(userId)).rejects.toThrow('CONFLICT');
+    await expect(app.services.billing.honourGuarantee(userId)).rejects.toBeInstanceOf(
+      GuaranteeNotEligible,
+    );
   });
 
   it('support honours the guarantee within 30 days: refunded, access ends', async () => {

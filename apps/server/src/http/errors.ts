@@ -9,6 +9,22 @@ import {
 } from '@tradebot/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { DomainError, type DomainErrorClass } from '../domain/errors';
+import { RobotUnavailable } from '../robot/robot-runtime';
+import * as accountSettings from '../services/account-settings.errors';
+import * as adminAuth from '../services/admin-auth.errors';
+import * as adminPromoCodes from '../services/admin-promo-codes.errors';
+import * as adminUsers from '../services/admin-users.errors';
+import * as auth from '../services/auth.errors';
+import * as billing from '../services/billing.errors';
+import * as emailSubscription from '../services/email-subscription.errors';
+import * as linking from '../services/linking.errors';
+import * as passwordRecovery from '../services/password-recovery.errors';
+import * as promoCodes from '../services/promo-codes.errors';
+import * as registration from '../services/registration.errors';
+import * as supportInbox from '../services/support-inbox.errors';
+import * as trackRecord from '../services/track-record.errors';
+import * as trading from '../services/trading.errors';
 import { requestLanguage } from './language';
 
 export interface LocalizedText {
@@ -33,8 +49,85 @@ const statusOfCode: Record<ErrorCode, number> = {
 };
 
 /**
- * An error a service raises on purpose. It carries a stable code and catalogue keys,
- * never finished text: the text is rendered in the request's language on the way out.
+ * The one place a domain error becomes an answer: its class's code (and so its status, above).
+ * A field error's message is also the answer's message; a class with no key of its own answers
+ * its code's generic message. A domain error missing here answers 500 and is logged (a unit
+ * test keeps every class in the table).
+ */
+const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
+  [accountSettings.WrongPassword, 'VALIDATION_FAILED'],
+  [accountSettings.SamePassword, 'VALIDATION_FAILED'],
+  [accountSettings.CurrentSessionNotRevocable, 'CONFLICT'],
+  [accountSettings.SessionNotFound, 'NOT_FOUND'],
+  [adminAuth.AdminCredentialsInvalid, 'UNAUTHENTICATED'],
+  [adminAuth.AdminSessionUnknown, 'UNAUTHENTICATED'],
+  [adminAuth.AdminCodeIncorrect, 'UNAUTHENTICATED'],
+  [adminPromoCodes.PromoCodeTaken, 'CONFLICT'],
+  [adminPromoCodes.PromoCodeNotFound, 'NOT_FOUND'],
+  [adminPromoCodes.PromoCodeEnded, 'CONFLICT'],
+  [adminUsers.AdminUserNotFound, 'NOT_FOUND'],
+  [adminUsers.UserNotTrading, 'CONFLICT'],
+  [adminUsers.GuaranteeNoPayment, 'CONFLICT'],
+  [adminUsers.GuaranteeExpired, 'CONFLICT'],
+  [adminUsers.GuaranteeRefunded, 'CONFLICT'],
+  [auth.InvalidCredentials, 'UNAUTHENTICATED'],
+  [billing.PaymentProviderUnavailable, 'SERVICE_UNAVAILABLE'],
+  [billing.AlreadySubscribed, 'CONFLICT'],
+  [billing.CheckoutNotFound, 'NOT_FOUND'],
+  [billing.NoSubscription, 'CONFLICT'],
+  [billing.RefundNotEligible, 'CONFLICT'],
+  [billing.GuaranteeNotEligible, 'CONFLICT'],
+  [billing.PortalUnavailable, 'CONFLICT'],
+  [billing.FreeMonthUsed, 'CONFLICT'],
+  [billing.UnknownPaymentProvider, 'NOT_FOUND'],
+  [billing.WebhookNotVerified, 'BAD_REQUEST'],
+  [emailSubscription.SubscriptionPromoUnavailable, 'VALIDATION_FAILED'],
+  [linking.LinkingNeedsPayment, 'FORBIDDEN'],
+  [linking.AlreadyLinked, 'CONFLICT'],
+  [linking.AlreadyLoggedIn, 'CONFLICT'],
+  [linking.PlatformRegistrationFailed, 'SERVICE_UNAVAILABLE'],
+  [linking.PlatformEmailTaken, 'PLATFORM_EMAIL_TAKEN'],
+  [linking.PlatformLoginFailed, 'SERVICE_UNAVAILABLE'],
+  [linking.PlatformPasswordInvalid, 'VALIDATION_FAILED'],
+  [passwordRecovery.RecoveryCodeIncorrect, 'VALIDATION_FAILED'],
+  [promoCodes.PromoCodeInvalid, 'VALIDATION_FAILED'],
+  [registration.RegionBlocked, 'FORBIDDEN'],
+  [registration.ConfirmationLinkInvalid, 'NOT_FOUND'],
+  [registration.ConfirmationNeedsPassword, 'VALIDATION_FAILED'],
+  [registration.ConfirmationWrongPassword, 'VALIDATION_FAILED'],
+  [registration.ConfirmationUsed, 'CONFLICT'],
+  [supportInbox.SupportMessageNotFound, 'NOT_FOUND'],
+  [trackRecord.TrackRecordCursorInvalid, 'VALIDATION_FAILED'],
+  [trading.TradingCursorInvalid, 'VALIDATION_FAILED'],
+  [trading.TradingNotLinked, 'FORBIDDEN'],
+  [trading.TradingNotAuthorized, 'FORBIDDEN'],
+  [trading.RobotOnWithoutAccess, 'FORBIDDEN'],
+  [RobotUnavailable, 'SERVICE_UNAVAILABLE'],
+]);
+
+/** The code a domain error class answers with; undefined for a class missing from the table. */
+export function codeOfDomainErrorClass(errorClass: DomainErrorClass): ErrorCode | undefined {
+  return codeOfDomainError.get(errorClass);
+}
+
+function fromDomainError(error: DomainError): AppError {
+  const code = codeOfDomainError.get(error.constructor as DomainErrorClass);
+  if (!code) return new AppError('INTERNAL_ERROR');
+  const text: LocalizedText = {
+    key: error.key ?? errorMessageKey(code),
+    ...(error.values ? { values: { ...error.values } } : {}),
+  };
+  return new AppError(
+    code,
+    text,
+    error.field === undefined ? undefined : { [error.field]: [text] },
+  );
+}
+
+/**
+ * An answer the HTTP layer gives on purpose (authentication, rate limits, framework errors, and
+ * domain errors once mapped). It carries a stable code and catalogue keys, never finished text:
+ * the text is rendered in the request's language on the way out.
  */
 export class AppError extends Error {
   readonly statusCode: number;
@@ -47,11 +140,6 @@ export class AppError extends Error {
     super(code);
     this.name = 'AppError';
     this.statusCode = statusOfCode[code];
-  }
-
-  /** One field is wrong: its message is also the answer's message. */
-  static onField(field: string, key: MessageKey, code: ErrorCode = 'VALIDATION_FAILED'): AppError {
-    return new AppError(code, { key }, { [field]: [{ key }] });
   }
 }
 
@@ -109,6 +197,7 @@ function body(language: Language, error: AppError): ApiError {
 /** Maps framework errors (bad JSON, 415, 413, 429, ...) onto our codes. */
 function toAppError(error: FastifyError | Error): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof RequestValidationError) {
     return new AppError('VALIDATION_FAILED', undefined, fieldErrorsOf(error));
   }

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import type { Tx } from './transaction';
 import {
   billingEvents,
   brokerGifts,
@@ -15,7 +16,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 export type GiftRow = typeof brokerGifts.$inferSelect;
 /** A transaction, or the database itself. */
-export type Tx = Db;
+export type { Tx };
 
 /** Subscriptions, payments, applied events and broker gifts (decision 047). */
 export class BillingRepository {

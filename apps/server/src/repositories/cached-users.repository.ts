@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { SessionCache } from '../services/session-cache';
+import type { SessionCache } from './session-cache';
 import { UsersRepository, type SettingsRow } from './users.repository';
 
 /**

@@ -2,6 +2,9 @@ import { and, eq, gt, lte, or } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { registrationConfirmations, type PendingRegistration } from '../db/schema';
 
+/** What a registration keeps until its link is used (the pending account and its consent). */
+export type { PendingRegistration, RegistrationConsent } from '../db/schema';
+
 export type RegistrationConfirmationRow = typeof registrationConfirmations.$inferSelect;
 
 /** Registrations waiting for their e-mail to be confirmed (decision 085). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { SessionCacheBus, SessionCacheChange } from '../services/session-cache';
+import type { SessionCacheBus, SessionCacheChange } from './session-cache';
 
 const channel = 'tradebot:session-cache';
 /** Each process that applied a change answers with its id here. */

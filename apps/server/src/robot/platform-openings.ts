@@ -1,6 +1,6 @@
 import type { PlatformUsersRepository } from '../repositories/platform-users.repository';
 import type { UsersRepository } from '../repositories/users.repository';
-import { effectiveRobotSettings } from './drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { RobotRuntime } from './robot-runtime';
 
 /** At most this many openings per pass. */

@@ -8,7 +8,6 @@ import {
   type Strategy,
 } from '@tradebot/robot';
 import type { Db, DatabaseLink } from '../db/database';
-import { AppError } from '../http/errors';
 import { RobotHost } from './robot-host';
 import type {
   AccountProjection,
@@ -20,7 +19,7 @@ import type {
   RobotWorkerData,
   WatchNotice,
 } from './robot-protocol';
-import type { RobotEventListener, RobotRuntime } from './robot-runtime';
+import { RobotUnavailable, type RobotEventListener, type RobotRuntime } from './robot-runtime';
 
 /** Where the robot runs: a worker thread (the default), or this thread (tests with a strategy). */
 export type RobotThread =
@@ -75,10 +74,6 @@ function workerEntry(entry: URL | undefined): { url: URL; source?: string } {
     );
   if (!url.pathname.endsWith('.ts')) return { url };
   return { url: new URL('../../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
-}
-
-function unavailable(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
 }
 
 /**
@@ -259,7 +254,7 @@ export class RobotClient implements RobotRuntime {
     const wasUp = this.up;
     this.up = false;
     this.port = undefined;
-    for (const waiter of this.waiting.values()) waiter.reject(unavailable());
+    for (const waiter of this.waiting.values()) waiter.reject(new RobotUnavailable());
     this.waiting.clear();
     for (const waiting of this.watching.values()) waiting(undefined);
     this.watching.clear();
@@ -301,7 +296,7 @@ export class RobotClient implements RobotRuntime {
     args: RobotOperations[K]['args'],
   ): Promise<RobotOperations[K]['answer']> {
     const port = this.port;
-    if (!this.up || !port) return Promise.reject(unavailable());
+    if (!this.up || !port) return Promise.reject(new RobotUnavailable());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -432,7 +427,7 @@ export class RobotClient implements RobotRuntime {
       if (this.up) await this.request('stop', {});
     } catch (error) {
       // A worker that died meanwhile left nothing to stop: its writes ended with it.
-      if (!(error instanceof AppError)) throw error;
+      if (!(error instanceof RobotUnavailable)) throw error;
     } finally {
       this.up = false;
       // Reads still waiting for a push get none now: the robot is down, as they then say.

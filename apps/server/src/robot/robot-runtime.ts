@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors';
 import type {
   AccountState,
   AccountStatus,
@@ -65,4 +66,11 @@ export interface RobotRuntime {
   snapshot(): Promise<PaperBrokerState>;
   /** No more ticks, every write in flight lands, the last quotes are saved; then the thread ends. */
   stop(): Promise<void>;
+}
+
+/** The robot is down (its worker restarts) or absent: nothing changed, the user may retry. */
+export class RobotUnavailable extends DomainError {
+  constructor() {
+    super('trading.robotUnavailable');
+  }
 }

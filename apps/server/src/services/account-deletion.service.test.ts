@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { UserRow } from '../repositories/users.repository';
 import { AccountDeletionService, anonymisedEmail } from './account-deletion.service';
+import { WrongPassword } from './account-settings.errors';
 
 const user = {
   id: 'u1',
@@ -23,9 +23,7 @@ function recordingService(failAt?: string) {
   };
   const service = new AccountDeletionService({
     verifyPassword: (_userId, password, field) =>
-      password === 'segura123'
-        ? step('verifyPassword')
-        : Promise.reject(AppError.onField(field, 'account.wrongPassword')),
+      password === 'segura123' ? step('verifyPassword') : Promise.reject(new WrongPassword(field)),
     stopRobot: () => step('stopRobot'),
     endSubscriptions: () => step('endSubscriptions'),
     eraser: {
@@ -59,7 +57,7 @@ function recordingService(failAt?: string) {
 describe('AccountDeletionService', () => {
   it('does nothing at all for a wrong password', async () => {
     const { service, steps } = recordingService();
-    await expect(service.deleteAccount(user, 'otra')).rejects.toBeInstanceOf(AppError);
+    await expect(service.deleteAccount(user, 'otra')).rejects.toBeInstanceOf(WrongPassword);
     expect(steps).toEqual([]);
   });
 

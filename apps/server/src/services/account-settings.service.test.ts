@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { ActiveSessionRow } from '../repositories/sessions.repository';
 import type { UserRow } from '../repositories/users.repository';
 import type { SessionsRevoked } from './auth.service';
+import {
+  CurrentSessionNotRevocable,
+  SamePassword,
+  SessionNotFound,
+  WrongPassword,
+} from './account-settings.errors';
 import { AccountSettingsService } from './account-settings.service';
 
 const user = {
@@ -64,16 +69,14 @@ function recordingService(sessions: ActiveSessionRow[] = []) {
   return { service, work, mails, revoked };
 }
 
-const fieldOf = (error: unknown) =>
-  error instanceof AppError ? Object.keys(error.fieldErrors ?? {}) : [];
-
 describe('AccountSettingsService.changePassword', () => {
   it('refuses a wrong current password on its field, and changes nothing', async () => {
     const { service, work, mails } = recordingService();
     const error = await service
       .changePassword(user, 's1', { current_password: 'otra', password: 'nueva1234' })
       .catch((caught: unknown) => caught);
-    expect(fieldOf(error)).toEqual(['current_password']);
+    expect(error).toBeInstanceOf(WrongPassword);
+    expect((error as WrongPassword).field).toBe('current_password');
     expect(work).toEqual([]);
     expect(mails).toEqual([]);
   });
@@ -83,7 +86,7 @@ describe('AccountSettingsService.changePassword', () => {
     const error = await service
       .changePassword(user, 's1', { current_password: 'segura123', password: 'segura123' })
       .catch((caught: unknown) => caught);
-    expect(fieldOf(error)).toEqual(['password']);
+    expect(error).toBeInstanceOf(SamePassword);
   });
 
   it('stores the new hash keeping this session, ends the others, then mails the owner in their language', async () => {
@@ -137,16 +140,14 @@ describe('AccountSettingsService, phone and sessions', () => {
     expect(listed[1]?.device).toEqual({ browser: 'Chrome', os: 'Android', mobile: true });
   });
 
-  it('ends another session, refuses this one (409) and an unknown one (404)', async () => {
+  it('ends another session, refuses this one and an unknown one', async () => {
     const { service, revoked } = recordingService();
     await service.signOutSession(user, 's1', 's2');
     expect(revoked).toEqual([{ sessionId: 's2' }]);
-    await expect(service.signOutSession(user, 's1', 's1')).rejects.toMatchObject({
-      code: 'CONFLICT',
-    });
-    await expect(service.signOutSession(user, 's1', 's9')).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-    });
+    await expect(service.signOutSession(user, 's1', 's1')).rejects.toBeInstanceOf(
+      CurrentSessionNotRevocable,
+    );
+    await expect(service.signOutSession(user, 's1', 's9')).rejects.toBeInstanceOf(SessionNotFound);
     expect(await service.signOutOthers(user, 's1')).toBe(1);
   });
 });

@@ -5,7 +5,6 @@ import type {
   Language,
 } from '@tradebot/contract';
 import { isLanguage } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
@@ -14,6 +13,12 @@ import type { UserRow } from '../repositories/users.repository';
 import type { OnSessionsRevoked } from './auth.service';
 import { passwordChangedMail } from './mail-templates';
 import { deviceOf } from './session-device';
+import {
+  WrongPassword,
+  SamePassword,
+  CurrentSessionNotRevocable,
+  SessionNotFound,
+} from './account-settings.errors';
 
 /** The writes account settings make (AccountSettingsRepository). */
 export interface AccountSettingsStore {
@@ -54,8 +59,6 @@ export interface AccountSettingsDependencies {
   onMailFailure: (error: unknown) => void;
 }
 
-const wrongPassword = (field: string) => AppError.onField(field, 'account.wrongPassword');
-
 /** The language a user's mail goes out in: the one saved on the account. */
 export function accountLanguage(user: UserRow): Language {
   return isLanguage(user.language) ? user.language : 'es';
@@ -81,7 +84,7 @@ export class AccountSettingsService {
   /** Checks a password the user typed against the stored hash (argon2). */
   async verifyPassword(userId: string, password: string, field: string): Promise<void> {
     const hash = await this.deps.store.passwordHashOf(userId);
-    if (!hash || !(await this.deps.hasher.verify(hash, password))) throw wrongPassword(field);
+    if (!hash || !(await this.deps.hasher.verify(hash, password))) throw new WrongPassword(field);
   }
 
   /**
@@ -95,7 +98,7 @@ export class AccountSettingsService {
   ): Promise<{ signedOut: number }> {
     await this.verifyPassword(user.id, input.current_password, 'current_password');
     if (input.password === input.current_password) {
-      throw AppError.onField('password', 'account.samePassword');
+      throw new SamePassword();
     }
     const hash = await this.deps.hasher.hash(input.password);
     const now = this.deps.clock.now();
@@ -137,10 +140,10 @@ export class AccountSettingsService {
   /** Ends one other session of the user's (the current one ends by logging out). */
   async signOutSession(user: UserRow, currentSessionId: string, sessionId: string): Promise<void> {
     if (sessionId === currentSessionId) {
-      throw new AppError('CONFLICT', { key: 'account.currentSession' });
+      throw new CurrentSessionNotRevocable();
     }
     if (!(await this.deps.sessions.revokeOwn(user.id, sessionId, this.deps.clock.now()))) {
-      throw new AppError('NOT_FOUND', { key: 'account.sessionNotFound' });
+      throw new SessionNotFound();
     }
     await this.deps.onSessionsRevoked({ sessionId });
   }

@@ -1,5 +1,4 @@
 import type { AdminProfile, AdminSession, AdminSignInFailure } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminRow, AdminSessionsStore, AdminsStore } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
@@ -7,6 +6,11 @@ import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Secrets } from '../repositories/secrets';
 import type { Totp } from '../repositories/totp';
 import type { TotpSecretSealer } from '../repositories/totp-secret-sealer';
+import {
+  AdminCredentialsInvalid,
+  AdminSessionUnknown,
+  AdminCodeIncorrect,
+} from './admin-auth.errors';
 
 const minute = 60_000;
 /**
@@ -33,10 +37,6 @@ export const adminProfileOf = (admin: AdminRow): AdminProfile => ({
   email: admin.email,
   name: admin.name,
 });
-
-const invalidCredentials = () =>
-  new AppError('UNAUTHENTICATED', { key: 'auth.invalidCredentials' });
-const incorrectCode = () => AppError.onField('code', 'auth.incorrectCode', 'UNAUTHENTICATED');
 
 /** The support console's sign-in: password, then TOTP (docs/decisions/057-admin-console.md). */
 export class AdminAuthService {
@@ -66,11 +66,11 @@ export class AdminAuthService {
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
       await this.hasher.verify(await this.dummyHash, password);
       await this.recordFailedSignIn('unknown_email', { email }, address);
-      throw invalidCredentials();
+      throw new AdminCredentialsInvalid();
     }
     if (!(await this.hasher.verify(admin.passwordHash, password))) {
       await this.recordFailedSignIn('wrong_password', { admin }, address);
-      throw invalidCredentials();
+      throw new AdminCredentialsInvalid();
     }
     const token = this.secrets.newToken();
     await this.sessions.create(
@@ -85,7 +85,7 @@ export class AdminAuthService {
   async secondFactor(token: string, code: string, address: string): Promise<AdminSession> {
     const now = this.clock.now();
     const found = await this.sessions.findActive(this.secrets.hash(token), now);
-    if (!found) throw new AppError('UNAUTHENTICATED');
+    if (!found) throw new AdminSessionUnknown();
     const { session, admin } = found;
     if (session.secondFactorAt) {
       return { admin: adminProfileOf(admin), expiresAt: session.expiresAt.toISOString() };
@@ -96,7 +96,7 @@ export class AdminAuthService {
       const failures = await this.sessions.recordFailedCode(session.id);
       if (failures >= adminSessionPolicy.maxWrongCodes) await this.sessions.revoke(session.id, now);
       await this.recordFailedSignIn('wrong_code', { admin }, address);
-      throw incorrectCode();
+      throw new AdminCodeIncorrect();
     }
     const expiresAt = new Date(now.getTime() + adminSessionPolicy.lifetimeMs);
     await this.sessions.completeSecondFactor(session.id, now, expiresAt);

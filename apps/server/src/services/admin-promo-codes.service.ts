@@ -1,11 +1,11 @@
 import type { AdminPromoCode, PromoCodeState } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminPromoCodesStore } from '../repositories/admin-promo-codes.repository';
 import type { AdminRow } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
 import { normalizePromocode, type PromoCodeRow } from '../repositories/promo-codes.repository';
-import type { Transact } from './support-inbox.service';
+import type { Transact } from '../repositories/transaction';
+import { PromoCodeTaken, PromoCodeNotFound, PromoCodeEnded } from './admin-promo-codes.errors';
 
 export interface NewPromoCodeInput {
   code: string;
@@ -77,7 +77,7 @@ export class AdminPromoCodesService {
         },
         tx,
       );
-      if (!row) throw AppError.onField('code', 'admin.promoCodeTaken', 'CONFLICT');
+      if (!row) throw new PromoCodeTaken();
       const created = promoCodeOf(row, now);
       await this.audit.record(
         {
@@ -99,11 +99,11 @@ export class AdminPromoCodesService {
   async retire(admin: AdminRow, code: string): Promise<AdminPromoCode> {
     const normalized = normalizePromocode(code);
     const current = await this.codes.find(normalized);
-    if (!current) throw new AppError('NOT_FOUND');
+    if (!current) throw new PromoCodeNotFound();
     const now = this.clock.now();
     return this.transact(async (tx) => {
       const row = await this.codes.retire(normalized, now, tx);
-      if (!row) throw new AppError('CONFLICT', { key: 'admin.promoCodeEnded' });
+      if (!row) throw new PromoCodeEnded();
       const retired = promoCodeOf(row, now);
       await this.audit.record(
         {
@@ -124,7 +124,7 @@ export class AdminPromoCodesService {
   async uses(code: string) {
     const normalized = normalizePromocode(code);
     const row = await this.codes.find(normalized);
-    if (!row) throw new AppError('NOT_FOUND');
+    if (!row) throw new PromoCodeNotFound();
     const history = await this.codes.usesOf(normalized, usesShown);
     return {
       uses: row.uses,

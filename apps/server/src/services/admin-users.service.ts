@@ -4,7 +4,6 @@ import type {
   AdminUserDetail,
   AdminUserSummary,
 } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminUsersStore, UserListing } from '../repositories/admin-users.repository';
 import type { AdminRow } from '../repositories/admins.repository';
@@ -15,11 +14,18 @@ import {
 } from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
 import type { ContactMessagesStore } from '../repositories/contact-messages.repository';
-import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { BillingService } from './billing.service';
 import { KeyedQueue } from './keyed-queue';
 import { messageSummaryOf } from './support-inbox.service';
 import type { TradingService } from './trading.service';
+import {
+  AdminUserNotFound,
+  UserNotTrading,
+  GuaranteeNoPayment,
+  GuaranteeExpired,
+  GuaranteeRefunded,
+} from './admin-users.errors';
 
 /** What the console reads from, and does to, a user's live account. */
 export type TradingDesk = Pick<
@@ -76,10 +82,10 @@ function guaranteeOf(answer: { eligible: boolean; until: Date | null }, now: Dat
   };
 }
 
-const guaranteeRefusalKeys = {
-  no_payment: 'admin.guaranteeNoPayment',
-  expired: 'admin.guaranteeExpired',
-  refunded: 'admin.guaranteeRefunded',
+const guaranteeRefusals = {
+  no_payment: GuaranteeNoPayment,
+  expired: GuaranteeExpired,
+  refunded: GuaranteeRefunded,
 } as const;
 
 /** The audit log's before and after of a refund: the user's subscription state. */
@@ -131,7 +137,7 @@ export class AdminUsersService {
 
   private async listing(userId: string): Promise<UserListing> {
     const listing = await this.users.find(userId);
-    if (!listing) throw new AppError('NOT_FOUND');
+    if (!listing) throw new AdminUserNotFound();
     return listing;
   }
 
@@ -186,7 +192,7 @@ export class AdminUsersService {
   async killRobot(admin: AdminRow, userId: string): Promise<{ bot_on: false; closed: number }> {
     const { user, settings } = await this.listing(userId);
     // Whatever the billing state: a user whose access ended may still have operations open.
-    if (!settings.linked) throw new AppError('CONFLICT', { key: 'admin.userNotTrading' });
+    if (!settings.linked) throw new UserNotTrading();
     const openBefore = (await this.trading.openRows(userId)).length;
     const result = await this.trading.kill(user);
     await this.audit.record(
@@ -217,9 +223,7 @@ export class AdminUsersService {
       const { settings } = await this.listing(userId);
       const now = this.clock.now();
       const guarantee = guaranteeOf(await this.billing.guaranteeEligibility(userId), now);
-      if (guarantee.reason) {
-        throw new AppError('CONFLICT', { key: guaranteeRefusalKeys[guarantee.reason] });
-      }
+      if (guarantee.reason) throw new guaranteeRefusals[guarantee.reason]();
       const before = {
         ...(await billingState(this.billingRecords, userId, settings.authorized, now)),
         guaranteeUntil: guarantee.until,

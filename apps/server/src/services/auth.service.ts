@@ -1,11 +1,11 @@
 import type { LoginRequest } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Secrets } from '../repositories/secrets';
 import type { SessionsRepository } from '../repositories/sessions.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
-import type { SessionCache } from './session-cache';
+import type { SessionCache } from '../repositories/session-cache';
+import { InvalidCredentials } from './auth.errors';
 
 const hour = 60 * 60 * 1000;
 /** Session lifetimes: 30 days with rememberMe, 24 hours without. */
@@ -28,9 +28,6 @@ export interface AuthenticatedUser {
   user: UserRow;
   sessionId: string;
 }
-
-const invalidCredentials = () =>
-  new AppError('UNAUTHENTICATED', { key: 'auth.invalidCredentials' });
 
 export class AuthService {
   /** Verified against when the e-mail is unknown, so both failures take the same time. */
@@ -56,9 +53,10 @@ export class AuthService {
     if (!user) {
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
       await this.hasher.verify(await this.dummyHash, input.password);
-      throw invalidCredentials();
+      throw new InvalidCredentials();
     }
-    if (!(await this.hasher.verify(user.passwordHash, input.password))) throw invalidCredentials();
+    if (!(await this.hasher.verify(user.passwordHash, input.password)))
+      throw new InvalidCredentials();
     return this.openSession(user.id, input.rememberMe, userAgent);
   }
 

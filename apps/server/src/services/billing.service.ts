@@ -1,349 +1,91 @@
 import {
   billingDurationsMs,
-  plans,
   type BillingOverview,
   type CheckoutSession,
   type CheckoutStatus,
   type Language,
-  type PaymentView,
   type PlanId,
-  type SubscriptionView,
 } from '@tradebot/contract';
 import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../http/errors';
-import {
-  UnknownObject,
-  WebhookRejected,
-  type PaymentProvider,
-  type ProviderEvent,
-  type ProviderPayment,
-  type ProviderSubscription,
-} from '../payments/payment-provider';
-import { formatAmount, formatDay } from '../payments/simulated/checkout-page';
-import {
-  BillingRepository,
-  type PaymentRow,
-  type SubscriptionRow,
-  type Tx,
-} from '../repositories/billing.repository';
-import type { Clock } from '../repositories/clock';
-import type { JobClaims } from '../repositories/job-claims.repository';
-import type { Mailer } from '../repositories/mail.repository';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
-import { accessUntil, guaranteeWindow, ourStatus, selfRefundWindow } from './billing-rules';
-import { KeyedQueue } from './keyed-queue';
+import type { Tx } from '../repositories/billing.repository';
+import type { UserRow } from '../repositories/users.repository';
+import { BillingCheckout } from './billing-checkout';
+import { BillingClock } from './billing-clock';
+import { BillingProviderSync, type BillingServiceOptions } from './billing-provider-sync';
+import { BillingRefunds } from './billing-refunds';
+import { FreeMonthUsed } from './billing.errors';
 import type { PromoBenefits } from './promo-benefits';
-import { duplicateRefundMail, paymentReceiptMail, refundMail } from './mail-templates';
 
-/**
- * Where the yearly plan's gift is deposited: the built-in trading platform (the robot runtime).
- * `now` is the platform's clock, the time its deposits are booked at.
- */
-export interface GiftPlatform {
-  hasAccount(accountId: string): boolean;
-  now(): number;
-  deposit(accountId: string, cents: number): Promise<void>;
-}
-
-/** A provider with work of its own on the clock (the simulated one: renewals, deliveries). */
-export type ClockedPaymentProvider = PaymentProvider & { runDue?(): Promise<void> };
-
-export interface BillingServiceOptions {
-  repository: BillingRepository;
-  provider: ClockedPaymentProvider;
-  users: UsersRepository;
-  mailer: Mailer;
-  /** Receipts and gifts are claimed before they go out: one process sends each (decision 078). */
-  claims: JobClaims;
-  clock: Clock;
-  /** Absent where no robot runs: gifts then wait for a process that has one. */
-  platform: GiftPlatform | undefined;
-  /**
-   * The app's address for the provider's links back: PUBLIC_URL, else the address the server
-   * listens on. Never a request's Host or X-Forwarded-Host, which anyone can forge (issue 18).
-   */
-  publicUrl: () => string;
-  /** After `authorized` changed and was stored: the robot follows it (decision 047). */
-  onAccessChanged: (userId: string) => Promise<void>;
-  onError: (error: unknown, what: string) => void;
-  /** A verified event about an object we do not know, acknowledged and ignored: log its id and type only. */
-  onIgnoredEvent: (event: { id: string; type: string }) => void;
-  /** A second subscription undone at once (ids only, for the log). */
-  onDuplicate?: (undone: { userId: string; subscriptionId: string }) => void;
-}
-
-export type RefundReason = 'refund_7_days' | 'guarantee_30_days' | 'duplicate_subscription';
-
-interface StoredEffects {
-  userId: string;
-  receiptPaymentId: string | null;
-  refunded: PaymentRow | null;
-  giftOwed: boolean;
-  authorizedChanged: boolean;
-}
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const liveStatuses = new Set(['trialing', 'active', 'past_due']);
-const unavailable = () =>
-  new AppError('SERVICE_UNAVAILABLE', { key: 'billing.providerUnavailable' });
-/** A receipt that did not go out is tried again for this long. */
-const receiptRetryMs = 2 * 86_400_000;
-/** Finished claims are kept past any retry of their item, then forgotten. */
-const finishedClaimsKeptMs = receiptRetryMs + 86_400_000;
-const receiptJob = 'billing.receipt';
-const giftJob = 'billing.gift';
-/** ...but not while the first try may still be running. */
-const receiptRetryAfterMs = 10 * 60_000;
+export type {
+  BillingServiceOptions,
+  ClockedPaymentProvider,
+  GiftPlatform,
+  RefundReason,
+} from './billing-provider-sync';
 
 /**
  * Plans, checkout, subscriptions, refunds, the free month and the yearly plan's gift
- * (issue 10; docs/decisions/047-payments.md, 048-guarantee-and-refunds.md). Payment state
- * comes only from the provider: from its signed events, or from its answers to our own calls,
- * never from the browser coming back.
+ * (issue 10; docs/decisions/047-payments.md, 048-guarantee-and-refunds.md), as one service for
+ * the routes and the rest of the server. Each use case lives in its part: checkout
+ * (`billing-checkout.ts`), provider sync with its effects and the gift
+ * (`billing-provider-sync.ts`), refunds (`billing-refunds.ts`) and the billing clock
+ * (`billing-clock.ts`); the free month, a promo code's benefit, is here.
  */
 export class BillingService implements PromoBenefits {
-  /** One task at a time per provider subscription: see KeyedQueue. */
-  private readonly bySubscription = new KeyedQueue();
-  private readonly byGift = new KeyedQueue();
+  private readonly providerSync: BillingProviderSync;
+  private readonly checkout: BillingCheckout;
+  private readonly refunds: BillingRefunds;
+  private readonly clock: BillingClock;
 
-  constructor(private readonly options: BillingServiceOptions) {}
-
-  private get provider() {
-    return this.options.provider;
+  constructor(private readonly options: BillingServiceOptions) {
+    this.providerSync = new BillingProviderSync(options);
+    this.checkout = new BillingCheckout(this.providerSync, options);
+    this.refunds = new BillingRefunds(this.providerSync, this.checkout);
+    this.clock = new BillingClock(this.providerSync, options);
   }
+
   private get repository() {
     return this.options.repository;
   }
-  private now(): Date {
-    return this.options.clock.now();
+
+  // ---- What the user sees (checkout) ----
+
+  overview(user: UserRow): Promise<BillingOverview> {
+    return this.checkout.overview(user);
   }
 
-  private async call<T>(what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      this.options.onError(error, what);
-      throw unavailable();
-    }
+  startCheckout(user: UserRow, plan: PlanId, language: Language): Promise<CheckoutSession> {
+    return this.checkout.startCheckout(user, plan, language);
   }
 
-  private baseUrl(): string {
-    return this.options.publicUrl().replace(/\/+$/, '');
+  checkoutStatus(user: UserRow, sessionId: string): Promise<CheckoutStatus> {
+    return this.checkout.checkoutStatus(user, sessionId);
   }
 
-  // ---- What the user sees ----
-
-  async overview(user: UserRow): Promise<BillingOverview> {
-    const now = this.now();
-    const [subscriptions, payments, gift, settings] = await Promise.all([
-      this.repository.subscriptionsOf(user.id),
-      this.repository.paymentsOf(user.id),
-      this.repository.giftOf(user.id),
-      this.options.users.findSettings(user.id),
-    ]);
-    const current = BillingRepository.current(subscriptions, now);
-    const first = payments.at(-1);
-    const refund = selfRefundWindow(first && paymentFacts(first), now.getTime());
-    const guarantee = guaranteeWindow(first && paymentFacts(first), now.getTime());
-    return {
-      provider: this.provider.name,
-      authorized: settings?.authorized ?? false,
-      subscription: current ? subscriptionView(current, now) : null,
-      payments: payments.map(paymentView),
-      refund: {
-        eligible: refund.eligible,
-        until: refund.until === null ? null : new Date(refund.until).toISOString(),
-        amountCents: refund.eligible && first ? first.amountCents : null,
-      },
-      gift: gift
-        ? { cents: gift.cents, status: gift.status === 'granting' ? 'owed' : gift.status }
-        : null,
-      portal: this.portalCustomer(current) !== null,
-      guarantee: {
-        eligible: guarantee.eligible,
-        until:
-          guarantee.eligible && guarantee.until !== null
-            ? new Date(guarantee.until).toISOString()
-            : null,
-      },
-      freeMonthUsed: subscriptions.some((row) => row.provider === 'promo'),
-    };
+  setCancelAtPeriodEnd(user: UserRow, cancel: boolean): Promise<BillingOverview> {
+    return this.checkout.setCancelAtPeriodEnd(user, cancel);
   }
 
-  /**
-   * The paid subscription still running: giving access, or past due (no access, but the
-   * provider still retries it, and a new card pays it: decision 058).
-   */
-  private livePaid(subscriptions: SubscriptionRow[], now: Date): SubscriptionRow | undefined {
-    return subscriptions.find(
-      (row) =>
-        row.provider === this.provider.name &&
-        row.providerSubscriptionId !== null &&
-        liveStatuses.has(row.status) &&
-        (row.status === 'past_due' || (row.accessUntil !== null && row.accessUntil > now)),
-    );
+  endSubscriptionsNow(userId: string): Promise<void> {
+    return this.checkout.endSubscriptionsNow(userId);
   }
 
-  /** The provider's customer whose card page may be opened: one with a subscription running. */
-  private portalCustomer(current: SubscriptionRow | undefined): string | null {
-    if (!this.provider.hasPortal || current?.provider !== this.provider.name) return null;
-    return liveStatuses.has(current.status) ? current.providerCustomerId : null;
+  portal(user: UserRow, language: Language): Promise<{ url: string }> {
+    return this.checkout.portal(user, language);
   }
 
-  /** Opens the provider's hosted checkout for a plan. A free month running carries over. */
-  async startCheckout(user: UserRow, plan: PlanId, language: Language): Promise<CheckoutSession> {
-    const now = this.now();
-    const subscriptions = await this.repository.subscriptionsOf(user.id);
-    if (this.livePaid(subscriptions, now)) {
-      throw new AppError('CONFLICT', { key: 'billing.alreadySubscribed' });
-    }
-    const freeMonth = subscriptions.find(
-      (row) => row.provider === 'promo' && row.accessUntil !== null && row.accessUntil > now,
-    );
-    const customerId =
-      subscriptions.find((row) => row.provider === this.provider.name && row.providerCustomerId)
-        ?.providerCustomerId ?? null;
-    const base = this.baseUrl();
-    return this.call('opening a checkout', () =>
-      this.provider.createCheckout({
-        userId: user.id,
-        email: user.email,
-        plan,
-        language,
-        successUrl: `${base}/payment/return?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${base}/payment?checkout=canceled`,
-        customerId,
-        trialEndsAt: freeMonth?.currentPeriodEnd.getTime() ?? null,
-      }),
-    );
+  // ---- Refunds ----
+
+  refund(user: UserRow): Promise<BillingOverview> {
+    return this.refunds.refund(user);
   }
 
-  /**
-   * What the return page polls: `paid` once the provider's event has been applied here,
-   * whatever the redirect said.
-   */
-  async checkoutStatus(user: UserRow, sessionId: string): Promise<CheckoutStatus> {
-    const info = await this.call('reading a checkout', () => this.provider.getCheckout(sessionId));
-    if (info?.userId !== user.id) {
-      throw new AppError('NOT_FOUND', { key: 'billing.checkoutNotFound' });
-    }
-    const settings = await this.options.users.findSettings(user.id);
-    const authorized = settings?.authorized ?? false;
-    if (info.subscriptionId) {
-      const stored = await this.repository.findSubscription(
-        this.provider.name,
-        info.subscriptionId,
-      );
-      if (stored) return { state: 'paid', authorized };
-    }
-    return { state: info.status === 'expired' ? 'expired' : 'pending', authorized };
+  guaranteeEligibility(userId: string): Promise<{ eligible: boolean; until: Date | null }> {
+    return this.refunds.guaranteeEligibility(userId);
   }
 
-  /** Cancel at the period's end (true), or keep renewing after all (false). */
-  async setCancelAtPeriodEnd(user: UserRow, cancel: boolean): Promise<BillingOverview> {
-    const subscription = this.livePaid(await this.repository.subscriptionsOf(user.id), this.now());
-    const providerId = subscription?.providerSubscriptionId;
-    if (!providerId) throw new AppError('CONFLICT', { key: 'billing.noSubscription' });
-    await this.bySubscription.run(providerId, async () => {
-      await this.call('changing a subscription', () =>
-        this.provider.setCancelAtPeriodEnd(providerId, cancel),
-      );
-      await this.sync(providerId, undefined, undefined);
-    });
-    return this.overview(user);
-  }
-
-  /**
-   * The account is being deleted (decision 080): every subscription still running at the
-   * provider ends now, with no further charge and no refund beyond the rules that already
-   * apply. Safe to repeat: an ended subscription is left alone.
-   */
-  async endSubscriptionsNow(userId: string): Promise<void> {
-    const running = (await this.repository.subscriptionsOf(userId)).filter(
-      (row) =>
-        row.provider === this.provider.name &&
-        row.providerSubscriptionId !== null &&
-        liveStatuses.has(row.status),
-    );
-    for (const row of running) {
-      const providerId = row.providerSubscriptionId;
-      if (providerId === null) continue;
-      await this.bySubscription.run(providerId, async () => {
-        await this.call('ending a subscription', () => this.provider.cancelNow(providerId));
-        await this.sync(providerId, undefined, undefined);
-      });
-    }
-  }
-
-  /** spec §1: within 7 days of the first payment, the user refunds it; access ends. */
-  async refund(user: UserRow): Promise<BillingOverview> {
-    const first = await this.repository.firstPayment(user.id);
-    const window = selfRefundWindow(first && paymentFacts(first), this.now().getTime());
-    if (!first || !window.eligible) {
-      throw new AppError('CONFLICT', { key: 'billing.refundNotEligible' });
-    }
-    await this.refundPayment(first, 'refund_7_days');
-    return this.overview(user);
-  }
-
-  /**
-   * The 30-day money guarantee (decision 048), for the support console: whether a user may
-   * claim it now, and until when.
-   */
-  async guaranteeEligibility(userId: string): Promise<{ eligible: boolean; until: Date | null }> {
-    const first = await this.repository.firstPayment(userId);
-    const window = guaranteeWindow(first && paymentFacts(first), this.now().getTime());
-    return {
-      eligible: window.eligible,
-      until: window.until === null ? null : new Date(window.until),
-    };
-  }
-
-  /** Honours a guarantee claim: refunds the first payment in full and ends access. */
-  async honourGuarantee(userId: string): Promise<void> {
-    const first = await this.repository.firstPayment(userId);
-    const window = guaranteeWindow(first && paymentFacts(first), this.now().getTime());
-    if (!first || !window.eligible) {
-      throw new AppError('CONFLICT', { key: 'billing.guaranteeNotEligible' });
-    }
-    await this.refundPayment(first, 'guarantee_30_days');
-  }
-
-  private async refundPayment(payment: PaymentRow, reason: RefundReason): Promise<void> {
-    const subscription = (await this.repository.subscriptionsOf(payment.userId)).find(
-      (row) => row.id === payment.subscriptionId,
-    );
-    const providerId = subscription?.providerSubscriptionId;
-    if (!providerId) throw new Error(`payment ${payment.id} has no provider subscription`);
-    await this.bySubscription.run(providerId, async () => {
-      await this.repository.noteRefundReason(payment.id, reason);
-      await this.call('refunding a payment', async () => {
-        await this.provider.refund(payment.refundRef);
-        await this.provider.cancelNow(providerId);
-      });
-      await this.sync(providerId, payment.providerPaymentId, undefined);
-    });
-  }
-
-  /**
-   * The provider's page to change the card (Stripe's customer portal, with invoices and
-   * cancellation too; the simulated provider's card page). A past-due charge is retried there
-   * and reported by the signed webhook; the browser comes back to /payment, which waits for it.
-   */
-  async portal(user: UserRow, language: Language): Promise<{ url: string }> {
-    const current = BillingRepository.current(
-      await this.repository.subscriptionsOf(user.id),
-      this.now(),
-    );
-    const customerId = this.portalCustomer(current);
-    if (!customerId) throw new AppError('CONFLICT', { key: 'billing.portalUnavailable' });
-    // Without access, /profile-config is closed to the user: /payment shows the state instead.
-    const back = current?.status === 'past_due' ? '/payment?card=updated' : '/profile-config';
-    const url = await this.call('opening the customer portal', () =>
-      this.provider.portalUrl(customerId, `${this.baseUrl()}${back}`, language),
-    );
-    return { url };
+  honourGuarantee(userId: string): Promise<void> {
+    return this.refunds.honourGuarantee(userId);
   }
 
   // ---- The free month ----
@@ -354,14 +96,13 @@ export class BillingService implements PromoBenefits {
    * The caller calls `accessChanged` once it commits.
    */
   async startFreeMonth(tx: Tx, userId: string): Promise<Date> {
-    const start = this.now();
+    const start = this.providerSync.now();
     const end = new Date(start.getTime() + billingDurationsMs.freeMonth);
-    const used = () => AppError.onField('promocode', 'billing.freeMonthUsed', 'CONFLICT');
-    if (await this.repository.hasAnySubscription(tx, userId)) throw used();
+    if (await this.repository.hasAnySubscription(tx, userId)) throw new FreeMonthUsed();
     try {
       await this.repository.insertFreeMonth(tx, userId, start, end);
     } catch (error) {
-      if (isUniqueViolation(error)) throw used();
+      if (isUniqueViolation(error)) throw new FreeMonthUsed();
       throw error;
     }
     await this.repository.syncAuthorized(userId, start, tx);
@@ -375,7 +116,7 @@ export class BillingService implements PromoBenefits {
 
   /** PromoBenefits: once the redeeming transaction committed. */
   async granted(userId: string): Promise<void> {
-    await this.accessChanged(userId);
+    await this.providerSync.accessChanged(userId);
   }
 
   /** PromoBenefits: the end of the user's free month, if they have had one. */
@@ -384,451 +125,32 @@ export class BillingService implements PromoBenefits {
     return rows.find((row) => row.provider === 'promo')?.currentPeriodEnd ?? null;
   }
 
+  // ---- Provider sync ----
+
   /** After a commit that changed `authorized`: caches drop it and the robot follows. */
-  async accessChanged(userId: string): Promise<void> {
-    await this.options.users.userChanged(userId);
-    try {
-      await this.options.onAccessChanged(userId);
-    } catch (error) {
-      this.options.onError(error, 'applying access to the robot');
-    }
+  accessChanged(userId: string): Promise<void> {
+    return this.providerSync.accessChanged(userId);
   }
 
-  // ---- Provider events ----
-
-  /** A provider's webhook: verified, then applied once (replays and disorder change nothing). */
-  async handleWebhook(
+  handleWebhook(
     providerName: string,
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
   ): Promise<void> {
-    if (providerName !== this.provider.name) throw new AppError('NOT_FOUND');
-    let event: ProviderEvent;
-    try {
-      event = this.provider.verifyWebhook(rawBody, headers, this.now().getTime());
-    } catch (error) {
-      if (error instanceof WebhookRejected) {
-        throw new AppError('BAD_REQUEST', { key: 'billing.webhookRejected' });
-      }
-      throw error;
-    }
-    await this.bySubscription.run(event.subscriptionId ?? event.refundRef ?? event.id, () =>
-      this.applyEvent(event),
-    );
+    return this.providerSync.handleWebhook(providerName, rawBody, headers);
   }
 
-  /**
-   * An event about a subscription, customer or payment we do not know (made by another
-   * integration on the same provider account, or deleted since) is answered 200 and recorded,
-   * so the provider stops retrying it; any other failure is a 500 and the provider retries.
-   */
-  private async applyEvent(event: ProviderEvent): Promise<void> {
-    try {
-      await this.applyKnownEvent(event);
-    } catch (error) {
-      if (!(error instanceof UnknownObject)) throw error;
-      await this.repository.transaction((tx) => this.recordEvent(tx, event));
-      this.options.onIgnoredEvent({ id: event.id, type: event.type });
-    }
+  grantPendingGift(userId: string): Promise<boolean> {
+    return this.providerSync.grantPendingGift(userId);
   }
 
-  private async applyKnownEvent(event: ProviderEvent): Promise<void> {
-    if (await this.repository.eventSeen(this.provider.name, event.id)) return;
-    let paymentId = event.paymentId;
-    if (!paymentId && event.refundRef) {
-      paymentId =
-        (await this.repository.findPaymentByRefundRef(this.provider.name, event.refundRef))
-          ?.providerPaymentId ?? null;
-    }
-    const payment = paymentId ? await this.provider.getPayment(paymentId) : undefined;
-    const subscriptionId = event.subscriptionId ?? payment?.subscriptionId ?? null;
-    if (!subscriptionId) {
-      // Nothing of ours yet (a refund of a payment whose own event is still to come): the
-      // payment's event reads the refund when it arrives.
-      await this.repository.transaction((tx) => this.recordEvent(tx, event));
-      return;
-    }
-    await this.sync(subscriptionId, payment, event);
-  }
-
-  private async recordEvent(tx: Tx, event: ProviderEvent): Promise<boolean> {
-    return this.repository.recordEvent(tx, {
-      provider: this.provider.name,
-      eventId: event.id,
-      type: event.type,
-      receivedAt: this.now(),
-    });
-  }
-
-  /**
-   * Reads the subscription (and a payment) as the provider has them now and stores that, in
-   * one transaction with the event's record; then the effects: caches, robot, e-mail, gift.
-   */
-  private async sync(
-    subscriptionId: string,
-    payment: ProviderPayment | string | undefined,
-    event: ProviderEvent | undefined,
-  ): Promise<void> {
-    const subscription = await this.provider.getSubscription(subscriptionId);
-    const current = typeof payment === 'string' ? await this.provider.getPayment(payment) : payment;
-    const user = await this.options.users.findById(subscription.userId);
-    const now = this.now();
-    const effects = await this.repository.transaction(
-      async (tx): Promise<StoredEffects | undefined> => {
-        if (event && !(await this.recordEvent(tx, event))) return undefined;
-        if (!user) return undefined;
-        const existing = await this.repository.findSubscription(
-          this.provider.name,
-          subscription.id,
-          tx,
-        );
-        const refundedAt =
-          existing?.refundedAt ?? (current?.refundedAt ? new Date(current.refundedAt) : null);
-        const status = ourStatus(subscription.status, refundedAt !== null);
-        // An unfinished first payment (Stripe's incomplete): nothing to record yet.
-        if (!status) return undefined;
-        const until = accessUntil({ ...subscription, status });
-        const stored = await this.repository.upsertSubscription(tx, {
-          userId: user.id,
-          provider: this.provider.name,
-          providerSubscriptionId: subscription.id,
-          providerCustomerId: subscription.customerId,
-          plan: subscription.plan,
-          status,
-          startedAt: new Date(subscription.startedAt),
-          currentPeriodStart: new Date(subscription.currentPeriodStart),
-          currentPeriodEnd: new Date(subscription.currentPeriodEnd),
-          cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-          accessUntil: until === null ? null : new Date(until),
-          nextPaymentAttemptAt:
-            status === 'past_due' && subscription.nextPaymentAttemptAt !== null
-              ? new Date(subscription.nextPaymentAttemptAt)
-              : null,
-          endedAt:
-            subscription.endedAt !== null
-              ? new Date(subscription.endedAt)
-              : status === 'refunded'
-                ? (refundedAt ?? now)
-                : null,
-          refundedAt,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (liveStatuses.has(status)) await this.repository.endFreeMonth(tx, user.id, now);
-        const effects: StoredEffects = {
-          userId: user.id,
-          receiptPaymentId: null,
-          refunded: null,
-          giftOwed: false,
-          authorizedChanged: false,
-        };
-        if (current) {
-          const {
-            payment: row,
-            inserted,
-            refundedNow,
-          } = await this.repository.upsertPayment(tx, {
-            userId: user.id,
-            subscriptionId: stored.id,
-            provider: this.provider.name,
-            providerPaymentId: current.id,
-            refundRef: current.refundRef,
-            plan: subscription.plan,
-            amountCents: current.amountCents,
-            currency: current.currency,
-            paidAt: new Date(current.paidAt),
-            periodStart: new Date(current.periodStart),
-            periodEnd: new Date(current.periodEnd),
-            cardBrand: current.cardBrand,
-            cardLast4: current.cardLast4,
-            refundedAt: current.refundedAt === null ? null : new Date(current.refundedAt),
-            refundReason: current.refundedAt === null ? null : 'provider',
-          });
-          if (inserted) effects.receiptPaymentId = row.id;
-          if (row.refundedAt) {
-            await this.repository.cancelOwedGift(tx, row.id);
-            if (refundedNow) effects.refunded = row;
-          } else if (inserted && subscription.plan === 'yearly') {
-            await this.repository.oweGift(tx, {
-              userId: user.id,
-              paymentId: row.id,
-              cents: plans.yearly.brokerGiftCents,
-              owedAt: now,
-            });
-            effects.giftOwed = true;
-          }
-        }
-        effects.authorizedChanged = await this.repository.syncAuthorized(user.id, now, tx);
-        return effects;
-      },
-    );
-    if (effects && user) {
-      // A second subscription is undone before its effects (the yearly gift) follow.
-      if (await this.undoDuplicate(user, subscription)) effects.giftOwed = false;
-      await this.afterCommit(effects, user);
-    }
-  }
-
-  /**
-   * One subscription per user, held where the money is taken (issue 18): a provider that
-   * cannot refuse a second checkout's payment (Stripe; two checkouts opened before paying)
-   * is undone here at once. The subscription kept is the user's earliest one still running;
-   * any other is canceled now, and its payments taken since the kept one started are refunded
-   * in full, each with its receipt and an e-mail saying why. Deterministic, so two events
-   * handled side by side agree on which one stays. Runs inside the subscription's queue.
-   */
-  private async undoDuplicate(user: UserRow, subscription: ProviderSubscription): Promise<boolean> {
-    const rows = await this.repository.subscriptionsOf(user.id);
-    const running = rows
-      .filter(
-        (row) =>
-          row.provider === this.provider.name &&
-          row.providerSubscriptionId !== null &&
-          liveStatuses.has(row.status),
-      )
-      .sort(
-        (a, b) =>
-          a.startedAt.getTime() - b.startedAt.getTime() ||
-          (a.providerSubscriptionId ?? '').localeCompare(b.providerSubscriptionId ?? ''),
-      );
-    const kept = running[0];
-    if (!kept || kept.providerSubscriptionId === subscription.id) return false;
-    const own = rows.find((row) => row.providerSubscriptionId === subscription.id);
-    if (!own) return false;
-    const toRefund = (await this.repository.paymentsOf(user.id)).filter(
-      (row) =>
-        row.subscriptionId === own.id && row.refundedAt === null && row.paidAt >= kept.startedAt,
-    );
-    if (toRefund.length === 0 && !liveStatuses.has(own.status)) return false;
-    this.options.onDuplicate?.({ userId: user.id, subscriptionId: subscription.id });
-    try {
-      for (const row of toRefund) {
-        await this.repository.noteRefundReason(row.id, 'duplicate_subscription');
-        await this.provider.refund(row.refundRef);
-      }
-      if (liveStatuses.has(own.status)) await this.provider.cancelNow(subscription.id);
-    } catch (error) {
-      // Not lost: the next event about this subscription, or the clock's sweep, tries again.
-      this.options.onError(error, 'undoing a second subscription');
-      return false;
-    }
-    for (const row of toRefund) await this.sync(subscription.id, row.providerPaymentId, undefined);
-    if (toRefund.length === 0) await this.sync(subscription.id, undefined, undefined);
-    return true;
-  }
-
-  private async afterCommit(effects: StoredEffects, user: UserRow): Promise<void> {
-    if (effects.authorizedChanged) await this.accessChanged(user.id);
-    else await this.options.users.userChanged(user.id);
-    if (effects.receiptPaymentId) await this.sendReceipt(user, effects.receiptPaymentId);
-    if (effects.refunded) await this.sendRefundNotice(user, effects.refunded);
-    if (effects.giftOwed) {
-      await this.grantPendingGift(user.id).catch((error: unknown) => {
-        this.options.onError(error, 'granting the broker gift');
-      });
-    }
-  }
-
-  // ---- E-mail ----
-
-  private async sendReceipt(user: UserRow, paymentId: string): Promise<void> {
-    // Another process sending (or having sent) this receipt holds its claim.
-    const claim = await this.options.claims.claim(receiptJob, paymentId);
-    if (!claim) return;
-    const language = languageOf(user);
-    const payments = await this.repository.paymentsOf(user.id);
-    const payment = payments.find((row) => row.id === paymentId);
-    if (!payment || payment.receiptSentAt) {
-      await claim.release();
-      return;
-    }
-    const isFirst = payments.at(-1)?.id === payment.id;
-    const gift = await this.repository.giftOf(user.id);
-    try {
-      await this.options.mailer.send(
-        paymentReceiptMail(language, user.email, user.name, {
-          plan: payment.plan,
-          amount: formatAmount(language, payment.amountCents),
-          paidAt: formatDay(language, payment.paidAt),
-          periodEnd: formatDay(language, payment.periodEnd),
-          card: payment.cardLast4
-            ? `${capitalize(payment.cardBrand ?? 'card')} •••• ${payment.cardLast4}`
-            : null,
-          refundUntil: isFirst
-            ? formatDay(
-                language,
-                new Date(payment.paidAt.getTime() + billingDurationsMs.refundWindow),
-              )
-            : null,
-          giftAmount: gift?.paymentId === payment.id ? formatAmount(language, gift.cents) : null,
-        }),
-      );
-      await this.repository.markReceiptSent(payment.id, this.now());
-      await claim.finish();
-    } catch (error) {
-      await claim.release().catch(() => undefined);
-      this.options.onError(error, 'sending a receipt');
-    }
-  }
-
-  private async sendRefundNotice(user: UserRow, payment: PaymentRow): Promise<void> {
-    const language = languageOf(user);
-    const mail =
-      payment.refundReason === 'duplicate_subscription' ? duplicateRefundMail : refundMail;
-    try {
-      await this.options.mailer.send(
-        mail(language, user.email, user.name, formatAmount(language, payment.amountCents)),
-      );
-    } catch (error) {
-      this.options.onError(error, 'sending a refund notice');
-    }
+  grantPendingGifts(): Promise<void> {
+    return this.providerSync.grantPendingGifts();
   }
 
   // ---- The clock ----
 
-  /**
-   * Everything due by the clock: the provider's own work (the simulated one renews and
-   * delivers its events), free months that ended, access that lapsed without an event, receipts
-   * that failed, gifts waiting. Runs on a timer; tests call it after moving their clock.
-   */
-  async runDue(): Promise<void> {
-    if (this.provider.runDue) {
-      await this.provider.runDue().catch((error: unknown) => {
-        this.options.onError(error, 'running the payment provider');
-      });
-    }
-    // A period that ended: what became of its renewal is read from the provider now, so access
-    // follows the dates even before the provider's event arrives (issue 18).
-    for (const providerId of await this.repository.periodsEnded(this.provider.name, this.now())) {
-      await this.bySubscription
-        .run(providerId, () => this.sync(providerId, undefined, undefined))
-        .catch((error: unknown) => {
-          this.options.onError(error, 'reading a renewal from the provider');
-        });
-    }
-    // A second subscription whose undoing failed when its event came is undone now.
-    for (const { providerSubscriptionId } of await this.repository.severalRunning(
-      this.provider.name,
-    )) {
-      await this.bySubscription
-        .run(providerSubscriptionId, () => this.sync(providerSubscriptionId, undefined, undefined))
-        .catch((error: unknown) => {
-          this.options.onError(error, 'undoing a second subscription');
-        });
-    }
-    const now = this.now();
-    for (const userId of await this.repository.endLapsedAccess(now)) {
-      await this.accessChanged(userId);
-    }
-    const unsent = await this.repository.unsentReceipts(new Date(now.getTime() - receiptRetryMs));
-    for (const payment of unsent) {
-      if (payment.paidAt.getTime() > now.getTime() - receiptRetryAfterMs) continue;
-      const user = await this.options.users.findById(payment.userId);
-      if (user) await this.sendReceipt(user, payment.id);
-    }
-    await this.grantPendingGifts();
-    await this.options.claims.prune(finishedClaimsKeptMs);
+  runDue(): Promise<void> {
+    return this.clock.runDue();
   }
-
-  // ---- The yearly plan's gift ----
-
-  /**
-   * Deposits the yearly plan's gift on the user's platform account, exactly once: after a
-   * yearly payment when the account exists, and from the linking flow right after it opens
-   * the account. A deposit interrupted between the platform and our record is recognised
-   * (decision 048). Returns true when the gift is granted now.
-   */
-  grantPendingGift(userId: string): Promise<boolean> {
-    return this.byGift.run(userId, async () => {
-      const platform = this.options.platform;
-      if (!platform?.hasAccount(userId)) return false;
-      // One process at a time: two finding the same grant interrupted would both deposit.
-      const claim = await this.options.claims.claim(giftJob, userId);
-      if (!claim) return false;
-      try {
-        const granted = await this.grantClaimedGift(userId, platform);
-        if (granted) await claim.finish();
-        else await claim.release();
-        return granted;
-      } catch (error) {
-        await claim.release().catch(() => undefined);
-        throw error;
-      }
-    });
-  }
-
-  /** The grant itself, under this process's claim (decision 048 for the interrupted case). */
-  private async grantClaimedGift(userId: string, platform: GiftPlatform): Promise<boolean> {
-    const gift = await this.repository.giftOf(userId);
-    if (!gift || gift.status === 'granted' || gift.status === 'canceled') return false;
-    if (gift.status === 'granting' && gift.grantStartedAt) {
-      if (await this.repository.depositBookedSince(userId, gift.cents, gift.grantStartedAt)) {
-        await this.repository.finishGrant(userId, this.now());
-        return true;
-      }
-      await this.repository.restartGrant(userId, new Date(platform.now()));
-    } else if (!(await this.repository.startGrant(userId, new Date(platform.now())))) {
-      return false;
-    }
-    await platform.deposit(userId, gift.cents);
-    await this.repository.finishGrant(userId, this.now());
-    return true;
-  }
-
-  /** Every gift still waiting whose user has a platform account (at start, and on the clock). */
-  async grantPendingGifts(): Promise<void> {
-    if (!this.options.platform) return;
-    for (const gift of await this.repository.pendingGifts()) {
-      await this.grantPendingGift(gift.userId).catch((error: unknown) => {
-        this.options.onError(error, 'granting the broker gift');
-      });
-    }
-  }
-}
-
-function paymentFacts(payment: PaymentRow) {
-  return { paidAt: payment.paidAt.getTime(), refundedAt: payment.refundedAt?.getTime() ?? null };
-}
-
-function languageOf(user: UserRow): Language {
-  return user.language === 'pt' ? 'pt' : 'es';
-}
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function subscriptionView(row: SubscriptionRow, now: Date): SubscriptionView {
-  const renews =
-    row.provider !== 'promo' &&
-    (row.status === 'active' || row.status === 'trialing') &&
-    !row.cancelAtPeriodEnd &&
-    row.accessUntil !== null &&
-    row.accessUntil > now;
-  return {
-    plan: row.plan,
-    status: row.status,
-    freeMonth: row.provider === 'promo',
-    startedAt: row.startedAt.toISOString(),
-    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
-    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-    nextChargeAt: renews ? row.currentPeriodEnd.toISOString() : null,
-    nextChargeCents: renews && row.plan ? plans[row.plan].priceCents : null,
-    accessUntil: row.accessUntil && row.accessUntil > now ? row.accessUntil.toISOString() : null,
-    retryAt: row.status === 'past_due' ? iso(row.nextPaymentAttemptAt) : null,
-    endedAt: iso(row.endedAt),
-  };
-}
-
-function paymentView(row: PaymentRow): PaymentView {
-  return {
-    id: row.id,
-    plan: row.plan,
-    amountCents: row.amountCents,
-    currency: row.currency,
-    paidAt: row.paidAt.toISOString(),
-    periodEnd: row.periodEnd.toISOString(),
-    cardBrand: row.cardBrand,
-    cardLast4: row.cardLast4,
-    status: row.refundedAt ? 'refunded' : 'paid',
-    refundedAt: iso(row.refundedAt),
-  };
 }

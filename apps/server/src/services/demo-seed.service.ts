@@ -1,7 +1,7 @@
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
 import { allCategoriesEnabled, type UsersRepository } from '../repositories/users.repository';
-import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { RobotRuntime } from '../robot/robot-runtime';
 
 /** The demo login the README documents. */

@@ -1,11 +1,11 @@
 import type { Language } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { EmailSubscriptionsRepository } from '../repositories/email-subscriptions.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
 import { freeMonthCodeMail } from './mail-templates';
 import { blankToNull } from './optional-text';
+import { SubscriptionPromoUnavailable } from './email-subscription.errors';
 
 /** The free-month landing's own promotion (/promo/mesgratis) when the form names none. */
 export const freeMonthPromotion = 'MESGRATIS';
@@ -35,7 +35,7 @@ export class EmailSubscriptionService {
   async subscribe(email: string, promo: string | null | undefined, language: Language) {
     const now = this.clock.now();
     const code = await this.promoCodes.findUsable(blankToNull(promo) ?? freeMonthPromotion, now);
-    if (code?.benefit !== 'free_month') throw AppError.onField('promo', 'promo.unavailable');
+    if (code?.benefit !== 'free_month') throw new SubscriptionPromoUnavailable();
     const address = email.trim();
     await this.subscriptions.add(address, code.code, language);
     const mailNow = await this.subscriptions.claimCodeMail(

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain/errors';
 import type { TradingPlatform } from '../platforms/trading-platform';
 import { CredentialsCipher } from '../repositories/credentials-cipher';
 import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import {
+  AlreadyLinked,
+  LinkingNeedsPayment,
+  PlatformEmailTaken,
+  PlatformRegistrationFailed,
+} from './linking.errors';
 import { LinkingService } from './linking.service';
 
 const user = { id: 'u1', email: 'ana@example.com', name: 'Ana', lastName: 'Paz' } as UserRow;
@@ -58,10 +64,11 @@ function rig(
   return { service, events, failures, sealed, cipher };
 }
 
-const codeOf = async (promise: Promise<unknown>) =>
+/** The domain error's class the promise rejects with. */
+const refusalOf = async (promise: Promise<unknown>) =>
   promise.then(
     () => 'resolved',
-    (error: unknown) => (error instanceof AppError ? error.code : 'other'),
+    (error: unknown) => (error instanceof DomainError ? error.constructor : 'other'),
   );
 
 describe('LinkingService.link', () => {
@@ -91,20 +98,24 @@ describe('LinkingService.link', () => {
       return Promise.resolve({ outcome: 'emailTaken' as const });
     };
     expect(
-      await codeOf(rig({ authorized: false }, { register }).service.link(user, { password: 'x' })),
-    ).toBe('FORBIDDEN');
+      await refusalOf(
+        rig({ authorized: false }, { register }).service.link(user, { password: 'x' }),
+      ),
+    ).toBe(LinkingNeedsPayment);
     expect(
-      await codeOf(rig({ linked: true }, { register }).service.link(user, { password: 'x' })),
-    ).toBe('CONFLICT');
+      await refusalOf(rig({ linked: true }, { register }).service.link(user, { password: 'x' })),
+    ).toBe(AlreadyLinked);
     expect(asked).toBe(false);
   });
 
-  it('an e-mail the platform knows is PLATFORM_EMAIL_TAKEN; a platform failure a 503; neither links', async () => {
+  it('an e-mail the platform knows is PlatformEmailTaken; a platform failure PlatformRegistrationFailed; neither links', async () => {
     const taken = rig({}, { register: () => Promise.resolve({ outcome: 'emailTaken' }) });
-    expect(await codeOf(taken.service.link(user, { password: 'x' }))).toBe('PLATFORM_EMAIL_TAKEN');
+    expect(await refusalOf(taken.service.link(user, { password: 'x' }))).toBe(PlatformEmailTaken);
     expect(taken.events).toEqual([]);
     const down = rig({}, { register: () => Promise.reject(new Error('connection refused')) });
-    expect(await codeOf(down.service.link(user, { password: 'x' }))).toBe('SERVICE_UNAVAILABLE');
+    expect(await refusalOf(down.service.link(user, { password: 'x' }))).toBe(
+      PlatformRegistrationFailed,
+    );
     expect(down.failures).toEqual(['registering']);
     expect(down.events).toEqual([]);
   });

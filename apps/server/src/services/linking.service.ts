@@ -1,11 +1,19 @@
 import { centsToDollars } from '@tradebot/robot';
 import type { TradingPlatformId } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { CredentialsCipher } from '../repositories/credentials-cipher';
 import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
 import { TradingPlatformUnavailable, type TradingPlatform } from '../platforms/trading-platform';
+import {
+  LinkingNeedsPayment,
+  AlreadyLinked,
+  AlreadyLoggedIn,
+  PlatformRegistrationFailed,
+  PlatformEmailTaken,
+  PlatformLoginFailed,
+  PlatformPasswordInvalid,
+} from './linking.errors';
 
 /** Applies a user's stored settings to the robot running in this process, if any. */
 export type ApplyRobotSettings = (row: SettingsRow) => Promise<void>;
@@ -51,8 +59,8 @@ export class LinkingService {
   async link(user: UserRow, input: { password: string }): Promise<LinkResult> {
     const settings = await this.settingsOf(user);
     // spec §6: payment is needed before linking; a linked account is not linked again.
-    if (!settings.authorized) throw new AppError('FORBIDDEN', { key: 'linking.paymentRequired' });
-    if (settings.linked) throw new AppError('CONFLICT', { key: 'linking.alreadyLinked' });
+    if (!settings.authorized) throw new LinkingNeedsPayment();
+    if (settings.linked) throw new AlreadyLinked();
     const registered = await this.platform
       .register({
         userId: user.id,
@@ -63,9 +71,9 @@ export class LinkingService {
       })
       .catch((error: unknown) => {
         this.onPlatformFailure(new TradingPlatformUnavailable(error), 'registering');
-        throw new AppError('SERVICE_UNAVAILABLE', { key: 'linking.registerFailed' });
+        throw new PlatformRegistrationFailed();
       });
-    if (registered.outcome === 'emailTaken') throw new AppError('PLATFORM_EMAIL_TAKEN');
+    if (registered.outcome === 'emailTaken') throw new PlatformEmailTaken();
     const credentials = { email: user.email, password: input.password };
     const row = await this.links.markLoggedIn(
       user.id,
@@ -93,15 +101,15 @@ export class LinkingService {
    */
   async logIn(user: UserRow, input: { password: string }): Promise<void> {
     const settings = await this.settingsOf(user);
-    if (settings.loginTradear) throw new AppError('CONFLICT', { key: 'linking.alreadyLoggedIn' });
-    if (!settings.authorized) throw new AppError('FORBIDDEN', { key: 'linking.paymentRequired' });
+    if (settings.loginTradear) throw new AlreadyLoggedIn();
+    if (!settings.authorized) throw new LinkingNeedsPayment();
     const credentials = { email: user.email, password: input.password };
     const outcome = await this.platform.login(credentials).catch((error: unknown) => {
       this.onPlatformFailure(new TradingPlatformUnavailable(error), 'logging in');
-      throw new AppError('SERVICE_UNAVAILABLE', { key: 'linking.loginFailed' });
+      throw new PlatformLoginFailed();
     });
     if (outcome.outcome === 'invalidCredentials') {
-      throw AppError.onField('password', 'linking.invalidPlatformPassword');
+      throw new PlatformPasswordInvalid();
     }
     const row = await this.links.markLoggedIn(
       user.id,

@@ -1,5 +1,4 @@
 import type { Language } from '@tradebot/contract';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
@@ -8,11 +7,10 @@ import type { Secrets } from '../repositories/secrets';
 import type { UsersRepository } from '../repositories/users.repository';
 import type { OnSessionsRevoked } from './auth.service';
 import { recoveryCodeMail } from './mail-templates';
+import { RecoveryCodeIncorrect } from './password-recovery.errors';
 
 /** Recovery codes: six digits, single use, valid 15 minutes, at most 5 tries. */
 export const recoveryPolicy = { validMinutes: 15, maxTries: 5 } as const;
-
-const incorrectCode = () => AppError.onField('otp', 'auth.incorrectCode');
 
 export class PasswordRecoveryService {
   constructor(
@@ -75,14 +73,14 @@ export class PasswordRecoveryService {
 
   async setPassword(input: { email: string; otp: string; password: string }): Promise<void> {
     const user = await this.users.findByEmail(input.email);
-    if (!user) throw incorrectCode();
+    if (!user) throw new RecoveryCodeIncorrect();
     const now = this.clock.now();
     // A try is taken before the comparison, so concurrent guesses cannot share one.
     const code = await this.codes.claimTry(user.id, now, recoveryPolicy.maxTries);
-    if (!code || !this.secrets.matches(input.otp, code.codeHash)) throw incorrectCode();
+    if (!code || !this.secrets.matches(input.otp, code.codeHash)) throw new RecoveryCodeIncorrect();
     const passwordHash = await this.hasher.hash(input.password);
     if (!(await this.codes.consumeAndSetPassword(code.id, user.id, passwordHash, now))) {
-      throw incorrectCode();
+      throw new RecoveryCodeIncorrect();
     }
     // The new password ended every session (in the same transaction): their sockets close too.
     await this.onSessionsRevoked({ userId: user.id });

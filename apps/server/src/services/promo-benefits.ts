@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Tx } from '../repositories/transaction';
 import type { PromoCodeRow } from '../repositories/promo-codes.repository';
 
 /**
@@ -6,7 +6,7 @@ import type { PromoCodeRow } from '../repositories/promo-codes.repository';
  * redeems the code, so that a refused benefit takes no use of the code.
  */
 export interface PromoBenefits {
-  grant(tx: Db, userId: string, benefit: PromoCodeRow['benefit']): Promise<{ trialEndsAt: Date }>;
+  grant(tx: Tx, userId: string, benefit: PromoCodeRow['benefit']): Promise<{ trialEndsAt: Date }>;
   /** After the redeeming transaction committed. */
   granted(userId: string): Promise<void>;
   /** The end of the user's free month, if they have had one. */

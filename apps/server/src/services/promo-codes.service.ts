@@ -1,22 +1,20 @@
-import type { Db } from '../db/database';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import {
   normalizePromocode,
   type PromoCodesRepository,
 } from '../repositories/promo-codes.repository';
+import type { Transact } from '../repositories/transaction';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import type { PromoBenefits } from './promo-benefits';
+import { PromoCodeInvalid } from './promo-codes.errors';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-const invalidPromocode = () => AppError.onField('promocode', 'validation.promocodeInvalid');
 
 export class PromoCodesService {
   constructor(
     private readonly promoCodes: PromoCodesRepository,
     private readonly users: UsersRepository,
-    private readonly db: Db,
+    private readonly transact: Transact,
     private readonly clock: Clock,
     /** What a code gives (the free month); without one, codes are only recorded. */
     private readonly benefits?: PromoBenefits,
@@ -36,14 +34,14 @@ export class PromoCodesService {
   async applyToUser(user: UserRow, code: string) {
     const normalized = normalizePromocode(code);
     const now = this.clock.now();
-    const applied = await this.db.transaction(async (tx) => {
+    const applied = await this.transact(async (tx) => {
       if ((await this.users.lockedPromocode(user.id, tx)) === normalized) {
         const current = await this.promoCodes.findUsable(normalized, now, tx);
-        if (!current) throw invalidPromocode();
+        if (!current) throw new PromoCodeInvalid();
         return { promocode: normalized, benefit: current.benefit, again: true as const };
       }
       const redeemed = await this.promoCodes.redeem(normalized, now, tx);
-      if (!redeemed) throw invalidPromocode();
+      if (!redeemed) throw new PromoCodeInvalid();
       await this.users.setPromocode(user.id, normalized, now, tx);
       await this.promoCodes.recordUse(tx, {
         code: normalized,

@@ -4,20 +4,22 @@ import {
   type Language,
   type RegisterRequest,
 } from '@tradebot/contract';
-import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
-import type { PendingRegistration, RegistrationConsent } from '../db/schema';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { ConsentsStore, NewConsent } from '../repositories/consents.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
+import type {
+  PendingRegistration,
+  RegistrationConsent,
+} from '../repositories/registration-confirmations.repository';
 import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
 import type {
   RegistrationConfirmationRow,
   RegistrationConfirmationsStore,
 } from '../repositories/registration-confirmations.repository';
 import type { Secrets } from '../repositories/secrets';
+import type { Tx } from '../repositories/transaction';
 import type { NewUser, UsersRepository } from '../repositories/users.repository';
 import {
   alreadyRegisteredMail,
@@ -26,6 +28,14 @@ import {
 } from './registration-mail-templates';
 import { blankToNull } from './optional-text';
 import type { PromoBenefits } from './promo-benefits';
+import {
+  RegionBlocked,
+  ConfirmationLinkInvalid,
+  ConfirmationNeedsPassword,
+  ConfirmationWrongPassword,
+  ConfirmationUsed,
+} from './registration.errors';
+import { PromoCodeInvalid } from './promo-codes.errors';
 
 /** A registration waits a day for its e-mail to be confirmed (decision 085). */
 export const registrationPolicy = { validHours: 24 } as const;
@@ -41,8 +51,6 @@ export type RegistrationMailStep = 'confirmation' | 'welcome';
 
 /** What the confirmation did with the promo code given at registration. */
 export type PromocodeOutcome = 'applied' | 'expired' | null;
-
-const invalidLink = () => new AppError('NOT_FOUND', { key: 'auth.confirmationInvalid' });
 
 /**
  * Registration in two steps (issue 18, finding 9; decision 085). `request` answers the same
@@ -88,11 +96,11 @@ export class RegistrationService {
   ): Promise<{ nonce: string }> {
     // spec §5: registration is blocked for UY.
     if (registrationBlockedCountries.includes(context.countryCode)) {
-      throw new AppError('FORBIDDEN', { key: 'auth.regionBlocked' });
+      throw new RegionBlocked();
     }
     const promocode = blankToNull(input.promocode);
     if (promocode && !(await this.deps.promoCodes.findUsable(promocode, this.deps.clock.now()))) {
-      throw AppError.onField('promocode', 'validation.promocodeInvalid');
+      throw new PromoCodeInvalid();
     }
     const nonce = this.deps.secrets.newToken();
     // The moment the boxes were ticked is now, not when the link is opened (decision 087).
@@ -191,7 +199,7 @@ export class RegistrationService {
     const { secrets, clock } = this.deps;
     const now = clock.now();
     const found = await this.deps.confirmations.find(secrets.hash(input.token), now);
-    if (!found) throw invalidLink();
+    if (!found) throw new ConfirmationLinkInvalid();
     await this.checkOwner(found, input);
     const outcome = await this.createAccount(found, now);
     const session = await this.deps.signIn(outcome.userId, userAgent);
@@ -220,10 +228,10 @@ export class RegistrationService {
   ) {
     if (input.nonce && this.deps.secrets.matches(input.nonce, found.nonceHash)) return;
     if (!input.password) {
-      throw AppError.onField('password', 'auth.confirmationNeedsPassword');
+      throw new ConfirmationNeedsPassword();
     }
     if (!(await this.deps.hasher.verify(found.registration.passwordHash, input.password))) {
-      throw AppError.onField('password', 'auth.confirmationWrongPassword');
+      throw new ConfirmationWrongPassword();
     }
   }
 
@@ -232,7 +240,7 @@ export class RegistrationService {
     const pending = found.registration;
     // Stored before consent was asked for (decision 087): no consent on record, no account.
     const consent = pending.consent;
-    if (!consent) throw invalidLink();
+    if (!consent) throw new ConfirmationLinkInvalid();
     let redeemed: PromoCodeRow | undefined;
     let benefitGranted = false;
     const account: NewUser = {
@@ -253,8 +261,9 @@ export class RegistrationService {
       const user = await this.deps.users.create(
         account,
         {},
-        async (tx: Db) => {
-          if (!(await this.deps.confirmations.consume(tx, found.id))) throw invalidLink();
+        async (tx: Tx) => {
+          if (!(await this.deps.confirmations.consume(tx, found.id)))
+            throw new ConfirmationLinkInvalid();
           // A code that ran out or expired since registering: the account is made without it.
           if (pending.promocode) {
             redeemed = await this.deps.promoCodes.redeem(pending.promocode, now, tx);
@@ -262,7 +271,7 @@ export class RegistrationService {
             if (redeemed) account.promocode = pending.promocode;
           }
         },
-        async (tx: Db, created) => {
+        async (tx: Tx, created) => {
           await this.deps.consents.record(tx, consentRows(created.id, consent));
           if (!redeemed) return;
           await this.deps.promoCodes.recordUse(tx, {
@@ -286,7 +295,7 @@ export class RegistrationService {
     } catch (error) {
       // The address got an account meanwhile (another link of it was used): sign in instead.
       if (isUniqueViolation(error)) {
-        throw new AppError('CONFLICT', { key: 'auth.confirmationUsed' });
+        throw new ConfirmationUsed();
       }
       throw error;
     }

@@ -7,8 +7,7 @@ import {
   type AdminMessageSummary,
   type ContactStatus,
 } from '@tradebot/contract';
-import type { Db } from '../db/database';
-import { AppError } from '../http/errors';
+import type { Transact } from '../repositories/transaction';
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminRow } from '../repositories/admins.repository';
 import type { Clock } from '../repositories/clock';
@@ -18,9 +17,9 @@ import type {
 } from '../repositories/contact-messages.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import { supportReplyMail } from './support-mail-templates';
+import { SupportMessageNotFound } from './support-inbox.errors';
 
 /** Runs work in one database transaction (the database's, or a stub's in unit tests). */
-export type Transact = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
 
 export function messageSummaryOf(message: MessageListing, now: Date): AdminMessageSummary {
   return {
@@ -41,8 +40,6 @@ export function messageSummaryOf(message: MessageListing, now: Date): AdminMessa
     },
   };
 }
-
-const notFound = () => new AppError('NOT_FOUND');
 
 /** The console's inbox: messages by urgency, each with its thread; replies go out by e-mail. */
 export class SupportInboxService {
@@ -67,7 +64,7 @@ export class SupportInboxService {
 
   async detail(id: string): Promise<AdminMessageDetail> {
     const message = await this.messages.find(id);
-    if (!message) throw notFound();
+    if (!message) throw new SupportMessageNotFound();
     const thread = await this.messages.thread(id);
     return {
       ...messageSummaryOf(message, this.clock.now()),
@@ -85,7 +82,7 @@ export class SupportInboxService {
   /** Stores the reply and its audit entry together, then e-mails it to the user. */
   async reply(admin: AdminRow, id: string, body: string): Promise<AdminMessageDetail> {
     const message = await this.messages.find(id);
-    if (!message) throw notFound();
+    if (!message) throw new SupportMessageNotFound();
     const now = this.clock.now();
     await this.transact(async (tx) => {
       const added = await this.messages.addReply(id, admin.id, body, now, tx);
@@ -123,7 +120,7 @@ export class SupportInboxService {
     status: Extract<ContactStatus, 'open' | 'closed'>,
   ): Promise<AdminMessageDetail> {
     const message = await this.messages.find(id);
-    if (!message) throw notFound();
+    if (!message) throw new SupportMessageNotFound();
     if (message.status !== status) {
       const now = this.clock.now();
       await this.transact(async (tx) => {

@@ -1,6 +1,5 @@
 import { type EquityPoint, type TrackRecord, type TrackRecordSummary } from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import {
   houseAccount,
@@ -9,6 +8,7 @@ import {
   type TrackRecordRepository,
 } from '../repositories/track-record.repository';
 import { tradeRowOf } from './trading-rows';
+import { TrackRecordCursorInvalid } from './track-record.errors';
 
 /** How long an answer is reused: the page polls, many readers share one computation. */
 export const trackRecordCacheMs = 5_000;
@@ -24,7 +24,7 @@ export function encodeTrackRecordCursor(trade: TradeRecord): string {
 function decodeCursor(cursor: string): TrackRecordCursor {
   // Up to 13 digits (until the year 2286): an instant every database parses.
   const match = /^(\d{1,13}):([\w.-]{1,100})$/.exec(cursor);
-  if (!match?.[1] || !match[2]) throw AppError.onField('before', 'validation.invalidValue');
+  if (!match?.[1] || !match[2]) throw new TrackRecordCursorInvalid();
   return { openedAt: Number(match[1]), positionId: match[2] };
 }
 

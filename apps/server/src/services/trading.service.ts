@@ -12,15 +12,20 @@ import {
   type TradingData,
 } from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
-import { effectiveRobotSettings } from '../robot/drizzle-account-settings-source';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import { effectiveRobotSettings } from '../domain/robot-settings';
+import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
 import { tradeRowOf, tradingAccountOf } from './trading-rows';
 import { toCsv, type CsvCell } from './csv';
+import {
+  TradingCursorInvalid,
+  TradingNotLinked,
+  TradingNotAuthorized,
+  RobotOnWithoutAccess,
+} from './trading.errors';
 
 /** The equity curve keeps at most this many points (a chart needs no more). */
 export const equityCurveMaxPoints = 500;
@@ -60,7 +65,7 @@ export function encodeCursor(trade: TradeRecord): string {
 
 function decodeCursor(cursor: string): HistoryCursor {
   const match = /^(\d{1,15}):([\w.-]{1,100})$/.exec(cursor);
-  if (!match?.[1] || !match[2]) throw AppError.onField('before', 'validation.invalidValue');
+  if (!match?.[1] || !match[2]) throw new TradingCursorInvalid();
   return { closedAt: Number(match[1]), positionId: match[2] };
 }
 
@@ -136,9 +141,7 @@ export class TradingService {
     const settings = await this.users.findSettings(user.id);
     if (!settings) throw new Error(`user ${user.id} has no settings row`);
     if (!settings.linked) {
-      throw new AppError('FORBIDDEN', {
-        key: settings.authorized ? 'trading.notLinked' : 'trading.notAuthorized',
-      });
+      throw settings.authorized ? new TradingNotLinked() : new TradingNotAuthorized();
     }
     return settings;
   }
@@ -247,7 +250,7 @@ export class TradingService {
     const settings = await this.requireLinked(user);
     // Without access the robot stays off: saving it off (or its risk, its categories) is fine.
     if (change.bot_on && !settings.authorized) {
-      throw new AppError('FORBIDDEN', { key: 'trading.accessEndedRobotOn' });
+      throw new RobotOnWithoutAccess();
     }
     const flags = change.categories_enabled;
     const five = Object.fromEntries(
@@ -306,9 +309,7 @@ export class TradingService {
     const current = await this.requireLinked(user);
     const robot = this.robot;
     // No robot here, or its worker is restarting: nothing changes, so that a retry does it all.
-    if (!robot?.running()) {
-      throw new AppError('SERVICE_UNAVAILABLE', { key: 'trading.robotUnavailable' });
-    }
+    if (!robot?.running()) throw new RobotUnavailable();
     const row = await this.users.updateRobotSettings(
       user.id,
       { botOn: false, risk: current.risk, categoriesEnabled: current.categoriesEnabled },

@@ -6,7 +6,7 @@ import type { AppDependencies } from '../../src/app';
 import { userSettings } from '../../src/db/schema';
 import type { RealtimePublisher } from '../../src/realtime/realtime-publisher';
 import { UsersRepository, allCategoriesEnabled } from '../../src/repositories/users.repository';
-import { effectiveRobotSettings } from '../../src/robot/drizzle-account-settings-source';
+import { effectiveRobotSettings } from '../../src/domain/robot-settings';
 import { DrizzleExecutionStore } from '../../src/robot/drizzle-execution-store';
 import type { RobotRuntime } from '../../src/robot/robot-runtime';
 import { bearer, manualClock, registeredToken, v1 } from './accounts';

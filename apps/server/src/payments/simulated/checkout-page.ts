@@ -5,26 +5,13 @@ import {
   type Language,
   type PlanId,
 } from '@tradebot/contract';
+import { formatAmount, formatDay } from '../../formats';
 import type { CardProblem } from './card';
 
 /**
  * The simulated provider's hosted checkout page: server-rendered HTML that works without
  * JavaScript and has no inline script or style (a strict CSP), in the buyer's language.
  */
-const locales: Record<Language, string> = { es: 'es-419', pt: 'pt-BR' };
-
-export function formatAmount(language: Language, cents: number): string {
-  return new Intl.NumberFormat(locales[language], { style: 'currency', currency: 'USD' }).format(
-    cents / 100,
-  );
-}
-
-export function formatDay(language: Language, at: Date): string {
-  return new Intl.DateTimeFormat(locales[language], { dateStyle: 'long', timeZone: 'UTC' }).format(
-    at,
-  );
-}
-
 const copy = {
   es: {
     title: 'Pago seguro',

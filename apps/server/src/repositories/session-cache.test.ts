@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SettingsRow, UserRow } from '../repositories/users.repository';
+import type { SettingsRow, UserRow } from './users.repository';
 import { SessionCache, type SessionCacheBus, type SessionCacheChange } from './session-cache';
 
 const user = (id: string) => ({ id }) as UserRow;

@@ -1,4 +1,4 @@
-import type { SettingsRow, UserRow } from '../repositories/users.repository';
+import type { SettingsRow, UserRow } from './users.repository';
 
 /**
  * What makes cached entries wrong: a session ended (logout), every session of a user ended
