@@ -19,6 +19,7 @@ import * as auth from '../services/auth.errors';
 import * as billing from '../services/billing.errors';
 import * as emailSubscription from '../services/email-subscription.errors';
 import * as linking from '../services/linking.errors';
+import * as notification from '../services/notification.errors';
 import * as passwordRecovery from '../services/password-recovery.errors';
 import * as promoCodes from '../services/promo-codes.errors';
 import * as registration from '../services/registration.errors';
@@ -89,6 +90,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [linking.PlatformEmailTaken, 'PLATFORM_EMAIL_TAKEN'],
   [linking.PlatformLoginFailed, 'SERVICE_UNAVAILABLE'],
   [linking.PlatformPasswordInvalid, 'VALIDATION_FAILED'],
+  [notification.PushUnavailable, 'NOT_FOUND'],
   [passwordRecovery.RecoveryCodeIncorrect, 'VALIDATION_FAILED'],
   [promoCodes.PromoCodeInvalid, 'VALIDATION_FAILED'],
   [registration.RegionBlocked, 'FORBIDDEN'],

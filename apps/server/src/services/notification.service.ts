@@ -23,7 +23,6 @@ import type {
   PushSubscriptionsRepository,
   StoredPushSubscription,
 } from '../repositories/web-push.repository';
-import { AppError } from '../http/errors';
 import {
   notificationMail,
   notificationPush,
@@ -34,6 +33,7 @@ import {
   type RobotStopReason,
 } from './notification-mail-templates';
 import type { DayFigures, RobotStopNotices } from './trading.service';
+import { PushUnavailable } from './notification.errors';
 
 /** Operations opened and closed reach a user in at most one e-mail per this window. */
 export const operationsMailWindowMs = 60_000;
@@ -139,14 +139,14 @@ export class NotificationService implements RobotStopNotices {
   }
 
   pushKey(): string {
-    if (!this.options.push) throw new AppError('NOT_FOUND');
+    if (!this.options.push) throw new PushUnavailable();
     return this.options.push.publicKey;
   }
 
   /** Keeps this browser's subscription: the same events then reach it by push. */
   async subscribePush(user: UserRow, subscription: StoredPushSubscription): Promise<void> {
     const push = this.options.push;
-    if (!push) throw new AppError('NOT_FOUND');
+    if (!push) throw new PushUnavailable();
     await push.subscriptions.save(user.id, subscription);
   }
 
