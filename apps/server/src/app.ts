@@ -44,8 +44,11 @@ import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { accountRoutes } from './http/v1/account.routes';
 import { accountSettingsRoutes } from './http/v1/account-settings.routes';
+import { emailChangeRoutes } from './http/v1/email-change.routes';
 import { AccountSettingsRepository } from './repositories/account-settings.repository';
 import { AccountSettingsService } from './services/account-settings.service';
+import { EmailChangeService } from './services/email-change.service';
+import { EmailChangesRepository } from './repositories/email-changes.repository';
 import { AccountDeletionService } from './services/account-deletion.service';
 import { authRoutes } from './http/v1/auth.routes';
 import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
@@ -123,6 +126,7 @@ export interface Services {
   registration: RegistrationService;
   account: AccountService;
   accountSettings: AccountSettingsService;
+  emailChange: EmailChangeService;
   accountDeletion: AccountDeletionService;
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
@@ -649,7 +653,25 @@ export async function buildApp(
       );
     },
   });
+  const emailChange = new EmailChangeService({
+    store: new EmailChangesRepository(db),
+    accountWithEmail: (email) => users.findByEmail(email),
+    verifyPassword: (userId, password, field) =>
+      accountSettings.verifyPassword(userId, password, field),
+    secrets,
+    mailer,
+    clock,
+    // Portuguese pages live under /pt (decision 053); the configured origin only (issue 18).
+    page: (language, path) =>
+      new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString(),
+    onSessionsRevoked,
+    onUserChanged,
+    onFailure: (error) => {
+      app.log.error({ err: error }, 'email change: storing or mailing the links failed');
+    },
+  });
   app.decorate<Services>('services', {
+    emailChange,
     geo: new GeoService(geoipRepository),
     auth: authService,
     registration,
@@ -818,6 +840,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await app.services.passwordRecovery.settled();
     await app.services.registration.settled();
+    await app.services.emailChange.settled();
     await app.services.signInAlerts.settled();
   });
   await registerRealtime(app, config, { auth: app.services.auth });
@@ -920,6 +943,7 @@ export async function buildApp(
       await v1.register(authRoutes);
       await v1.register(accountRoutes);
       await v1.register(accountSettingsRoutes);
+      await v1.register(emailChangeRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(tradingRoutes);

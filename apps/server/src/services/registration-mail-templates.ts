@@ -102,10 +102,15 @@ const copy: Record<Language, RegistrationCopy> = {
   },
 };
 
-type Part = { text: string } | { link: string; label: string };
+export type Part = { text: string } | { link: string; label: string };
 
 /** Paragraphs and links, as text (each link on a line of its own) and HTML. */
-function linkMail(language: Language, to: string, subject: string, parts: Part[]): MailMessage {
+export function linkMail(
+  language: Language,
+  to: string,
+  subject: string,
+  parts: Part[],
+): MailMessage {
   const text = parts
     .map((part) => ('link' in part ? `${part.label}:\n${part.link}` : part.text))
     .join('\n\n');
