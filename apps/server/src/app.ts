@@ -627,10 +627,11 @@ export async function buildApp(
     onSessionsRevoked,
     sessionCache,
   );
+  const consentsRepository = new ConsentsRepository(db);
   const registration = new RegistrationService({
     users,
     confirmations: new RegistrationConfirmationsRepository(db),
-    consents: new ConsentsRepository(db),
+    consents: consentsRepository,
     promoCodes,
     hasher: argon2PasswordHasher,
     secrets,
@@ -675,7 +676,7 @@ export async function buildApp(
     geo: new GeoService(geoipRepository),
     auth: authService,
     registration,
-    account: new AccountService(users, clock),
+    account: new AccountService(users, clock, consentsRepository, transact),
     accountSettings,
     accountDeletion: new AccountDeletionService({
       verifyPassword: (userId, password, field) =>
