@@ -142,6 +142,8 @@ export interface PendingRegistration {
    * it: those cannot become accounts (no consent on record); the user registers again.
    */
   consent?: RegistrationConsent;
+  /** The plan chosen on the home page (decision 089); missing from older registrations. */
+  plan?: 'monthly' | 'yearly' | null;
 }
 
 /** The consent given on the register form, carried to the account at confirmation. */
@@ -226,8 +228,8 @@ export type ConsentPurpose = (typeof consentPurposes)[number];
 
 /**
  * The consents each account gave or refused, as evidence (LGPD art. 8 §2: the controller must
- * prove consent; decision 087): one row per purpose and decision, never updated. Only the
- * registration writes rows for now.
+ * prove consent; decision 087): one row per purpose and decision, never updated. The
+ * registration writes them, and so does the newsletter toggle (decision 089).
  */
 export const userConsents = pgTable(
   'user_consents',
@@ -242,7 +244,7 @@ export const userConsents = pgTable(
     policyVersion: text('policy_version').notNull(),
     /** The language the policy and the form were read in. */
     language: text('language').notNull(),
-    /** Where it was given: 'registration' for now. */
+    /** Where it was given: 'registration', or 'settings' (the newsletter toggle, decision 089). */
     source: text('source').notNull(),
     /** When the user gave it (the form was sent), not when the account was created. */
     givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
