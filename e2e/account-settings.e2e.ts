@@ -7,8 +7,8 @@ import { registerThroughApi } from './support/registration';
 import { startServer, type RunningServer } from './support/server';
 
 /**
- * Issue 23, account settings (decision 080): the phone, the password, the sessions and
- * deleting the account, as a user does each, in Spanish and Portuguese at 390 px (a phone) and
+ * Issue 23, account settings (decisions 080 and 089): the phone, the password, the sessions,
+ * the e-mail address and deleting the account, as a user does each, in Spanish and Portuguese at 390 px (a phone) and
  * 1280 px.
  */
 type Language = 'es' | 'pt';
@@ -105,6 +105,18 @@ async function mailTo(to: string): Promise<string> {
     .replace(/(?:=[0-9A-F]{2})+/g, (encoded) =>
       Buffer.from(encoded.replace(/=/g, ''), 'hex').toString('utf8'),
     );
+}
+
+/** The `param` token of the newest link mailed to `to` (decision 089), waiting for it. */
+async function mailedLink(to: string, param: 'token' | 'undo_token'): Promise<string> {
+  const pattern = new RegExp(`https?://[^\\s"]*/confirm-email\\?${param}=[\\w-]+`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const link = pattern.exec(await mailTo(to))?.[0];
+    if (link) return link;
+    if (Date.now() > deadline) throw new Error(`no ${param} link mailed to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function sessionAlive(token: string): Promise<boolean> {
@@ -248,6 +260,67 @@ describe.each(cases)('account settings in $language at $width px', ({ language, 
       expect(await sessionAlive(token)).toBe(true);
       await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
     } finally {
+      await close();
+    }
+  });
+
+  it('changes the e-mail through a link mailed to the new address; the old one can undo it', async () => {
+    const { email, token } = user;
+    const newEmail = `nuevo-${String(registrations)}-${String(Date.now())}@example.com`;
+    const { page, close } = await settingsPage(language, width, token);
+    const elsewhere = await state.browser.newContext({
+      baseURL: state.server.url,
+      viewport: { width, height: 800 },
+    });
+    try {
+      const card = page.getByRole('region', { name: text(language, 'email.title') });
+      await card.getByLabel(text(language, 'email.new')).fill(newEmail);
+      const current = card.getByLabel(text(language, 'email.password'));
+      await current.fill('no-es-esta-1');
+      await card.getByRole('button', { name: text(language, 'email.submit') }).click();
+      await card.getByText(contract(language, 'wrongPassword')).waitFor();
+      expect(await current.getAttribute('aria-invalid')).toBe('true');
+
+      await current.fill(newPassword);
+      await current.press('Enter');
+      await card
+        .getByText(text(language, 'email.sent', { email: newEmail, current: email, hours: 24 }))
+        .waitFor();
+      await noSidewaysScroll(page);
+      // The link, opened in another browser with no session (the phone's mail app). Sign-ins
+      // are counted per address (30 in 15 minutes), so the addresses' sign-ins are checked by
+      // the server's tests; here the screen shows the new one.
+      const confirmLink = await mailedLink(newEmail, 'token');
+      expect(confirmLink.startsWith(`${state.server.url}${prefix[language]}/confirm-email`)).toBe(
+        true,
+      );
+      const other = await elsewhere.newPage();
+      await other.goto(confirmLink);
+      await other
+        .getByRole('heading', { level: 1, name: text(language, 'confirmEmail.title') })
+        .waitFor();
+      await noSidewaysScroll(other);
+      await other.getByRole('button', { name: text(language, 'confirmEmail.submit') }).click();
+      await other.getByText(text(language, 'confirmEmail.done', { email: newEmail })).waitFor();
+      expect(await sessionAlive(token)).toBe(true);
+      await page.reload();
+      await page.getByText(newEmail, { exact: true }).waitFor();
+
+      // The old address was told, with the way back: it undoes the change and ends every session.
+      const undoLink = await mailedLink(email, 'undo_token');
+      await other.goto(undoLink);
+      await other
+        .getByRole('heading', { level: 1, name: text(language, 'confirmEmail.undoTitle') })
+        .waitFor();
+      await other.getByRole('button', { name: text(language, 'confirmEmail.undoSubmit') }).click();
+      await other.getByText(text(language, 'confirmEmail.restored')).waitFor();
+      expect(await sessionAlive(token)).toBe(false);
+      const back = await call('POST', '/login', { email, password: newPassword });
+      expect(back.status).toBe(200);
+      // The deletion below goes on with a session of the restored address.
+      user.token = ((await back.json()) as { data: { token: string } }).data.token;
+    } finally {
+      await elsewhere.close();
       await close();
     }
   });

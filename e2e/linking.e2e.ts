@@ -120,11 +120,12 @@ describe('linking a trading-platform account (issue 10)', () => {
     await page
       .getByRole('heading', { level: 1, name: text(language, 'linking', 'link.title') })
       .waitFor();
-    // $10,000 as the page writes money (apps/web/src/lib/format.ts: es-419, pt-BR).
+    // $10,000 as the page writes money (lib/number-locale.ts, decision 089): Spanish the
+    // reader's country's way (the test server places loopback in Argentina), pt-BR.
     const balance = await page.evaluate(
       (locale) =>
         new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(10_000),
-      language === 'es' ? 'es-419' : 'pt-BR',
+      language === 'es' ? 'es-AR' : 'pt-BR',
     );
     await page.getByText(balance).first().waitFor();
     expect(

@@ -32,7 +32,9 @@ const copy = {
     cardTitle: 'Cambiar la tarjeta',
     saveAndPay: 'Guardar y pagar USD 29.00',
     active: 'Tu suscripción está activa',
-    nextCharge: /el próximo cobro es de USD.29\.00 el \d{1,2} de \w+ de \d{4}/,
+    // The profile writes money as Argentina does (loopback is AR, decision 089); the simulated
+    // checkout page above is the server's, in es-419.
+    nextCharge: /el próximo cobro es de US\$.29,00 el \d{1,2} de \w+ de \d{4}/,
   },
   pt: {
     ...paymentCopy.pt,

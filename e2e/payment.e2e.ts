@@ -198,7 +198,8 @@ describe('the billing section of the profile', () => {
       const section = page.getByRole('region', { name: 'Suscripción y pagos' });
       await section.getByText('Plan mensual').first().waitFor();
       await section.getByText('Activa').waitFor();
-      await section.getByText(/USD.29\.00 el \d{1,2} de \w+ de \d{4}/).waitFor();
+      // Money as Argentina writes it: the test server places loopback there (decision 089).
+      await section.getByText(/US\$.29,00 el \d{1,2} de \w+ de \d{4}/).waitFor();
       await section.getByText('Visa terminada en 4242').waitFor();
       // The 30-day guarantee: how to claim it, and until when (decision 048).
       await section

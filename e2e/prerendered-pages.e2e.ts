@@ -125,6 +125,22 @@ describe('public pages as HTML, without JavaScript', () => {
   });
 
   it.each(languages)(
+    '%s terms say how to revoke the robot\u2019s permission with actions the product has (issue 23)',
+    async (language) => {
+      const html = await (
+        await fetch(new URL(addressOf('/terms-and-conditions', language), baseURL))
+      ).text();
+      const text = visibleText(html);
+      // Section 7 promised "unlinking", which no screen offers; it now names what exists: the
+      // robot's switch, the dashboard's stop-everything button and deleting the account.
+      expect(text).not.toMatch(/desvinculando/);
+      expect(text).toContain(`«${catalogueText(language, 'dashboard', 'stopAll.button')}»`);
+      expect(text).toContain(`«${catalogueText(language, 'common', 'nav.dashboard')}»`);
+      expect(text).toContain(`«${catalogueText(language, 'common', 'nav.account')}»`);
+    },
+  );
+
+  it.each(languages)(
     '%s home holds how the robot decides, the plans with prices, and the labelled example picture',
     async (language) => {
       const html = await (await fetch(new URL(addressOf('/', language), baseURL))).text();

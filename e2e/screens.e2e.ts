@@ -64,6 +64,17 @@ const publicVisits: Visit[] = [
     name: 'register-confirm-password',
     path: `/register?confirmation_token=${'x'.repeat(43)}`,
   },
+  // The links an e-mail change mails (decision 089), opened in a browser with no session.
+  {
+    route: '/confirm-email',
+    name: 'confirm-email',
+    path: `/confirm-email?token=${'x'.repeat(43)}`,
+  },
+  {
+    route: '/confirm-email',
+    name: 'confirm-email-undo',
+    path: `/confirm-email?undo_token=${'x'.repeat(43)}`,
+  },
   { route: '/forgot-password', name: 'forgot-password', path: '/forgot-password' },
   { route: '/set-password', name: 'set-password', path: '/set-password' },
   ...brokerStepVisits,

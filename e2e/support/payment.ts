@@ -27,7 +27,9 @@ export const paymentCopy = {
     monthlyName: 'Plan mensual',
     paymentTitle: 'Pago de la suscripción',
     payMonthly: 'Pagar el Plan mensual',
-    monthlyPrice: 'USD 29.00',
+    // The web app writes money the reader's country's way (decision 089): the test server
+    // places loopback addresses in Argentina (spec §8's fallback), so "US$ 29,00".
+    monthlyPrice: 'US$ 29,00',
     cardName: 'Nombre en la tarjeta',
     cardNumber: 'Número de tarjeta',
     expiry: 'Vencimiento (MM/AA)',

@@ -52,8 +52,11 @@ import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { accountRoutes } from './http/v1/account.routes';
 import { accountSettingsRoutes } from './http/v1/account-settings.routes';
+import { emailChangeRoutes } from './http/v1/email-change.routes';
 import { AccountSettingsRepository } from './repositories/account-settings.repository';
 import { AccountSettingsService } from './services/account-settings.service';
+import { EmailChangeService } from './services/email-change.service';
+import { EmailChangesRepository } from './repositories/email-changes.repository';
 import { AccountDeletionService } from './services/account-deletion.service';
 import { authRoutes } from './http/v1/auth.routes';
 import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
@@ -134,6 +137,7 @@ export interface Services {
   registration: RegistrationService;
   account: AccountService;
   accountSettings: AccountSettingsService;
+  emailChange: EmailChangeService;
   accountDeletion: AccountDeletionService;
   passwordRecovery: PasswordRecoveryService;
   promoCodes: PromoCodesService;
@@ -692,10 +696,11 @@ export async function buildApp(
     onSessionsRevoked,
     sessionCache,
   );
+  const consentsRepository = new ConsentsRepository(db);
   const registration = new RegistrationService({
     users,
     confirmations: new RegistrationConfirmationsRepository(db),
-    consents: new ConsentsRepository(db),
+    consents: consentsRepository,
     promoCodes,
     hasher: argon2PasswordHasher,
     secrets,
@@ -718,11 +723,29 @@ export async function buildApp(
       );
     },
   });
+  const emailChange = new EmailChangeService({
+    store: new EmailChangesRepository(db),
+    accountWithEmail: (email) => users.findByEmail(email),
+    verifyPassword: (userId, password, field) =>
+      accountSettings.verifyPassword(userId, password, field),
+    secrets,
+    mailer,
+    clock,
+    // Portuguese pages live under /pt (decision 053); the configured origin only (issue 18).
+    page: (language, path) =>
+      new URL(`${language === 'pt' ? '/pt' : ''}${path}`, appBase()).toString(),
+    onSessionsRevoked,
+    onUserChanged,
+    onFailure: (error) => {
+      app.log.error({ err: error }, 'email change: storing or mailing the links failed');
+    },
+  });
   app.decorate<Services>('services', {
+    emailChange,
     geo: new GeoService(geoipRepository),
     auth: authService,
     registration,
-    account: new AccountService(users, clock),
+    account: new AccountService(users, clock, consentsRepository, transact),
     accountSettings,
     accountDeletion: new AccountDeletionService({
       verifyPassword: (userId, password, field) =>
@@ -878,6 +901,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await app.services.passwordRecovery.settled();
     await app.services.registration.settled();
+    await app.services.emailChange.settled();
     await app.services.signInAlerts.settled();
   });
   await registerRealtime(app, config, { auth: app.services.auth });
@@ -988,6 +1012,7 @@ export async function buildApp(
       await v1.register(authRoutes);
       await v1.register(accountRoutes);
       await v1.register(accountSettingsRoutes);
+      await v1.register(emailChangeRoutes);
       await v1.register(promoCodesRoutes);
       await v1.register(emailSubscriptionRoutes);
       await v1.register(notificationRoutes);

@@ -205,6 +205,32 @@ describe('register', () => {
     expect(await userCount(context)).toBe(1);
   });
 
+  it('carries the plan chosen before registering to the browser that confirms (decision 089)', async () => {
+    const invalid = await register(context.app, { plan: 'lifetime' });
+    expect(invalid.statusCode).toBe(422);
+    expect((await register(context.app, { plan: 'yearly' })).statusCode).toBe(202);
+    const link = await confirmationTokenFor(context.app, 'maria@example.com');
+    // Another browser: no nonce, the password instead, and no plan of its own.
+    const confirmed = await confirmRegistration(context.app, {
+      token: link,
+      password: validRegistration.password,
+    });
+    expect(confirmed.statusCode).toBe(201);
+    expect(confirmed.json()).toMatchObject({ data: { promocode: null, plan: 'yearly' } });
+  });
+
+  it('answers no plan when none was chosen', async () => {
+    const token = await registeredToken(context.app);
+    expect(token).toBeTruthy();
+    expect((await register(context.app, { email: 'otra@example.com' })).statusCode).toBe(202);
+    const link = await confirmationTokenFor(context.app, 'otra@example.com');
+    const confirmed = await confirmRegistration(context.app, {
+      token: link,
+      password: validRegistration.password,
+    });
+    expect(confirmed.json()).toMatchObject({ data: { plan: null } });
+  });
+
   it('a link works once, one at a time, and for a day', async () => {
     const first = await register(context.app);
     const { nonce } = first.json<{ data: { nonce: string } }>().data;

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { privacyPolicyVersion } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
 import { registrationConfirmations, userConsents, users } from '../src/db/schema';
 import type { Mailer, MailMessage } from '../src/repositories/mail.repository';
@@ -107,6 +108,58 @@ describe('consent at registration (decision 087)', () => {
       ['marketing', false, 'es'],
       ['privacy', true, 'es'],
       ['terms', true, 'es'],
+    ]);
+  });
+
+  it('records the newsletter toggled in settings as a consent given or withdrawn, with its time and policy version (decision 089)', async () => {
+    const token = await registerAndConfirm(context, { language: 'pt' });
+    const toggle = () =>
+      context.app.inject({
+        method: 'POST',
+        url: '/core-api/public/api/v1/newsletter',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    clock.advance(60_000);
+    const on = await toggle();
+    expect(on.json()).toEqual({ data: { subscribed_newsletter: true } });
+    clock.advance(60_000);
+    const off = await toggle();
+    expect(off.json()).toEqual({ data: { subscribed_newsletter: false } });
+    expect(await newsletterOf(context, token)).toBe(false);
+
+    const marketing = (await consentsOf(context))
+      .filter((row) => row.purpose === 'marketing')
+      .sort((a, b) => a.givenAt.getTime() - b.givenAt.getTime());
+    expect(
+      marketing.map(({ granted, source, policyVersion, language, givenAt }) => ({
+        granted,
+        source,
+        policyVersion,
+        language,
+        givenAt: givenAt.toISOString(),
+      })),
+    ).toEqual([
+      {
+        granted: false,
+        source: 'registration',
+        policyVersion: privacyPolicyVersion,
+        language: 'pt',
+        givenAt: expect.any(String) as unknown,
+      },
+      {
+        granted: true,
+        source: 'settings',
+        policyVersion: privacyPolicyVersion,
+        language: 'pt',
+        givenAt: new Date(clock.now().getTime() - 60_000).toISOString(),
+      },
+      {
+        granted: false,
+        source: 'settings',
+        policyVersion: privacyPolicyVersion,
+        language: 'pt',
+        givenAt: clock.now().toISOString(),
+      },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { newPasswordSchema, passwordsMatch, phoneSchema } from './accounts';
+import { emailSchema, newPasswordSchema, passwordsMatch, phoneSchema } from './accounts';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 import { text } from './text';
@@ -89,3 +89,39 @@ export const deleteAccountResponseSchema = dataEnvelope(z.object({ deleted: z.li
  * years). Shown on the settings screen and in the privacy policy.
  */
 export const paymentRecordsKeptYears = 10;
+
+/**
+ * Changing the e-mail address (decision 089): the new address and the current password. The
+ * address changes only when the link mailed to it is opened.
+ */
+export const changeEmailRequestSchema = z.object({
+  email: emailSchema,
+  current_password: currentPasswordSchema,
+  language: languageSchema.optional(),
+});
+export type ChangeEmailRequest = z.input<typeof changeEmailRequestSchema>;
+/**
+ * The same answer whether or not the new address already has an account (decision 085's
+ * rule): what differs goes by e-mail. `validHours`: how long the link works.
+ */
+export const changeEmailResponseSchema = dataEnvelope(
+  z.object({ sent: z.literal(true), validHours: z.number().int().positive() }),
+);
+
+/** A link's token, from the e-mail: the confirmation's or the old address's "it was not me". */
+export const emailLinkRequestSchema = z.object({
+  token: text({ error: 'validation.required' })
+    .min(1, { error: 'validation.required' })
+    .max(200, { error: 'validation.max' }),
+  language: languageSchema.optional(),
+});
+export type EmailLinkRequest = z.input<typeof emailLinkRequestSchema>;
+/** The account's address now. */
+export const emailConfirmedResponseSchema = dataEnvelope(z.object({ email: z.string() }));
+/**
+ * `restored`: the old address is the account's again (the change had been confirmed);
+ * `signedOut`: every session ended.
+ */
+export const emailUndoneResponseSchema = dataEnvelope(
+  z.object({ restored: z.boolean(), signedOut: z.number().int().nonnegative() }),
+);

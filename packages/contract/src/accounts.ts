@@ -2,6 +2,7 @@ import { z } from './zod';
 import { categories } from './categories';
 import { dataEnvelope } from './envelope';
 import { languageSchema } from './common-schemas';
+import { planIds } from './plans';
 import { text } from './text';
 
 /**
@@ -110,6 +111,9 @@ export const registerRequestSchema = z
     client_source: optionalText(limits.tracking.max),
     // Stored verbatim (spec §4 tracking), so not trimmed.
     referral: text().max(limits.referral.max).nullish(),
+    // The plan chosen on the home page, kept with the registration so that confirming in
+    // another browser still marks it at payment (decisions 086, 089).
+    plan: z.enum(planIds).nullish(),
     language: languageSchema.optional(),
   })
   .superRefine(passwordsMatch);
@@ -134,7 +138,12 @@ export const confirmRegistrationRequestSchema = z.object({
 export type ConfirmRegistrationRequest = z.input<typeof confirmRegistrationRequestSchema>;
 /** The new account's session, and what became of a promo code given at registration. */
 export const confirmRegistrationResponseSchema = dataEnvelope(
-  z.object({ token: z.string(), promocode: z.enum(['applied', 'expired']).nullable() }),
+  z.object({
+    token: z.string(),
+    promocode: z.enum(['applied', 'expired']).nullable(),
+    /** The plan chosen before registering, if any (decision 089). */
+    plan: z.enum(planIds).nullable(),
+  }),
 );
 export type ConfirmRegistrationResponse = z.infer<typeof confirmRegistrationResponseSchema>;
 

@@ -39,6 +39,11 @@ export const accountPaths = {
   signOutSession: '/account/sessions/:id/sign-out',
   signOutOthers: '/account/sessions/sign-out-others',
   delete: '/account/delete',
+  /** Signed in: asks for the change (decision 089). */
+  email: '/account/email',
+  /** Public: the link mailed to the new address, and the old address's "it was not me". */
+  emailConfirm: '/account/email/confirm',
+  emailUndo: '/account/email/undo',
 } as const;
 
 /** Notifications (issue 22; decision 088), under apiV1Prefix. */

@@ -55,6 +55,10 @@ const es = {
   'account.samePassword': 'La nueva contraseña debe ser distinta de la actual',
   'account.sessionNotFound': 'Esa sesión ya terminó o no es tuya.',
   'account.currentSession': 'Esta es la sesión que estás usando: para terminarla, cierra sesión.',
+  'account.sameEmail': 'Ese ya es el correo de tu cuenta',
+  'account.emailLinkInvalid':
+    'El enlace no es válido, ya se usó o venció. Pide el cambio de nuevo desde la configuración de tu cuenta.',
+  'account.emailTaken': 'Ese correo ya pertenece a otra cuenta de Tradebot: tu correo no cambió.',
   'billing.alreadySubscribed':
     'Ya tienes una suscripción vigente. Puedes verla en tu perfil, en la sección de facturación.',
   'billing.noSubscription': 'No tienes una suscripción de pago vigente.',
@@ -150,6 +154,10 @@ const pt: Record<MessageKey, string> = {
   'account.samePassword': 'A nova senha deve ser diferente da atual',
   'account.sessionNotFound': 'Essa sessão já terminou ou não é sua.',
   'account.currentSession': 'Esta é a sessão que você está usando: para encerrá-la, saia da conta.',
+  'account.sameEmail': 'Esse já é o e-mail da sua conta',
+  'account.emailLinkInvalid':
+    'O link não é válido, já foi usado ou expirou. Peça a alteração de novo nas configurações da sua conta.',
+  'account.emailTaken': 'Esse e-mail já pertence a outra conta da Tradebot: seu e-mail não mudou.',
   'billing.alreadySubscribed':
     'Você já tem uma assinatura ativa. Veja-a no seu perfil, na seção de cobrança.',
   'billing.noSubscription': 'Você não tem uma assinatura paga ativa.',

@@ -142,6 +142,8 @@ export interface PendingRegistration {
    * it: those cannot become accounts (no consent on record); the user registers again.
    */
   consent?: RegistrationConsent;
+  /** The plan chosen on the home page (decision 089); missing from older registrations. */
+  plan?: 'monthly' | 'yearly' | null;
 }
 
 /** The consent given on the register form, carried to the account at confirmation. */
@@ -181,14 +183,53 @@ export const registrationConfirmations = pgTable(
   ],
 );
 
+/**
+ * E-mail address changes asked for in account settings (decision 089). The address changes
+ * only when the link mailed to the new one is used (once, within a day); the old address gets
+ * a "it was not me" link that, for a week, cancels the change or puts the old address back and
+ * ends every session. Rows are kept for that week, then dropped when another change is asked.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    oldEmail: text('old_email').notNull(),
+    newEmail: text('new_email').notNull(),
+    /** The link mailed to the new address (peppered SHA-256, as session tokens). */
+    tokenHash: text('token_hash').notNull(),
+    /** The "it was not me" link mailed to the old address. */
+    undoTokenHash: text('undo_token_hash').notNull(),
+    /** The session that asked: it stays signed in when the change is confirmed. */
+    sessionId: uuid('session_id'),
+    /**
+     * False when the new address already had an account: nothing was mailed to it, so the
+     * link cannot exist; the row is kept so the old address's mail and link look the same.
+     */
+    mailed: boolean('mailed').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    undoExpiresAt: timestamp('undo_expires_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('email_changes_token_hash_key').on(table.tokenHash),
+    uniqueIndex('email_changes_undo_token_hash_key').on(table.undoTokenHash),
+    index('email_changes_user_id_idx').on(table.userId),
+  ],
+);
+
 /** What a consent was about (decision 087). */
 export const consentPurposes = ['terms', 'privacy', 'marketing'] as const;
 export type ConsentPurpose = (typeof consentPurposes)[number];
 
 /**
  * The consents each account gave or refused, as evidence (LGPD art. 8 §2: the controller must
- * prove consent; decision 087): one row per purpose and decision, never updated. Only the
- * registration writes rows for now.
+ * prove consent; decision 087): one row per purpose and decision, never updated. The
+ * registration writes them, and so does the newsletter toggle (decision 089).
  */
 export const userConsents = pgTable(
   'user_consents',
@@ -203,7 +244,7 @@ export const userConsents = pgTable(
     policyVersion: text('policy_version').notNull(),
     /** The language the policy and the form were read in. */
     language: text('language').notNull(),
-    /** Where it was given: 'registration' for now. */
+    /** Where it was given: 'registration', or 'settings' (the newsletter toggle, decision 089). */
     source: text('source').notNull(),
     /** When the user gave it (the form was sent), not when the account was created. */
     givenAt: timestamp('given_at', { withTimezone: true }).notNull(),

@@ -93,6 +93,11 @@ export const rateLimitRules = {
     perIp: { max: 60, timeWindow: 15 * minute },
     perAccount: { max: 30, timeWindow: 15 * minute },
   },
+  // Changing the e-mail (decision 089): as register, since each mails two addresses; per user
+  // id, and each checks the current password (argon2).
+  accountEmail: { perIp: { max: 10, timeWindow: hour }, perAccount: { max: 5, timeWindow: hour } },
+  // The links mailed for it: tokens are unguessable; as register's confirmation.
+  accountEmailLink: { perIp: { max: 20, timeWindow: 15 * minute } },
 } satisfies Record<string, { perIp: Limit; perAccount?: Limit }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;

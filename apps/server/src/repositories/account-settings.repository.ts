@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import {
   contactMessages,
   dayStarts,
+  emailChanges,
   emailSubscriptions,
   operations,
   orderIntents,
@@ -105,6 +106,7 @@ export class AccountSettingsRepository {
         .where(eq(userSettings.userId, userId));
       await tx.delete(sessions).where(eq(sessions.userId, userId));
       await tx.delete(passwordResetCodes).where(eq(passwordResetCodes.userId, userId));
+      await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
       await tx.delete(tradingPlatformLinks).where(eq(tradingPlatformLinks.userId, userId));
       await tx.delete(platformUsers).where(eq(platformUsers.accountId, userId));
       await tx.delete(operations).where(eq(operations.accountId, userId));

@@ -27,9 +27,12 @@ export class CachedUsersRepository extends UsersRepository {
     return row;
   }
 
-  override async toggleNewsletter(userId: string, now: Date): Promise<boolean> {
-    const subscribed = await super.toggleNewsletter(userId, now);
-    await this.userChanged(userId);
+  /** Inside a caller's transaction, the caller calls `userChanged` again after the commit. */
+  override async toggleNewsletter(
+    ...args: Parameters<UsersRepository['toggleNewsletter']>
+  ): Promise<boolean> {
+    const subscribed = await super.toggleNewsletter(...args);
+    await this.userChanged(args[0]);
     return subscribed;
   }
 

@@ -100,8 +100,9 @@ export class UsersRepository {
   }
 
   /** Flips the newsletter opt-in and returns the new value. */
-  async toggleNewsletter(userId: string, now: Date): Promise<boolean> {
-    const [row] = await this.db
+  /** Inside the caller's transaction when given one (the consent row goes with it). */
+  async toggleNewsletter(userId: string, now: Date, db: Db = this.db): Promise<boolean> {
+    const [row] = await db
       .update(users)
       .set({ subscribedNewsletter: sql`not ${users.subscribedNewsletter}`, updatedAt: now })
       .where(eq(users.id, userId))

@@ -1,6 +1,9 @@
-import { categories, type UserConfig } from '@tradebot/contract';
+import { categories, privacyPolicyVersion, type UserConfig } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
+import type { ConsentsStore } from '../repositories/consents.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import { accountLanguage } from './account-settings.service';
+import type { Transact } from './support-inbox.service';
 
 /** The config's categories, every one always present (get-settings builds this per request). */
 const configCategories = [...categories, 'all'] as const;
@@ -9,6 +12,8 @@ export class AccountService {
   constructor(
     private readonly users: UsersRepository,
     private readonly clock: Clock,
+    private readonly consents: ConsentsStore,
+    private readonly transact: Transact,
   ) {}
 
   /** spec §3 User config, exactly its shape. */
@@ -39,7 +44,30 @@ export class AccountService {
     };
   }
 
+  /**
+   * Turns the newsletter on or off, and records it as a marketing consent given or withdrawn,
+   * with the moment and the policy version, in the same transaction (decision 089): later
+   * opt-ins and opt-outs are evidenced as the registration's are (decision 087).
+   */
   async toggleNewsletter(user: UserRow): Promise<boolean> {
-    return this.users.toggleNewsletter(user.id, this.clock.now());
+    const now = this.clock.now();
+    const subscribed = await this.transact(async (tx) => {
+      const toggled = await this.users.toggleNewsletter(user.id, now, tx);
+      await this.consents.record(tx, [
+        {
+          userId: user.id,
+          purpose: 'marketing',
+          granted: toggled,
+          policyVersion: privacyPolicyVersion,
+          language: accountLanguage(user),
+          source: 'settings',
+          givenAt: now,
+        },
+      ]);
+      return toggled;
+    });
+    // Read elsewhere before the commit, the cached row may be the old one (decision 045).
+    await this.users.userChanged(user.id);
+    return subscribed;
   }
 }

@@ -1,5 +1,6 @@
 import {
   privacyPolicyVersion,
+  type PlanId,
   registrationBlockedCountries,
   type Language,
   type RegisterRequest,
@@ -163,6 +164,7 @@ export class RegistrationService {
       referral: input.referral ?? null,
       promocode: blankToNull(input.promocode)?.toUpperCase() ?? null,
       consent,
+      plan: input.plan ?? null,
     };
     const token = secrets.newToken();
     const now = clock.now();
@@ -195,7 +197,7 @@ export class RegistrationService {
       password?: string | null;
     },
     userAgent?: string,
-  ): Promise<{ token: string; promocode: PromocodeOutcome }> {
+  ): Promise<{ token: string; promocode: PromocodeOutcome; plan: PlanId | null }> {
     const { secrets, clock } = this.deps;
     const now = clock.now();
     const found = await this.deps.confirmations.find(secrets.hash(input.token), now);
@@ -205,7 +207,11 @@ export class RegistrationService {
     const session = await this.deps.signIn(outcome.userId, userAgent);
     if (outcome.benefitGranted) await this.deps.promoBenefits?.granted(outcome.userId);
     this.afterAnswer(this.mailWelcome(found.registration), 'welcome');
-    return { token: session.token, promocode: outcome.promocode };
+    return {
+      token: session.token,
+      promocode: outcome.promocode,
+      plan: found.registration.plan ?? null,
+    };
   }
 
   /** The welcome e-mail, in the account's language, after the answer (issue 23). */

@@ -196,3 +196,21 @@ export function codeIn(mail: string): string {
   if (!match?.[1]) throw new Error(`no code in mail:\n${mail}`);
   return match[1];
 }
+
+/**
+ * The newest token a link mailed to `to` carries in its `param` query parameter (the e-mail
+ * change's `token` or `undo_token`, decision 089), or undefined when none was mailed.
+ */
+export async function mailedLinkToken(
+  app: FastifyInstance,
+  to: string,
+  param: string,
+): Promise<string | undefined> {
+  await app.services.emailChange.settled();
+  const pattern = new RegExp(`[?&]${param}=([\\w-]+)`);
+  const tokens = (await mailFilesTo(app, to)).flatMap((mail) => {
+    const token = pattern.exec(quotedPrintable(mail.text))?.[1];
+    return token ? [token] : [];
+  });
+  return tokens.at(-1);
+}

@@ -33,6 +33,7 @@ const privatePages: Record<string, string> = {
   '/dashboard': 'dashboard',
   '/profile-config': 'profileConfig',
   '/account-settings': 'accountSettings',
+  '/confirm-email': 'confirmEmail',
   '/trading-platform-login': 'tradingPlatformLogin',
 };
 

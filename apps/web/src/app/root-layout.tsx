@@ -6,6 +6,7 @@ import { OperatorIdentity } from '../components/operator-identity';
 import { MessageOverlay } from '../components/ui/overlay';
 import { NavigationLoader } from '../components/ui/page-loader';
 import { useTranslation } from '../lib/i18n';
+import { useLearnCountry } from '../lib/number-locale';
 import { applyPageHead, pageHead } from './page-head';
 import { ScrollManager } from './scroll-manager';
 import { SiteHeader } from './site-header';
@@ -24,6 +25,8 @@ function DocumentHead() {
 /** spec §2 Root shell: header, the routed view, footer, the message overlay, the loader. */
 export function RootLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
+  // Numbers and money follow the reader's country (decision 089), learned once per browser.
+  useLearnCountry();
   return (
     <>
       <a className={styles.skipLink} href="#main">

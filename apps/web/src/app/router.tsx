@@ -134,6 +134,13 @@ export const routes: RouteObject[] = [
                   flags: { ...authOnly, name: 'AccountSettings' },
                 },
               ),
+              // The links an e-mail change mails (decision 089): no session needed, since
+              // they may be opened on another device.
+              page(
+                'confirm-email',
+                () => import('../features/account-settings/routes/confirm-email'),
+                { namespaces: ['account-settings', 'forms'] },
+              ),
             ],
           },
           page('link-account', () => import('../features/linking/routes/link-account'), {

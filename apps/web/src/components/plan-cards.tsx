@@ -4,6 +4,7 @@ import { formatCents } from '../lib/format';
 import { useTranslation } from '../lib/i18n';
 import { Badge } from './ui/badge';
 import styles from './plan-cards.module.css';
+import { useNumberLocale } from '../lib/number-locale';
 
 const included = ['robot', 'refund', 'guarantee', 'support', 'cancel'] as const;
 
@@ -21,6 +22,7 @@ export function PlanCards({
   chosen?: PlanId | null;
 }) {
   const { t, language } = useTranslation('plans');
+  const numberLocale = useNumberLocale(language);
   return (
     <ul className={styles.grid}>
       {planIds.map((id) => {
@@ -42,20 +44,20 @@ export function PlanCards({
               {name}
             </h3>
             <p className={styles.price}>
-              <span className={styles.amount}>{formatCents(language, plan.priceCents)}</span>{' '}
+              <span className={styles.amount}>{formatCents(numberLocale, plan.priceCents)}</span>{' '}
               {t(`per.${id}`)}
             </p>
             {plan.interval === 'year' && (
               <p className={styles.note}>
                 {t('yearlyEquivalent', {
-                  amount: formatCents(language, Math.round(plan.priceCents / 12)),
+                  amount: formatCents(numberLocale, Math.round(plan.priceCents / 12)),
                 })}
               </p>
             )}
             <ul className={styles.features}>
               {plan.brokerGiftCents > 0 && (
                 <li className={styles.gift}>
-                  {t('gift', { amount: formatCents(language, plan.brokerGiftCents) })}
+                  {t('gift', { amount: formatCents(numberLocale, plan.brokerGiftCents) })}
                 </li>
               )}
               {included.map((key) => (

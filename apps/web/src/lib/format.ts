@@ -1,37 +1,41 @@
 import type { Language } from '@tradebot/contract';
+import type { NumberLocale } from './number-locale';
 
 /**
- * Numbers and times as the user's language writes them (Intl). Spanish uses the Latin
- * American conventions and Portuguese the Brazilian ones: the product's users are there.
+ * Numbers and times as the user's language writes them (Intl). A language alone uses the
+ * Latin American conventions for Spanish and the Brazilian ones for Portuguese; numbers and
+ * money take the reader's country too when it is known (`es-AR`, lib/number-locale.ts,
+ * decision 089).
  */
 const locales: Record<Language, string> = { es: 'es-419', pt: 'pt-BR' };
 
-export function localeOf(language: Language): string {
-  return locales[language];
+/** The BCP 47 tag Intl gets: a language's default, or the language with its country. */
+export function localeOf(locale: NumberLocale): string {
+  return locale === 'es' || locale === 'pt' ? locales[locale] : locale;
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
-function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${language}|${JSON.stringify(options)}`;
+function numberFormat(locale: NumberLocale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
   let format = cache.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locales[language], options);
+    format = new Intl.NumberFormat(localeOf(locale), options);
     cache.set(key, format);
   }
   return format;
 }
 
-/** USD, two decimals: "USD 1,234.50" (es), "US$ 1.234,50" (pt). */
-export function formatMoney(language: Language, amount: number): string {
-  return numberFormat(language, { style: 'currency', currency: 'USD' }).format(amount);
+/** USD, two decimals: "USD 1,234.50" (es, es-MX), "US$ 1.234,50" (es-AR, pt). */
+export function formatMoney(locale: NumberLocale, amount: number): string {
+  return numberFormat(locale, { style: 'currency', currency: 'USD' }).format(amount);
 }
 
 /**
  * A gain or a loss with its sign ("+USD 1.25", "-USD 0.40"), so colour is never the only cue.
  * An amount that rounds to zero has no sign.
  */
-export function formatSignedMoney(language: Language, amount: number): string {
-  return numberFormat(language, {
+export function formatSignedMoney(locale: NumberLocale, amount: number): string {
+  return numberFormat(locale, {
     style: 'currency',
     currency: 'USD',
     signDisplay: 'exceptZero',
@@ -39,14 +43,14 @@ export function formatSignedMoney(language: Language, amount: number): string {
 }
 
 /** A share 0..1 as a percentage, one decimal at most: "12.3%". */
-export function formatPercent(language: Language, share: number): string {
-  return numberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(share);
+export function formatPercent(locale: NumberLocale, share: number): string {
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
 /** A price as the instrument quotes it: the digits it came with, at least two. */
-export function formatPrice(language: Language, price: number): string {
+export function formatPrice(locale: NumberLocale, price: number): string {
   const decimals = Math.min(8, Math.max(2, decimalsOf(price)));
-  return numberFormat(language, {
+  return numberFormat(locale, {
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   }).format(price);
@@ -60,8 +64,8 @@ function decimalsOf(value: number): number {
 }
 
 /** A trade size in lots: up to two decimals. */
-export function formatLots(language: Language, lots: number): string {
-  return numberFormat(language, { maximumFractionDigits: 2 }).format(lots);
+export function formatLots(locale: NumberLocale, lots: number): string {
+  return numberFormat(locale, { maximumFractionDigits: 2 }).format(lots);
 }
 
 const dateCache = new Map<string, Intl.DateTimeFormat>();
@@ -102,8 +106,8 @@ export function formatDay(language: Language, iso: string): string {
 }
 
 /** Integer cents as money in USD. */
-export function formatCents(language: Language, cents: number): string {
-  return formatMoney(language, cents / 100);
+export function formatCents(locale: NumberLocale, cents: number): string {
+  return formatMoney(locale, cents / 100);
 }
 
 /**
@@ -111,7 +115,11 @@ export function formatCents(language: Language, cents: number): string {
  * language abbreviates them; `null` when either time is unreadable or the end precedes the
  * start.
  */
-export function formatDuration(language: Language, fromIso: string, toIso: string): string | null {
+export function formatDuration(
+  locale: NumberLocale,
+  fromIso: string,
+  toIso: string,
+): string | null {
   const milliseconds = new Date(toIso).getTime() - new Date(fromIso).getTime();
   if (!Number.isFinite(milliseconds) || milliseconds < 0) return null;
   const seconds = Math.floor(milliseconds / 1000);
@@ -122,10 +130,10 @@ export function formatDuration(language: Language, fromIso: string, toIso: strin
     [seconds % 60, 'second'],
   ];
   const first = parts.findIndex(([value]) => value > 0);
-  if (first < 0) return numberFormat(language, { style: 'unit', unit: 'second' }).format(0);
+  if (first < 0) return numberFormat(locale, { style: 'unit', unit: 'second' }).format(0);
   return parts
     .slice(first, first + 2)
     .filter(([value]) => value > 0)
-    .map(([value, unit]) => numberFormat(language, { style: 'unit', unit }).format(value))
+    .map(([value, unit]) => numberFormat(locale, { style: 'unit', unit }).format(value))
     .join(' ');
 }

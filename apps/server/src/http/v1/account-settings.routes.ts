@@ -3,6 +3,8 @@ import {
   accountPaths,
   accountSessionsResponseSchema,
   apiErrorSchema,
+  changeEmailRequestSchema,
+  changeEmailResponseSchema,
   changePasswordRequestSchema,
   changePasswordResponseSchema,
   deleteAccountRequestSchema,
@@ -27,13 +29,14 @@ function sessionOf(request: FastifyRequest): string {
 
 /** Account settings (issue 23; decision 080): details, password, phone, sessions, deletion. */
 export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { accountSettings, accountDeletion } = app.services;
+  const { accountSettings, accountDeletion, emailChange } = app.services;
   app.addHook('onRequest', requireUser(app));
   const security = [{ bearer: [] }];
   const tags = ['accounts'];
   const userIdOf = (request: FastifyRequest) => userOf(request).id;
   const limitPassword = limitAttempts(app, 'accountPassword', userIdOf);
   const limitChanges = limitAttempts(app, 'accountChange', userIdOf);
+  const limitEmail = limitAttempts(app, 'accountEmail', userIdOf);
 
   app.get(
     accountPaths.details,
@@ -70,6 +73,35 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
       );
       return { data: { changed: true as const, signedOut } };
+    },
+  );
+
+  app.post(
+    accountPaths.email,
+    {
+      schema: {
+        tags,
+        summary: 'Ask to change the e-mail address (the current password required)',
+        description:
+          'Answers 202 the same whether or not the new address already has an account (decision ' +
+          '089): a link is mailed to a free address, and the account changes only when it is ' +
+          'opened (once, within `validHours`); an address with an account is told that nothing ' +
+          'changed. The current address is told at once, with a link that undoes the change and ' +
+          'ends every session. A wrong password is a 422 on `current_password`; the current ' +
+          'address, a 422 on `email`.',
+        security,
+        body: changeEmailRequestSchema,
+        response: { 202: changeEmailResponseSchema, ...refusals },
+      },
+      preHandler: limitEmail,
+    },
+    async (request, reply) => {
+      const { validHours } = await emailChange.request(
+        userOf(request),
+        sessionOf(request),
+        request.body,
+      );
+      return reply.status(202).send({ data: { sent: true as const, validHours } });
     },
   );
 

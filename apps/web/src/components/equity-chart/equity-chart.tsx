@@ -1,7 +1,8 @@
-import type { EquityPoint, Language } from '@tradebot/contract';
+import type { EquityPoint } from '@tradebot/contract';
 import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { formatMoney, localeOf } from '../../lib/format';
+import type { NumberLocale } from '../../lib/number-locale';
 import { chartPoints } from './equity-points';
 
 /**
@@ -20,10 +21,11 @@ function token(name: string): string {
  */
 export default function EquityChart({
   points,
-  language,
+  locale,
 }: {
   points: readonly EquityPoint[];
-  language: Language;
+  /** Numbers' locale: the language and the reader's country (decision 089). */
+  locale: NumberLocale;
 }) {
   const container = useRef<HTMLDivElement>(null);
 
@@ -52,8 +54,8 @@ export default function EquityChart({
       handleScroll: false,
       handleScale: false,
       localization: {
-        locale: localeOf(language),
-        priceFormatter: (price: number) => formatMoney(language, price),
+        locale: localeOf(locale),
+        priceFormatter: (price: number) => formatMoney(locale, price),
       },
     });
     const series = chart.addSeries(AreaSeries, {
@@ -77,7 +79,7 @@ export default function EquityChart({
       cancelAnimationFrame(frame);
       chart.remove();
     };
-  }, [points, language]);
+  }, [points, locale]);
 
   return <div ref={container} style={{ height: '12rem' }} />;
 }

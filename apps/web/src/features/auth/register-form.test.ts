@@ -30,6 +30,15 @@ describe('the register form', () => {
     });
   });
 
+  it('sends the plan chosen on the home page, so another browser confirming it knows it', () => {
+    const tracking = { partner_id: null, client_source: null, referral: null };
+    expect(registerPayload(values, tracking, 'es', 'yearly')).toMatchObject({ plan: 'yearly' });
+    expect(registerPayload(values, tracking, 'es')).toMatchObject({ plan: null });
+    expect(
+      validate(registerRequestSchema, registerPayload(values, tracking, 'es', 'yearly')).errors,
+    ).toBeUndefined();
+  });
+
   it('maps contract issues to catalogue keys with their count', () => {
     const result = validate(
       registerRequestSchema,

@@ -1,4 +1,4 @@
-import type { Language, RegisterRequest } from '@tradebot/contract';
+import type { Language, PlanId, RegisterRequest } from '@tradebot/contract';
 
 export interface RegisterValues {
   name: string;
@@ -34,6 +34,8 @@ export function registerPayload(
   values: RegisterValues,
   tracking: StoredTracking,
   language: Language,
+  /** The plan chosen on the home page (decisions 086, 089). */
+  plan: PlanId | null = null,
 ): RegisterPayload {
   const optional = (value: string | null) => {
     const trimmed = value?.trim() ?? '';
@@ -53,6 +55,8 @@ export function registerPayload(
     partner_id: optional(tracking.partner_id),
     client_source: optional(tracking.client_source),
     referral: optional(tracking.referral),
+    // Kept with the registration, so another browser confirming it knows it (decision 089).
+    plan,
     language,
   };
 }

@@ -6,6 +6,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useAccountDetails } from '../api/account-details';
 import { DeleteAccountCard } from '../components/delete-account-card';
 import { DetailsCard } from '../components/details-card';
+import { EmailCard } from '../components/email-card';
 import { serverMessage } from '../components/failure-text';
 import { PasswordCard } from '../components/password-card';
 import { SessionsCard } from '../components/sessions-card';
@@ -13,7 +14,7 @@ import { SessionsCard } from '../components/sessions-card';
 /**
  * /account-settings (issue 23; decision 080): details and phone, password, sessions, and
  * deleting the account. Open to every signed-in user, paid and linked or not: deleting an
- * account must never wait on a payment. Changing the e-mail comes with its verification.
+ * account must never wait on a payment. A new e-mail address is verified (decision 089).
  */
 export default function AccountSettingsRoute() {
   const { t } = useTranslation('account-settings');
@@ -34,6 +35,7 @@ export default function AccountSettingsRoute() {
         </Notice>
       )}
       {details.data && <DetailsCard details={details.data} />}
+      {details.data && <EmailCard currentEmail={details.data.email} />}
       <PasswordCard />
       <SessionsCard />
       <DeleteAccountCard />

@@ -11,7 +11,7 @@ import { getBilling } from '../../../lib/billing';
 import { failureMessage, type FieldError } from '../../../lib/form-errors';
 import { formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { welcomeState } from '../../../lib/onboarding';
+import { chosenPlan, welcomeState } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
@@ -57,6 +57,8 @@ export function ConfirmRegistration({ token }: { token: string }) {
     try {
       const confirmed = await confirmRegistration({ token, language, ...proof });
       registrationNonce.clear();
+      // The plan chosen before registering, in whichever browser the link is opened (089).
+      chosenPlan.remember(confirmed.plan);
       const auth = useAuthStore.getState();
       auth.signIn(confirmed.token);
       await useAuthStore.getState().ensureSettings();

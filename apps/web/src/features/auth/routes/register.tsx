@@ -105,7 +105,7 @@ function RegisterForm() {
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     await submit(
-      registerPayload(values, storedTracking(), language),
+      registerPayload(values, storedTracking(), language, chosenPlan.get()),
       async (data) => {
         registrationNonce.set(await register(data));
         setSentTo(data.email);

@@ -23,6 +23,7 @@ import { useAuthStore } from '../../../stores/auth';
 import { Waiting } from '../components/waiting';
 
 import styles from './payment.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /** After the card page, how often /payment asks whether the retried charge was confirmed, and for how long. */
 const pollMs = 1000;
@@ -164,6 +165,7 @@ function Payment({
 function PlatformCard() {
   const { t } = useTranslation('billing');
   const { t: tLinking, language } = useTranslation('linking');
+  const numberLocale = useNumberLocale(language);
   return (
     <Card title={t('payment.platformTitle')} titleId="platform-title">
       <p>{tLinking('platform.description')}</p>
@@ -172,7 +174,7 @@ function PlatformCard() {
           { term: tLinking('platform.name'), value: tLinking('platform.title') },
           {
             term: tLinking('platform.startingBalance'),
-            value: formatCents(language, builtInPlatform.startingBalanceCents),
+            value: formatCents(numberLocale, builtInPlatform.startingBalanceCents),
           },
         ]}
       />
@@ -239,11 +241,12 @@ function Ended({ state }: { state: BillingState }) {
 /** A subscription running (or past due): no plans, its state and the next step. */
 function Subscribed({ state, waitingForCard }: { state: BillingState; waitingForCard: boolean }) {
   const { t, language } = useTranslation('billing');
+  const numberLocale = useNumberLocale(language);
   const { t: tPlans } = useTranslation('plans');
   const linked = useAuthStore((store) => store.userConfig?.linked ?? false);
   const portal = useOpenPortal();
   const day = (iso: string) => formatDay(language, iso);
-  const money = (cents: number) => formatCents(language, cents);
+  const money = (cents: number) => formatCents(numberLocale, cents);
   const next = (
     <Button to={routePath(linked ? 'Dashboard' : 'LinkAccount')}>{t('payment.continue')}</Button>
   );

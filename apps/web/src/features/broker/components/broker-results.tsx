@@ -13,6 +13,7 @@ import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
 import { searchBrokers } from '../api/search-brokers';
 import styles from './broker-search.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 type Search =
   | { state: 'loading' }
@@ -98,6 +99,7 @@ export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
 
 function BrokerCard({ broker }: { broker: Broker }) {
   const { t, language } = useTranslation('broker');
+  const numberLocale = useNumberLocale(language);
   const signedIn = useAuthStore((state) => state.token !== null);
   const titleId = `broker-${broker.id}`;
   const list = (items: string[], empty: string) => (items.length > 0 ? items.join(', ') : empty);
@@ -115,7 +117,7 @@ function BrokerCard({ broker }: { broker: Broker }) {
       {broker.builtIn && (
         <p>
           {t('results.builtInText', {
-            balance: formatMoney(language, builtInPlatform.startingBalanceCents / 100),
+            balance: formatMoney(numberLocale, builtInPlatform.startingBalanceCents / 100),
           })}
         </p>
       )}
@@ -127,7 +129,7 @@ function BrokerCard({ broker }: { broker: Broker }) {
               ? t('results.builtInRegulators')
               : list(broker.regulators, t('results.noRegulator')),
           },
-          { term: t('results.minDeposit'), value: formatMoney(language, broker.minDeposit) },
+          { term: t('results.minDeposit'), value: formatMoney(numberLocale, broker.minDeposit) },
           {
             term: t('results.markets'),
             value: broker.markets.map((market) => t(`markets.names.${market}`)).join(', '),

@@ -6,6 +6,7 @@ import { Stat, StatGrid } from '../../../components/ui/stat';
 import { formatMoney, formatPercent, formatSignedMoney, toneOf } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './dashboard.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /** spec §2: balance, available capital, equity, earnings, and the exposure against the cap. */
 export function AccountSummary({
@@ -16,6 +17,7 @@ export function AccountSummary({
   loading: boolean;
 }) {
   const { t, language } = useTranslation('dashboard');
+  const numberLocale = useNumberLocale(language);
   return (
     <Card title={t('account.title')} titleId="account-title">
       {loading ? (
@@ -30,22 +32,22 @@ export function AccountSummary({
           <StatGrid label={t('account.figures')}>
             <Stat
               label={t('account.balance')}
-              value={formatMoney(language, account.balance)}
+              value={formatMoney(numberLocale, account.balance)}
               hint={t('account.balanceHint')}
             />
             <Stat
               label={t('account.freeMargin')}
-              value={formatMoney(language, account.freeMargin)}
+              value={formatMoney(numberLocale, account.freeMargin)}
               hint={t('account.freeMarginHint')}
             />
             <Stat
               label={t('account.equity')}
-              value={formatMoney(language, account.equity)}
+              value={formatMoney(numberLocale, account.equity)}
               hint={t('account.equityHint')}
             />
             <Stat
               label={t('account.earnings')}
-              value={formatSignedMoney(language, account.earnings)}
+              value={formatSignedMoney(numberLocale, account.earnings)}
               hint={t('account.earningsHint')}
               tone={toneOf(account.earnings)}
             />
@@ -55,11 +57,11 @@ export function AccountSummary({
               label={t('account.exposure')}
               value={account.exposure}
               limit={account.exposureCap}
-              valueText={formatPercent(language, account.exposure)}
-              limitText={formatPercent(language, account.exposureCap)}
+              valueText={formatPercent(numberLocale, account.exposure)}
+              limitText={formatPercent(numberLocale, account.exposureCap)}
             />
             <p className={styles.hint}>
-              {t('account.exposureHint', { cap: formatPercent(language, account.exposureCap) })}
+              {t('account.exposureHint', { cap: formatPercent(numberLocale, account.exposureCap) })}
             </p>
           </div>
         </div>

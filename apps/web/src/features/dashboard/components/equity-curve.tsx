@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './dashboard.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 // lightweight-charts is the heaviest piece of the screen: fetched only when a curve is drawn.
 const EquityChart = lazy(() => import('../../../components/equity-chart/equity-chart'));
@@ -23,6 +24,7 @@ export function EquityCurve({
   onRetry: () => void;
 }) {
   const { t, language } = useTranslation('dashboard');
+  const numberLocale = useNumberLocale(language);
   if (loading) return <Skeleton height="12rem" />;
   if (failed) {
     return (
@@ -45,12 +47,12 @@ export function EquityCurve({
   return (
     <figure className={styles.chart} aria-label={t('chart.label')}>
       <Suspense fallback={<Skeleton height="12rem" />}>
-        <EquityChart points={points} language={language} />
+        <EquityChart points={points} locale={numberLocale} />
       </Suspense>
       <figcaption className={styles.hint}>
         {t('chart.summary', {
-          from: formatMoney(language, first.value),
-          to: formatMoney(language, last.value),
+          from: formatMoney(numberLocale, first.value),
+          to: formatMoney(numberLocale, last.value),
         })}
       </figcaption>
     </figure>

@@ -12,6 +12,7 @@ import {
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './operation-detail.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /**
  * One operation in full: its targets, how it ended, and the model's estimate at entry set
@@ -25,6 +26,7 @@ export function OperationDetail({
   onClose: () => void;
 }) {
   const { t, language } = useTranslation('dashboard');
+  const numberLocale = useNumberLocale(language);
   const direction = row?.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   return (
     <Dialog
@@ -41,7 +43,7 @@ export function OperationDetail({
         <>
           <p className={styles.headline}>
             <span className={styles.profit} data-tone={toneOf(row.Profit)}>
-              {formatSignedMoney(language, row.Profit)}
+              {formatSignedMoney(numberLocale, row.Profit)}
             </span>
             <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
               {row.status === 'open' ? t('operation.open') : t('operation.closed')}
@@ -50,17 +52,17 @@ export function OperationDetail({
           <dl className={styles.facts}>
             <Fact label={t('operation.direction')}>{direction}</Fact>
             <Fact label={t('operation.amount')}>
-              {t('operation.lots', { value: formatLots(language, row.Amount) })} ·{' '}
-              {t('detail.units', { value: formatLots(language, row.units) })}
+              {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })} ·{' '}
+              {t('detail.units', { value: formatLots(numberLocale, row.units) })}
             </Fact>
-            <Fact label={t('detail.openPrice')}>{formatPrice(language, row.openPrice)}</Fact>
+            <Fact label={t('detail.openPrice')}>{formatPrice(numberLocale, row.openPrice)}</Fact>
             <Fact label={t('detail.closePrice')}>
               {row.closePrice === null
                 ? t('detail.stillOpen')
-                : formatPrice(language, row.closePrice)}
+                : formatPrice(numberLocale, row.closePrice)}
             </Fact>
-            <Fact label={t('detail.takeProfit')}>{formatPrice(language, row.takeProfit)}</Fact>
-            <Fact label={t('detail.stopLoss')}>{formatPrice(language, row.stopLoss)}</Fact>
+            <Fact label={t('detail.takeProfit')}>{formatPrice(numberLocale, row.takeProfit)}</Fact>
+            <Fact label={t('detail.stopLoss')}>{formatPrice(numberLocale, row.stopLoss)}</Fact>
             <Fact label={t('operation.openTime')}>{formatDateTime(language, row.OpenTime)}</Fact>
             <Fact label={t('detail.closeTime')}>
               {row.CloseTime ? formatDateTime(language, row.CloseTime) : t('detail.stillOpen')}
@@ -68,7 +70,7 @@ export function OperationDetail({
             <Fact label={t('detail.closeReason')}>
               {row.closeReason ? t(`detail.reasons.${row.closeReason}`) : t('detail.stillOpen')}
             </Fact>
-            <Fact label={t('detail.margin')}>{formatMoney(language, row.margin)}</Fact>
+            <Fact label={t('detail.margin')}>{formatMoney(numberLocale, row.margin)}</Fact>
           </dl>
           <section className={styles.model} aria-labelledby="operation-model-title">
             <h3 id="operation-model-title" className={styles.modelTitle}>
@@ -77,8 +79,8 @@ export function OperationDetail({
             <ProbabilityBar
               probability={row.probability}
               breakEven={row.breakEvenProbability}
-              probabilityLabel={`${t('detail.probability')}: ${formatPercent(language, row.probability)}`}
-              breakEvenLabel={`${t('detail.breakEven')}: ${formatPercent(language, row.breakEvenProbability)}`}
+              probabilityLabel={`${t('detail.probability')}: ${formatPercent(numberLocale, row.probability)}`}
+              breakEvenLabel={`${t('detail.breakEven')}: ${formatPercent(numberLocale, row.breakEvenProbability)}`}
             />
             <p className={styles.note}>{t('detail.probabilityNote')}</p>
           </section>

@@ -13,6 +13,7 @@ import {
 import { useTranslation } from '../../../lib/i18n';
 import { AssetBadge } from './asset-badge';
 import styles from './operations.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /** Open operations show where they started; closed ones how they ended and how long they ran. */
 export type OperationListKind = 'open' | 'closed';
@@ -50,10 +51,11 @@ export function OperationRow({
   onSelect: (id: string) => void;
 }) {
   const { t, language } = useTranslation('dashboard');
+  const numberLocale = useNumberLocale(language);
   const tone = toneOf(row.Profit);
   const direction = row.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   const closed = kind === 'closed' && row.closePrice !== null && row.CloseTime !== null;
-  const duration = row.CloseTime ? formatDuration(language, row.OpenTime, row.CloseTime) : null;
+  const duration = row.CloseTime ? formatDuration(numberLocale, row.OpenTime, row.CloseTime) : null;
   return (
     <button
       type="button"
@@ -71,9 +73,9 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
-        {formatMoney(language, row.margin)}
+        {formatMoney(numberLocale, row.margin)}
         <span className={styles.detail}>
-          {t('operation.lots', { value: formatLots(language, row.Amount) })}
+          {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
         </span>
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.price}`}>
@@ -82,11 +84,11 @@ export function OperationRow({
         </span>
         {closed && row.closePrice !== null ? (
           <>
-            {formatPrice(language, row.openPrice)}
-            <span className={styles.detail}>→ {formatPrice(language, row.closePrice)}</span>
+            {formatPrice(numberLocale, row.openPrice)}
+            <span className={styles.detail}>→ {formatPrice(numberLocale, row.closePrice)}</span>
           </>
         ) : (
-          formatPrice(language, row.openPrice)
+          formatPrice(numberLocale, row.openPrice)
         )}
       </span>
       <span className={`${styles.cell} ${styles.time}`}>
@@ -106,7 +108,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
-        {formatSignedMoney(language, row.Profit)}
+        {formatSignedMoney(numberLocale, row.Profit)}
       </span>
     </button>
   );

@@ -5,6 +5,7 @@ import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { useAppStore } from '../../../stores/app';
 import styles from './linking.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 export interface OpenedAccount {
   email: string;
@@ -25,6 +26,7 @@ export function TradingAccountDialog({
   onContinue: () => void;
 }) {
   const { t, language } = useTranslation('linking');
+  const numberLocale = useNumberLocale(language);
   const open = useAppStore((state) => state.tradingAccountModalOpen);
   const setOpen = useAppStore((state) => state.setTradingAccountModalOpen);
   const close = () => {
@@ -49,7 +51,7 @@ export function TradingAccountDialog({
             { term: t('fields.platformEmail'), value: account.email },
             {
               term: t('opened.balance'),
-              value: formatMoney(language, account.startingBalance),
+              value: formatMoney(numberLocale, account.startingBalance),
               emphasis: true,
             },
           ]}

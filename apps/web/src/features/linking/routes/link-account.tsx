@@ -18,6 +18,7 @@ import { linkAccount, platformEmailTaken } from '../api/link-account';
 import { TradingAccountDialog, type OpenedAccount } from '../components/trading-account-dialog';
 import styles from '../components/linking.module.css';
 import { followStep } from '../follow-step';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 const startingBalance = builtInPlatform.startingBalanceCents / 100;
 
@@ -29,6 +30,7 @@ const startingBalance = builtInPlatform.startingBalanceCents / 100;
  */
 export default function LinkAccountRoute() {
   const { t, language } = useTranslation('linking');
+  const numberLocale = useNumberLocale(language);
   const navigate = useNavigate();
   const email = useAuthStore((state) => state.userConfig?.user.email ?? '');
   const showMessage = useAppStore((state) => state.showMessage);
@@ -68,7 +70,7 @@ export default function LinkAccountRoute() {
             facts={[
               {
                 term: t('platform.startingBalance'),
-                value: formatMoney(language, startingBalance),
+                value: formatMoney(numberLocale, startingBalance),
                 emphasis: true,
               },
               { term: t('platform.markets'), value: t('platform.marketsValue') },

@@ -15,6 +15,7 @@ import { routePath } from '../../../lib/route-paths';
 import { useBillingAction, useOpenPortal, type BillingAction } from '../../../lib/billing-actions';
 import { billingState, type BillingState } from '../../../lib/billing-state';
 import styles from './billing-section.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 const statusTone: Record<SubscriptionStatus, BadgeTone> = {
   trialing: 'info',
@@ -62,11 +63,12 @@ function failureOf(error: unknown, fallback: string): string {
 
 function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessage }) {
   const { t, language } = useTranslation('billing');
+  const numberLocale = useNumberLocale(language);
   const { t: tPlans } = useTranslation('plans');
   const action = useBillingAction();
   const portal = useOpenPortal();
   const day = (iso: string) => formatDay(language, iso);
-  const money = (cents: number) => formatCents(language, cents);
+  const money = (cents: number) => formatCents(numberLocale, cents);
   const subscription = billing.subscription;
   const state = billingState(billing);
 
@@ -278,8 +280,9 @@ function Billing({ billing, say }: { billing: BillingOverview; say: BillingMessa
 /** The dates of the state: next charge, first charge, end, retry. */
 function Facts({ state }: { state: BillingState }) {
   const { t, language } = useTranslation('billing');
+  const numberLocale = useNumberLocale(language);
   const day = (iso: string) => formatDay(language, iso);
-  const money = (cents: number) => formatCents(language, cents);
+  const money = (cents: number) => formatCents(numberLocale, cents);
   switch (state.kind) {
     case 'active':
       return (
@@ -342,8 +345,9 @@ function Facts({ state }: { state: BillingState }) {
 
 function StateNotice({ state }: { state: BillingState }) {
   const { t, language } = useTranslation('billing');
+  const numberLocale = useNumberLocale(language);
   const day = (iso: string) => formatDay(language, iso);
-  const money = (cents: number) => formatCents(language, cents);
+  const money = (cents: number) => formatCents(numberLocale, cents);
   switch (state.kind) {
     case 'freeMonth':
       return (

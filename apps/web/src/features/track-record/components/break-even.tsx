@@ -3,10 +3,12 @@ import { Card } from '../../../components/ui/card';
 import { formatMoney, formatPercent } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './track-record.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /** The win rate set against the rate at which the measured wins pay for the losses. */
 export function BreakEven({ summary }: { summary: TrackRecordSummary }) {
   const { t, language } = useTranslation('track-record');
+  const numberLocale = useNumberLocale(language);
   const { winRate, breakEvenWinRate, averageWin, averageLoss, geometryBreakEvenRate } = summary;
   const measured =
     winRate !== null && breakEvenWinRate !== null && averageWin !== null && averageLoss !== null;
@@ -16,14 +18,14 @@ export function BreakEven({ summary }: { summary: TrackRecordSummary }) {
         <>
           <p className={styles.verdict}>
             {t(winRate > breakEvenWinRate ? 'breakEven.above' : 'breakEven.below', {
-              winRate: formatPercent(language, winRate),
+              winRate: formatPercent(numberLocale, winRate),
             })}
           </p>
           <p className={styles.text}>
             {t('breakEven.measured', {
-              averageWin: formatMoney(language, averageWin),
-              averageLoss: formatMoney(language, averageLoss),
-              breakEven: formatPercent(language, breakEvenWinRate),
+              averageWin: formatMoney(numberLocale, averageWin),
+              averageLoss: formatMoney(numberLocale, averageLoss),
+              breakEven: formatPercent(numberLocale, breakEvenWinRate),
             })}
           </p>
         </>
@@ -33,7 +35,9 @@ export function BreakEven({ summary }: { summary: TrackRecordSummary }) {
       <p className={styles.text}>{t('breakEven.why')}</p>
       {geometryBreakEvenRate !== null && (
         <p className={styles.text}>
-          {t('breakEven.geometry', { geometry: formatPercent(language, geometryBreakEvenRate) })}
+          {t('breakEven.geometry', {
+            geometry: formatPercent(numberLocale, geometryBreakEvenRate),
+          })}
         </p>
       )}
     </Card>

@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './track-record.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 // lightweight-charts is the page's heaviest piece: fetched once there is a curve to draw.
 const EquityChart = lazy(() => import('../../../components/equity-chart/equity-chart'));
@@ -12,6 +13,7 @@ const EquityChart = lazy(() => import('../../../components/equity-chart/equity-c
 /** The balance from the opening deposit through every closure. */
 export function EquityCard({ points }: { points: readonly EquityPoint[] }) {
   const { t, language } = useTranslation('track-record');
+  const numberLocale = useNumberLocale(language);
   const first = points[0];
   const last = points.at(-1);
   return (
@@ -21,12 +23,12 @@ export function EquityCard({ points }: { points: readonly EquityPoint[] }) {
       ) : (
         <figure className={styles.chart} aria-label={t('chart.label')}>
           <Suspense fallback={<Skeleton height="12rem" />}>
-            <EquityChart points={points} language={language} />
+            <EquityChart points={points} locale={numberLocale} />
           </Suspense>
           <figcaption className={styles.caption}>
             {t('chart.summary', {
-              from: formatMoney(language, first.value),
-              to: formatMoney(language, last.value),
+              from: formatMoney(numberLocale, first.value),
+              to: formatMoney(numberLocale, last.value),
             })}
           </figcaption>
         </figure>

@@ -1,12 +1,13 @@
-import type { Language, TrackRecordModel } from '@tradebot/contract';
+import type { TrackRecordModel } from '@tradebot/contract';
 import { Card } from '../../../components/ui/card';
 import { Table } from '../../../components/ui/table';
 import { formatPercent, localeOf } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './track-record.module.css';
+import { useNumberLocale, type NumberLocale } from '../../../lib/number-locale';
 
-function formatBrier(language: Language, score: number): string {
-  return new Intl.NumberFormat(localeOf(language), {
+function formatBrier(locale: NumberLocale, score: number): string {
+  return new Intl.NumberFormat(localeOf(locale), {
     minimumFractionDigits: 3,
     maximumFractionDigits: 3,
   }).format(score);
@@ -15,10 +16,12 @@ function formatBrier(language: Language, score: number): string {
 /** The model's accuracy and Brier score beside a coin flip's and the base rate's. */
 export function ModelScorecard({ model }: { model: TrackRecordModel }) {
   const { t, language } = useTranslation('track-record');
+  const numberLocale = useNumberLocale(language);
   const none = t('figures.none');
   const percent = (share: number | null) =>
-    share === null ? none : formatPercent(language, share);
-  const brier = (score: number | null) => (score === null ? none : formatBrier(language, score));
+    share === null ? none : formatPercent(numberLocale, share);
+  const brier = (score: number | null) =>
+    score === null ? none : formatBrier(numberLocale, score);
   const rows = [
     { key: 'modelRow', accuracy: model.accuracy, brier: model.brierScore },
     { key: 'coinFlipRow', accuracy: model.coinFlipAccuracy, brier: model.coinFlipBrierScore },

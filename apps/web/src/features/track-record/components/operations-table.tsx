@@ -4,10 +4,12 @@ import { Table } from '../../../components/ui/table';
 import { formatDateTime, formatPercent, formatSignedMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './track-record.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /** Every operation listed so far, newest opened first: gains and losses alike. */
 export function OperationsTable({ rows }: { rows: readonly TradeRow[] }) {
   const { t, language } = useTranslation('track-record');
+  const numberLocale = useNumberLocale(language);
   return (
     <Table
       caption={t('list.caption')}
@@ -31,14 +33,14 @@ export function OperationsTable({ rows }: { rows: readonly TradeRow[] }) {
             <td className={styles.number}>
               {row.CloseTime ? formatDateTime(language, row.CloseTime) : '—'}
             </td>
-            <td className={styles.number}>{formatPercent(language, row.probability)}</td>
+            <td className={styles.number}>{formatPercent(numberLocale, row.probability)}</td>
             <td>
               {row.status === 'open' || !row.closeReason ? (
                 <Badge tone="info">{t('list.open')}</Badge>
               ) : (
                 <>
                   <span className={`${styles.number} ${tone}`}>
-                    {formatSignedMoney(language, row.Profit)}
+                    {formatSignedMoney(numberLocale, row.Profit)}
                   </span>
                   <span className={styles.reason}>{t(`list.reason.${row.closeReason}`)}</span>
                 </>

@@ -16,6 +16,7 @@ import { EquityCard } from '../components/equity-card';
 import { ModelScorecard } from '../components/model-scorecard';
 import { OperationsTable } from '../components/operations-table';
 import styles from '../components/track-record.module.css';
+import { useNumberLocale } from '../../../lib/number-locale';
 
 /**
  * The public track record (issue 12; docs/decisions/060): the robot's own account, every
@@ -106,26 +107,27 @@ function Record({
   more: ReactNode;
 }) {
   const { t, language } = useTranslation('track-record');
+  const numberLocale = useNumberLocale(language);
   const { summary } = record;
   if (!summary) {
     return record.running ? <Notice title={t('empty.title')}>{t('empty.text')}</Notice> : null;
   }
   const none = t('figures.none');
   const percent = (share: number | null) =>
-    share === null ? none : formatPercent(language, share);
+    share === null ? none : formatPercent(numberLocale, share);
   return (
     <>
       <p className={styles.muted}>
         {t('since', {
           date: formatDateTime(language, summary.startedAt),
-          start: formatMoney(language, summary.startingBalance),
+          start: formatMoney(numberLocale, summary.startingBalance),
         })}
       </p>
       <StatGrid label={t('figures.label')}>
-        <Stat label={t('figures.balance')} value={formatMoney(language, summary.balance)} />
+        <Stat label={t('figures.balance')} value={formatMoney(numberLocale, summary.balance)} />
         <Stat
           label={t('figures.profit')}
-          value={formatSignedMoney(language, summary.profit)}
+          value={formatSignedMoney(numberLocale, summary.profit)}
           tone={summary.profit > 0 ? 'positive' : summary.profit < 0 ? 'negative' : 'neutral'}
           hint={t('figures.profitHint')}
         />

@@ -1,0 +1,95 @@
+import type { Language } from '@tradebot/contract';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useGeoStore } from '../stores/geo';
+import { storedItem } from './storage';
+
+/**
+ * The locale numbers and money are written in (decision 089): the reader's language plus the
+ * country they read from. Argentina, Colombia or Chile write "10.000,00", Mexico and Peru
+ * "10,000.00"; Intl knows each country's way, so the locale is `es-<country>`. Portuguese is
+ * Brazil's ("10.000,00") wherever it is read.
+ */
+export type NumberLocale = Language | `${Language}-${string}`;
+
+/** The Spanish-speaking countries the product serves, whose conventions Intl carries. */
+const spanishCountries = new Set([
+  'AR',
+  'BO',
+  'CL',
+  'CO',
+  'CR',
+  'CU',
+  'DO',
+  'EC',
+  'GT',
+  'HN',
+  'MX',
+  'NI',
+  'PA',
+  'PE',
+  'PR',
+  'PY',
+  'SV',
+  'UY',
+  'VE',
+]);
+
+/** Language alone (`es`, `pt`) means its default: es-419 and pt-BR (lib/format). */
+export function numberLocaleOf(language: Language, country: string): NumberLocale {
+  if (language === 'pt') return 'pt';
+  return spanishCountries.has(country) ? `es-${country}` : 'es';
+}
+
+// The country, once learned from the geo lookup, is kept for the next visits: the dashboard's
+// first render already writes amounts the reader's way, without a lookup first.
+const countryItem = storedItem('local', 'tradebot.country');
+let country = '';
+let read = false;
+const listeners = new Set<() => void>();
+
+function currentCountry(): string {
+  if (!read) {
+    read = true;
+    const stored = countryItem.get() ?? '';
+    country = /^[A-Z]{2}$/.test(stored) ? stored : '';
+  }
+  return country;
+}
+
+/** Records the reader's country (the geo store calls it when it learns one). */
+export function rememberCountry(code: string): void {
+  if (!/^[A-Z]{2}$/.test(code) || code === currentCountry()) return;
+  country = code;
+  countryItem.set(code);
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+useGeoStore.subscribe((state) => {
+  rememberCountry(state.countryCode);
+});
+
+/**
+ * The locale for `language` on this reader's screen. A prerendered page and the render that
+ * hydrates it use the language alone (the server cannot know the country), and React renders
+ * again with the country right after hydrating; a screen rendered in the browser uses the
+ * country at once.
+ */
+export function useNumberLocale(language: Language): NumberLocale {
+  return useSyncExternalStore(
+    subscribe,
+    () => numberLocaleOf(language, currentCountry()),
+    () => language,
+  );
+}
+
+/** Looks the country up once, after the page is on screen, when none is known yet. */
+export function useLearnCountry(): void {
+  useEffect(() => {
+    if (!currentCountry()) void useGeoStore.getState().ensureCountryCode();
+  }, []);
+}
