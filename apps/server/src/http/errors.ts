@@ -17,6 +17,7 @@ import * as adminPromoCodes from '../services/admin-promo-codes.errors';
 import * as adminUsers from '../services/admin-users.errors';
 import * as auth from '../services/auth.errors';
 import * as billing from '../services/billing.errors';
+import * as emailChange from '../services/email-change.errors';
 import * as emailSubscription from '../services/email-subscription.errors';
 import * as linking from '../services/linking.errors';
 import * as notification from '../services/notification.errors';
@@ -82,6 +83,9 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [billing.FreeMonthUsed, 'CONFLICT'],
   [billing.UnknownPaymentProvider, 'NOT_FOUND'],
   [billing.WebhookNotVerified, 'BAD_REQUEST'],
+  [emailChange.SameEmail, 'VALIDATION_FAILED'],
+  [emailChange.EmailLinkInvalid, 'NOT_FOUND'],
+  [emailChange.EmailTaken, 'CONFLICT'],
   [emailSubscription.SubscriptionPromoUnavailable, 'VALIDATION_FAILED'],
   [linking.LinkingNeedsPayment, 'FORBIDDEN'],
   [linking.AlreadyLinked, 'CONFLICT'],

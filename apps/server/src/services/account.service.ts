@@ -3,7 +3,7 @@ import type { Clock } from '../repositories/clock';
 import type { ConsentsStore } from '../repositories/consents.repository';
 import type { UserRow, UsersRepository } from '../repositories/users.repository';
 import { accountLanguage } from './account-settings.service';
-import type { Transact } from './support-inbox.service';
+import type { Transact } from '../repositories/transaction';
 
 /** The config's categories, every one always present (get-settings builds this per request). */
 const configCategories = [...categories, 'all'] as const;

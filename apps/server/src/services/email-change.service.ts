@@ -1,6 +1,5 @@
 import type { ChangeEmailRequest, Language } from '@tradebot/contract';
 import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../http/errors';
 import type { Clock } from '../repositories/clock';
 import type { EmailChangeRow, EmailChangesStore } from '../repositories/email-changes.repository';
 import type { Mailer } from '../repositories/mail.repository';
@@ -8,6 +7,7 @@ import type { Secrets } from '../repositories/secrets';
 import type { UserRow } from '../repositories/users.repository';
 import { accountLanguage } from './account-settings.service';
 import type { OnSessionsRevoked } from './auth.service';
+import { EmailLinkInvalid, EmailTaken, SameEmail } from './email-change.errors';
 import {
   confirmEmailChangeMail,
   emailChangeNoticeMail,
@@ -34,9 +34,6 @@ export interface EmailChangeDependencies {
   onFailure: (error: unknown) => void;
 }
 
-const invalidLink = () => new AppError('NOT_FOUND', { key: 'account.emailLinkInvalid' });
-const taken = () => new AppError('CONFLICT', { key: 'account.emailTaken' });
-
 /**
  * Changing the account's e-mail address (issue 23; decision 089). Asking needs the session and
  * the current password, and answers the same whether or not the new address has an account;
@@ -56,7 +53,7 @@ export class EmailChangeService {
     await this.deps.verifyPassword(user.id, input.current_password, 'current_password');
     const email = input.email.trim();
     if (email.toLowerCase() === user.email.toLowerCase()) {
-      throw AppError.onField('email', 'account.sameEmail');
+      throw new SameEmail();
     }
     const work = this.storeAndMail(user, sessionId, email)
       .catch((error: unknown) => {
@@ -123,16 +120,16 @@ export class EmailChangeService {
       this.deps.secrets.hash(token),
       this.deps.clock.now(),
     );
-    if (!change) throw invalidLink();
+    if (!change) throw new EmailLinkInvalid();
     let ended: string[] | undefined;
     try {
       ended = await this.deps.store.confirm(change, this.deps.clock.now());
     } catch (error) {
       // The address got an account after the change was asked for.
-      if (isUniqueViolation(error)) throw taken();
+      if (isUniqueViolation(error)) throw new EmailTaken();
       throw error;
     }
-    if (!ended) throw invalidLink();
+    if (!ended) throw new EmailLinkInvalid();
     await this.afterChange(change, ended);
     return { email: change.newEmail };
   }
@@ -143,13 +140,13 @@ export class EmailChangeService {
       this.deps.secrets.hash(token),
       this.deps.clock.now(),
     );
-    if (!change) throw invalidLink();
+    if (!change) throw new EmailLinkInvalid();
     try {
       const { restored, ended } = await this.deps.store.undo(change, this.deps.clock.now());
       await this.afterChange(change, ended);
       return { restored, signedOut: ended.length };
     } catch (error) {
-      if (isUniqueViolation(error)) throw taken();
+      if (isUniqueViolation(error)) throw new EmailTaken();
       throw error;
     }
   }
