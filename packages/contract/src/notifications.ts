@@ -88,18 +88,21 @@ const base64url = text({ error: 'validation.invalidValue' })
   .max(200, { error: 'validation.invalidValue' })
   .regex(/^[\w-]+=*$/, { error: 'validation.invalidValue' });
 
+/** The push service's address for one browser: the server POSTs there, so https only. */
+const pushEndpoint = z
+  .url({ protocol: /^https$/, error: 'validation.invalidValue' })
+  .max(2000, { error: 'validation.invalidValue' });
+
 /** A browser's push subscription, as PushSubscription.toJSON() gives it. */
 export const pushSubscriptionRequestSchema = z.object({
-  endpoint: z
-    .url({ protocol: /^https$/, error: 'validation.invalidValue' })
-    .max(2000, { error: 'validation.invalidValue' }),
+  endpoint: pushEndpoint,
   keys: z.object({ p256dh: base64url, auth: base64url }),
   language: languageSchema.optional(),
 });
 export type PushSubscriptionRequest = z.input<typeof pushSubscriptionRequestSchema>;
 
 export const removePushSubscriptionRequestSchema = z.object({
-  endpoint: z.string().max(2000, { error: 'validation.invalidValue' }),
+  endpoint: pushEndpoint,
   language: languageSchema.optional(),
 });
 export const pushSubscriptionResponseSchema = dataEnvelope(z.object({ subscribed: z.boolean() }));
