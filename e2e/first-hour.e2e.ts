@@ -300,8 +300,9 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
       });
       await robot.waitFor();
       const before = await robot.getAttribute('aria-checked');
-      // The toasts' region is named in the reader's language, not Radix's "Notifications".
-      const region = page.getByRole('region', { name: /^Avisos/ });
+      // The toasts' region is named in the reader's language, not Radix's "Notifications"
+      // ("Avisos (F8)"; the e-mail notices' card, "Avisos de tu cuenta", is another region).
+      const region = page.getByRole('region', { name: /^Avisos \(/ });
       expect(await region.count()).toBe(1);
       await robot.click();
       await page

@@ -165,7 +165,9 @@ describe('e-mail notices in the profile (issue 22)', () => {
           (content) => /^To: .*demo@tradebot\.app/im.test(content) && content.includes('Cerró:'),
         ),
       'the e-mail of the closed operation',
-      30_000,
+      // Operations are mailed at most once a minute: when the opening's e-mail has just gone
+      // out, the closing waits for the next minute (plus the outbox's 5 s tick).
+      90_000,
     );
     expect(mail).toMatch(
       /Cerró: (compra|venta) de .+, (al alcanzar el objetivo|en el stop-loss|por falta de margen|por la parada de emergencia)\. Resultado: [+-]?USD/,
@@ -180,5 +182,5 @@ describe('e-mail notices in the profile (issue 22)', () => {
       'the robot-stopped e-mail',
       30_000,
     );
-  }, 150_000);
+  }, 240_000);
 });

@@ -136,7 +136,7 @@ describe('public pages as HTML, without JavaScript', () => {
       expect(text).not.toMatch(/desvinculando/);
       expect(text).toContain(`«${catalogueText(language, 'dashboard', 'stopAll.button')}»`);
       expect(text).toContain(`«${catalogueText(language, 'common', 'nav.dashboard')}»`);
-      expect(text).toContain(`«${catalogueText(language, 'common', 'nav.account')}»`);
+      expect(text).toContain(`«${catalogueText(language, 'account-settings', 'title')}»`);
     },
   );
 
