@@ -119,8 +119,15 @@ describe.each(cases)('a newcomer in $language at $width px', ({ language, width 
       await registerThroughForm(page, state.server.dataDir, language);
       await page.waitForURL('**/payment');
       await page.getByRole('heading', { level: 1, name: copy.welcome }).waitFor();
-      // Signed in and not yet paid (the free month offered): the header is still one row.
-      if (width >= 1216) expect(await headerRowSpread(page)).toBeLessThan(12);
+      // Signed in and not yet paid (the free month offered): the header is still one row, and
+      // its personal link is account settings, since the profile needs payment and a link.
+      if (width >= 1216) {
+        expect(await headerRowSpread(page)).toBeLessThan(12);
+        const settings = page
+          .getByRole('navigation', { name: text(language, 'common', 'nav.main') })
+          .getByRole('link', { name: text(language, 'common', 'nav.settings') });
+        expect(await settings.getAttribute('href')).toMatch(/\/account-settings$/);
+      }
       const platform = page.getByRole('region', { name: copy.platformTitle });
       await platform.getByText(copy.simulated).waitFor();
       const yearly = page.getByRole('listitem', { name: copy.yearlyName });

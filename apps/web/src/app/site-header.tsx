@@ -30,6 +30,14 @@ export function SiteHeader() {
   const storedShowLanguageBtn = useAppStore((state) => state.showLanguageBtn);
   const token = hydrated ? storedToken : null;
   const authorized = useAuthStore((state) => state.userConfig?.authorized === true);
+  // The profile opens once paid and linked; until then the personal link is account settings
+  // (change the password, delete the account), which every signed-in user must reach.
+  const onboarded = useAuthStore(
+    (state) =>
+      state.userConfig?.authorized === true &&
+      state.userConfig.linked &&
+      state.userConfig.login_tradear,
+  );
   // A signed-in user's header carries their own pages: how it works is a visitor's explainer
   // (the footer keeps it), and the free month is for people who have not paid yet (issue 23).
   // Both trims keep every signed-in header on one row at 1280 px in es and pt.
@@ -95,9 +103,15 @@ export function SiteHeader() {
                 <NavItem to={routePath('Dashboard')} className={styles.link}>
                   {t('nav.dashboard')}
                 </NavItem>
-                <NavItem to="/profile-config" className={styles.link}>
-                  {t('nav.profile')}
-                </NavItem>
+                {onboarded ? (
+                  <NavItem to="/profile-config" className={styles.link}>
+                    {t('nav.profile')}
+                  </NavItem>
+                ) : (
+                  <NavItem to={routePath('AccountSettings')} className={styles.link}>
+                    {t('nav.settings')}
+                  </NavItem>
+                )}
                 <NavItem to="/contact" className={styles.link}>
                   {t('nav.support')}
                 </NavItem>
