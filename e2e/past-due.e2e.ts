@@ -30,10 +30,10 @@ const copy = {
     retry: /Volveremos a intentar el cobro el \d{1,2} de \w+ de \d{4}/,
     updateCard: 'Actualizar la tarjeta',
     cardTitle: 'Cambiar la tarjeta',
-    saveAndPay: 'Guardar y pagar USD 29.00',
+    saveAndPay: /^Guardar y pagar US\$\s?29,00$/,
     active: 'Tu suscripción está activa',
-    // The profile writes money as Argentina does (loopback is AR, decision 089); the simulated
-    // checkout page above is the server's, in es-419.
+    // The profile and the simulated provider's pages write money as Argentina does (loopback
+    // is AR, decision 089).
     nextCharge: /el próximo cobro es de US\$.29,00 el \d{1,2} de \w+ de \d{4}/,
   },
   pt: {
@@ -42,7 +42,7 @@ const copy = {
     retry: /Tentaremos cobrar de novo em \d{1,2} de \w+ de \d{4}/,
     updateCard: 'Atualizar o cartão',
     cardTitle: 'Trocar o cartão',
-    saveAndPay: 'Salvar e pagar US$ 29,00',
+    saveAndPay: /^Salvar e pagar US\$\s?29,00$/,
     active: 'Sua assinatura está ativa',
     nextCharge: /a próxima cobrança é de US\$.29,00 em \d{1,2} de \w+ de \d{4}/,
   },

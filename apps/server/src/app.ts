@@ -1029,7 +1029,11 @@ export async function buildApp(
   );
 
   if (payments instanceof SimulatedPaymentProvider) {
-    await app.register(simulatedCheckoutRoutes(payments), { prefix: simulatedPaymentsPath });
+    const { geo } = app.services;
+    await app.register(
+      simulatedCheckoutRoutes(payments, (ip) => geo.countryCodeOf(ip)),
+      { prefix: simulatedPaymentsPath },
+    );
   }
 
   const directory = new BrokersRepository(db);

@@ -82,6 +82,36 @@ function newCustomer(
 describe('paying a plan with the simulated provider', () => {
   const context = useBillingApp();
 
+  it('writes the amount as the buyer’s country does, as the web app does (decision 089)', async () => {
+    const { app } = context;
+    const user = await newCustomer(context);
+    const { url } = await startCheckout(app, user, 'monthly');
+    // GeoLite2 addresses (as in e2e/number-locale.e2e.ts); loopback counts as Argentina.
+    const amountFrom = async (remoteAddress: string) => {
+      const page = await app.inject({ url, remoteAddress });
+      expect(page.statusCode).toBe(200);
+      return /<p class="amount">([^<]+)</.exec(page.body)?.[1]?.replace(/\s/g, ' ');
+    };
+    expect(await amountFrom('181.0.0.1')).toBe('US$ 29,00 ');
+    expect(await amountFrom('190.24.0.1')).toBe('US$ 29,00 ');
+    expect(await amountFrom('187.188.0.1')).toBe('USD 29.00 ');
+    expect(await amountFrom('127.0.0.1')).toBe('US$ 29,00 ');
+    const refused = await app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: '187.188.0.1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        name: 'Ana',
+        number: testCards.declined,
+        expiry: '12/34',
+        cvc: '123',
+      }).toString(),
+    });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.body.replace(/\s/g, ' ')).toContain('Pagar USD 29.00');
+  });
+
   it('a declined card is refused, 4242 pays; access comes from the signed event, not the redirect', async () => {
     const { app } = context;
     const user = await newCustomer(context);

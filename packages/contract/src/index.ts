@@ -13,3 +13,4 @@ export * from './support';
 export * from './admin';
 export * from './track-record';
 export * from './notifications';
+export * from './locale';

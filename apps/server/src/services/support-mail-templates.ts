@@ -1,4 +1,4 @@
-import type { ContactKind, Language } from '@tradebot/contract';
+import { languageLocales, type ContactKind, type Language } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -17,11 +17,9 @@ const htmlPage = (language: Language, body: string) => `<!doctype html>
   </body>
 </html>`;
 
-const locales: Record<Language, string> = { es: 'es-419', pt: 'pt-BR' };
-
 /** "viernes, 20 de noviembre de 2026, 15:00 GMT-3", in the operator's time zone. */
 export function formatDueTime(language: Language, dueAt: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat(locales[language], {
+  return new Intl.DateTimeFormat(languageLocales[language], {
     timeZone,
     weekday: 'long',
     day: 'numeric',

@@ -1,5 +1,9 @@
-import type { Language } from '@tradebot/contract';
-import type { NumberLocale } from './number-locale';
+import {
+  intlLocaleOf,
+  languageLocales as locales,
+  type Language,
+  type NumberLocale,
+} from '@tradebot/contract';
 
 /**
  * Numbers and times as the user's language writes them (Intl). A language alone uses the
@@ -7,19 +11,14 @@ import type { NumberLocale } from './number-locale';
  * money take the reader's country too when it is known (`es-AR`, lib/number-locale.ts,
  * decision 089).
  */
-const locales: Record<Language, string> = { es: 'es-419', pt: 'pt-BR' };
-
-/** The BCP 47 tag Intl gets: a language's default, or the language with its country. */
-export function localeOf(locale: NumberLocale): string {
-  return locale === 'es' || locale === 'pt' ? locales[locale] : locale;
-}
+export { intlLocaleOf as localeOf };
 
 const cache = new Map<string, Intl.NumberFormat>();
 function numberFormat(locale: NumberLocale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const key = `${locale}|${JSON.stringify(options)}`;
   let format = cache.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(localeOf(locale), options);
+    format = new Intl.NumberFormat(intlLocaleOf(locale), options);
     cache.set(key, format);
   }
   return format;

@@ -1,7 +1,8 @@
+import { numberLocaleOf } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
 import { installMemoryStorage } from '../test/memory-storage';
 import { formatCents, formatLots, formatMoney, formatPrice, formatSignedMoney } from './format';
-import { numberLocaleOf, rememberCountry } from './number-locale';
+import { rememberCountry } from './number-locale';
 
 // Intl may separate a currency code from its number with a no-break space.
 const plain = (text: string) => text.replace(/\s/g, ' ');

@@ -1,44 +1,11 @@
-import type { Language } from '@tradebot/contract';
+import { numberLocaleOf, type Language, type NumberLocale } from '@tradebot/contract';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useGeoStore } from '../stores/geo';
 import { storedItem } from './storage';
 
-/**
- * The locale numbers and money are written in (decision 089): the reader's language plus the
- * country they read from. Argentina, Colombia or Chile write "10.000,00", Mexico and Peru
- * "10,000.00"; Intl knows each country's way, so the locale is `es-<country>`. Portuguese is
- * Brazil's ("10.000,00") wherever it is read.
- */
-export type NumberLocale = Language | `${Language}-${string}`;
-
-/** The Spanish-speaking countries the product serves, whose conventions Intl carries. */
-const spanishCountries = new Set([
-  'AR',
-  'BO',
-  'CL',
-  'CO',
-  'CR',
-  'CU',
-  'DO',
-  'EC',
-  'GT',
-  'HN',
-  'MX',
-  'NI',
-  'PA',
-  'PE',
-  'PR',
-  'PY',
-  'SV',
-  'UY',
-  'VE',
-]);
-
-/** Language alone (`es`, `pt`) means its default: es-419 and pt-BR (lib/format). */
-export function numberLocaleOf(language: Language, country: string): NumberLocale {
-  if (language === 'pt') return 'pt';
-  return spanishCountries.has(country) ? `es-${country}` : 'es';
-}
+// The number locale (language plus the reader's country) is the contract's, shared with the
+// server's own pages (decision 089).
+export type { NumberLocale } from '@tradebot/contract';
 
 // The country, once learned from the geo lookup, is kept for the next visits: the dashboard's
 // first render already writes amounts the reader's way, without a lookup first.

@@ -3,6 +3,7 @@ import {
   simulatedPaymentsPath,
   simulatedTestCards,
   type Language,
+  type NumberLocale,
   type PlanId,
 } from '@tradebot/contract';
 import { formatAmount, formatDay } from '../../formats';
@@ -141,6 +142,8 @@ ${body}
 
 export interface CheckoutPageInput {
   language: Language;
+  /** How amounts are written: the language with the buyer's country (decision 089). */
+  numberLocale: NumberLocale;
   sessionId: string;
   email: string;
   plan: PlanId;
@@ -194,6 +197,7 @@ function testCardList(language: Language): string {
 
 export interface CardUpdatePageInput {
   language: Language;
+  numberLocale: NumberLocale;
   token: string;
   plan: PlanId;
   card: string;
@@ -208,7 +212,7 @@ export interface CardUpdatePageInput {
 /** The simulated provider's "customer portal": change the card, and pay a past-due charge. */
 export function cardUpdatePage(input: CardUpdatePageInput): string {
   const text = copy[input.language];
-  const due = input.dueCents === null ? null : formatAmount(input.language, input.dueCents);
+  const due = input.dueCents === null ? null : formatAmount(input.numberLocale, input.dueCents);
   const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
 <h1>${escapeHtml(text.cardTitle)}</h1>
 <section class="summary" aria-label="${escapeHtml(text.plan[input.plan])}">
@@ -240,7 +244,7 @@ export function cardPageGonePage(language: Language): string {
 
 export function checkoutPage(input: CheckoutPageInput): string {
   const text = copy[input.language];
-  const amount = formatAmount(input.language, input.amountCents);
+  const amount = formatAmount(input.numberLocale, input.amountCents);
   const gift = plans[input.plan].brokerGiftCents;
   const trial = input.trialEnd ? formatDay(input.language, input.trialEnd) : null;
   const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
@@ -248,7 +252,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
 <section class="summary" aria-label="${escapeHtml(text.plan[input.plan])}">
 <p class="plan">${escapeHtml(text.plan[input.plan])}</p>
 <p class="amount">${escapeHtml(amount)} <span>${escapeHtml(text.per[input.plan])}</span></p>
-${gift > 0 ? `<p>${escapeHtml(text.gift(formatAmount(input.language, gift)))}</p>` : ''}
+${gift > 0 ? `<p>${escapeHtml(text.gift(formatAmount(input.numberLocale, gift)))}</p>` : ''}
 ${trial ? `<p>${escapeHtml(text.trial(trial))}</p>` : ''}
 <p class="muted">${escapeHtml(text.renews)}</p>
 <p class="muted">${escapeHtml(text.email)}: ${escapeHtml(input.email)}</p>

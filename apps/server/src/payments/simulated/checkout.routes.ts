@@ -2,9 +2,10 @@ import {
   defaultLanguage,
   isLanguage,
   languageFromAcceptLanguage,
+  numberLocaleOf,
   type Language,
 } from '@tradebot/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   cardPageGonePage,
   cardUpdatePage,
@@ -38,9 +39,18 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
     .send(html);
 }
 
-function pageInput(checkout: SimulatedCheckout, fallback: Language): CheckoutPageInput {
+/** The buyer's country from their address, as the web app learns it (geo, decision 089). */
+export type CountryOf = (ip: string) => string;
+
+function pageInput(
+  checkout: SimulatedCheckout,
+  fallback: Language,
+  country: string,
+): CheckoutPageInput {
+  const language = isLanguage(checkout.language) ? checkout.language : fallback;
   return {
-    language: isLanguage(checkout.language) ? checkout.language : fallback,
+    language,
+    numberLocale: numberLocaleOf(language, country),
     sessionId: checkout.id,
     email: checkout.email,
     plan: checkout.plan,
@@ -78,9 +88,10 @@ function refusal(check: CardCheck | { ok: false; declined: true }, form: CardFor
   };
 }
 
-function cardPageInput(view: CardPageView, token: string) {
+function cardPageInput(view: CardPageView, token: string, country: string) {
   return {
     language: view.session.language,
+    numberLocale: numberLocaleOf(view.session.language, country),
     token,
     plan: view.plan,
     card: `${view.cardBrand.charAt(0).toUpperCase()}${view.cardBrand.slice(1)} •••• ${view.cardLast4}`,
@@ -94,7 +105,8 @@ function cardPageInput(view: CardPageView, token: string) {
  * plain HTML form posted without JavaScript. On success the browser goes back to the app's
  * return page, which waits for the signed webhook, not for this redirect.
  */
-export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
+export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider, countryOf: CountryOf) {
+  const countryOfRequest = (request: FastifyRequest) => countryOf(request.ip);
   return async (app: FastifyInstance) => {
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -121,7 +133,11 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
         return sendPage(reply, 404, checkoutGonePage(fallback));
       }
       if (checkout.status === 'complete') return reply.redirect(checkout.successUrl, 303);
-      return sendPage(reply, 200, checkoutPage(pageInput(checkout, fallback)));
+      return sendPage(
+        reply,
+        200,
+        checkoutPage(pageInput(checkout, fallback, countryOfRequest(request))),
+      );
     });
 
     app.post<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>(
@@ -144,14 +160,19 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
             return sendPage(
               reply,
               409,
-              checkoutSubscribedPage(pageInput(outcome.checkout, fallback).language),
+              checkoutSubscribedPage(
+                isLanguage(outcome.checkout.language) ? outcome.checkout.language : fallback,
+              ),
             );
           case 'form': {
             const { status, page } = refusal(outcome.check, form);
             return sendPage(
               reply,
               status,
-              checkoutPage({ ...pageInput(outcome.checkout, fallback), ...page }),
+              checkoutPage({
+                ...pageInput(outcome.checkout, fallback, countryOfRequest(request)),
+                ...page,
+              }),
             );
           }
         }
@@ -166,7 +187,11 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
       const token = text(request.query.session, 2100);
       const view = cardTokenPattern.test(token) ? await provider.cardPage(token) : undefined;
       if (!view) return sendPage(reply, 404, cardPageGonePage(fallback));
-      return sendPage(reply, 200, cardUpdatePage(cardPageInput(view, token)));
+      return sendPage(
+        reply,
+        200,
+        cardUpdatePage(cardPageInput(view, token, countryOfRequest(request))),
+      );
     });
 
     app.post<{
@@ -189,7 +214,10 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider) {
           return sendPage(
             reply,
             status,
-            cardUpdatePage({ ...cardPageInput(outcome.view, token), ...page }),
+            cardUpdatePage({
+              ...cardPageInput(outcome.view, token, countryOfRequest(request)),
+              ...page,
+            }),
           );
         }
       }
