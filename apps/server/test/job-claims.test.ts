@@ -6,10 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
 import { jobClaims, simPayEvents } from '../src/db/schema';
-import {
-  SimulatedPaymentProvider,
-  type WebhookTransport,
-} from '../src/payments/simulated/simulated-provider';
+import { SimulatedPaymentProvider } from '../src/payments/simulated/simulated-provider';
+import type { WebhookTransport } from '../src/payments/simulated/webhook-outbox';
 import { systemClock } from '../src/repositories/clock';
 import { DrizzleJobClaims, maxRuns } from '../src/repositories/job-claims.repository';
 import { createTestDatabase, testEngine, type TestDatabase } from './helpers/database';

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   isLanguage,
   plans,
@@ -6,11 +6,9 @@ import {
   type Language,
   type PlanId,
 } from '@tradebot/contract';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { simPayCharges, simPayCheckouts, simPayEvents, simPaySubscriptions } from '../../db/schema';
-import type { Clock } from '../../repositories/clock';
-import type { JobClaims } from '../../repositories/job-claims.repository';
+import { simPayCharges, simPayCheckouts, simPaySubscriptions } from '../../db/schema';
 import {
   UnknownObject,
   WebhookRejected,
@@ -23,13 +21,19 @@ import {
 } from '../payment-provider';
 import type { CardForm, CardCheck } from './card';
 import { checkCard } from './card';
-import { signWebhook, simulatedSignatureHeader, verifyWebhookSignature } from './webhook-signature';
+import { addInterval, insertCharge, SimulatedRenewals } from './simulated-renewals';
+import {
+  newSimulatedId,
+  SimulatedWebhookOutbox,
+  type Tx,
+  type WebhookOutboxOptions,
+} from './webhook-outbox';
+import { simulatedSignatureHeader, verifyWebhookSignature } from './webhook-signature';
 
 type SubscriptionRow = typeof simPaySubscriptions.$inferSelect;
 type CheckoutRow = typeof simPayCheckouts.$inferSelect;
 export type SimulatedCheckout = CheckoutRow;
 type ChargeRow = typeof simPayCharges.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -37,66 +41,9 @@ const dayMs = 24 * hourMs;
 const checkoutLifetimeMs = dayMs;
 /** A link to the card page works for an hour, as Stripe's portal sessions are short-lived. */
 const cardPageLifetimeMs = hourMs;
-/** A declined renewal is retried a day later, twice; the third decline cancels. */
-const renewalAttempts = 3;
-const renewalRetryMs = dayMs;
-/** Webhook deliveries: 1 s, 2 s, 4 s, ... capped at an hour, 30 attempts (about a day). */
-const deliveryAttempts = 30;
-const deliveryBackoffCapMs = hourMs;
-const deliveryTimeoutMs = 10_000;
-/** The claims' name for one delivery attempt of one event. */
-export const webhookDeliveryJob = 'simpay.webhook';
 
-/** POSTs a webhook and resolves the answer's HTTP status (0 when none came). */
-export type WebhookTransport = (
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-) => Promise<number>;
-
-export const fetchTransport: WebhookTransport = async (url, body, headers) => {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-      signal: AbortSignal.timeout(deliveryTimeoutMs),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  } catch {
-    return 0;
-  }
-};
-
-export interface SimulatedProviderOptions {
-  db: Db;
-  clock: Clock;
-  /** The webhook signing secret, shared with our receiver. */
-  secret: string;
-  /** Our webhook's address, read at each delivery: undefined until the server listens. */
-  webhookUrl: () => string | undefined;
-  transport?: WebhookTransport;
-  /**
-   * Who delivers an event: each attempt is claimed first, so with several processes on one
-   * database it is sent by one of them (decision 078).
-   */
-  claims: JobClaims;
-  /** Deliver as soon as an event is recorded (and retry on a timer): off in tests. */
-  autoDeliver: boolean;
-  onError: (error: unknown, what: string) => void;
-  /** A delivery that failed and will be tried again (or given up: `nextAttemptAt` null). */
-  onRetry?: (retry: DeliveryRetry) => void;
-}
-
-/** What a failed delivery tells the log: ids and numbers only, never the body or signature. */
-export interface DeliveryRetry {
-  eventId: string;
-  type: string;
-  attempts: number;
-  status: number;
-  nextAttemptAt: Date | null;
-}
+/** What the provider needs is what its outbox needs: the books, the clock, our webhook. */
+export type SimulatedProviderOptions = WebhookOutboxOptions;
 
 export type PayOutcome =
   | { kind: 'redirect'; url: string }
@@ -128,16 +75,6 @@ export type CardUpdateOutcome =
   | { kind: 'form'; view: CardPageView; check: CardCheck | { ok: false; declined: true } }
   | { kind: 'gone' };
 
-const newId = (prefix: string) => `${prefix}_sim_${randomBytes(12).toString('base64url')}`;
-
-/** A calendar month or year after `from`, in UTC (Jan 31 + 1 month = Mar 3, as Date does). */
-export function addInterval(from: number, plan: PlanId): number {
-  const date = new Date(from);
-  if (plans[plan].interval === 'year') date.setUTCFullYear(date.getUTCFullYear() + 1);
-  else date.setUTCMonth(date.getUTCMonth() + 1);
-  return date.getTime();
-}
-
 const fillSessionId = (url: string, sessionId: string) =>
   url.replaceAll('{CHECKOUT_SESSION_ID}', sessionId);
 
@@ -151,14 +88,12 @@ const fillSessionId = (url: string, sessionId: string) =>
 export class SimulatedPaymentProvider implements PaymentProvider {
   readonly name = 'simulated' as const;
   readonly hasPortal = true;
-  private readonly transport: WebhookTransport;
-  private delivering: Promise<void> | undefined;
-  private deliverAgain = false;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly outbox: SimulatedWebhookOutbox;
+  private readonly renewals: SimulatedRenewals;
 
   constructor(private readonly options: SimulatedProviderOptions) {
-    this.transport = options.transport ?? fetchTransport;
+    this.outbox = new SimulatedWebhookOutbox(options);
+    this.renewals = new SimulatedRenewals({ ...options, outbox: this.outbox });
   }
 
   private now(): Date {
@@ -167,21 +102,28 @@ export class SimulatedPaymentProvider implements PaymentProvider {
 
   /** Retries due deliveries every second (with autoDeliver). */
   start(): void {
-    if (!this.options.autoDeliver) return;
-    this.timer = setInterval(() => {
-      void this.deliverDue();
-    }, 1000);
-    this.timer.unref();
+    this.outbox.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.delivering;
+  stop(): Promise<void> {
+    return this.outbox.stop();
+  }
+
+  /**
+   * Renewals, retries of declined renewals, cancellations at the period's end and expired
+   * checkouts, everything due by the clock; then the events due are delivered.
+   */
+  runDue(): Promise<void> {
+    return this.renewals.runDue();
+  }
+
+  /** Sends every due event to our webhook; a failed answer is retried later, with backoff. */
+  deliverDue(): Promise<void> {
+    return this.outbox.deliverDue();
   }
 
   async createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }> {
-    const id = newId('cs');
+    const id = newSimulatedId('cs');
     const now = this.now();
     const plan = plans[input.plan];
     await this.options.db.insert(simPayCheckouts).values({
@@ -273,12 +215,12 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         .where(and(eq(simPayCheckouts.id, id), eq(simPayCheckouts.status, 'open')))
         .returning();
       if (!claimed) return false;
-      const subscriptionId = newId('sub');
+      const subscriptionId = newSimulatedId('sub');
       const trialEnd = claimed.trialEnd && claimed.trialEnd > now ? claimed.trialEnd : null;
       const periodEnd = trialEnd ?? new Date(addInterval(now.getTime(), claimed.plan));
       await tx.insert(simPaySubscriptions).values({
         id: subscriptionId,
-        customerId: newId('cus'),
+        customerId: newSimulatedId('cus'),
         clientReference: claimed.clientReference,
         plan: claimed.plan,
         amountCents: claimed.amountCents,
@@ -293,16 +235,16 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         nextChargeAt: periodEnd,
       });
       await tx.update(simPayCheckouts).set({ subscriptionId }).where(eq(simPayCheckouts.id, id));
-      await this.record(tx, 'checkout.session.completed', {
+      await this.outbox.record(tx, 'checkout.session.completed', {
         id,
         subscription: subscriptionId,
       });
-      await this.record(tx, 'customer.subscription.created', {
+      await this.outbox.record(tx, 'customer.subscription.created', {
         id: subscriptionId,
         subscription: subscriptionId,
       });
       if (!trialEnd) {
-        const chargeId = await this.charge(tx, {
+        const chargeId = await insertCharge(tx, {
           subscriptionId,
           amountCents: claimed.amountCents,
           currency: claimed.currency,
@@ -312,72 +254,16 @@ export class SimulatedPaymentProvider implements PaymentProvider {
           cardBrand: check.brand,
           cardLast4: check.last4,
         });
-        await this.record(tx, 'invoice.paid', { id: chargeId, subscription: subscriptionId });
+        await this.outbox.record(tx, 'invoice.paid', {
+          id: chargeId,
+          subscription: subscriptionId,
+        });
       }
       return true;
     });
     if (completed === 'subscribed') return { kind: 'subscribed', checkout };
-    if (completed) this.kick();
+    if (completed) this.outbox.kick();
     return { kind: 'redirect', url: checkout.successUrl };
-  }
-
-  private async charge(
-    tx: Tx,
-    charge: {
-      subscriptionId: string;
-      amountCents: number;
-      currency: string;
-      at: Date;
-      periodStart: Date;
-      periodEnd: Date;
-      cardBrand: string;
-      cardLast4: string;
-    },
-  ): Promise<string> {
-    const id = newId('ch');
-    await tx.insert(simPayCharges).values({
-      id,
-      subscriptionId: charge.subscriptionId,
-      amountCents: charge.amountCents,
-      currency: charge.currency,
-      createdAt: charge.at,
-      periodStart: charge.periodStart,
-      periodEnd: charge.periodEnd,
-      cardBrand: charge.cardBrand,
-      cardLast4: charge.cardLast4,
-    });
-    return id;
-  }
-
-  /** An event for our webhook, in the outbox, in the same transaction as what it reports. */
-  private async record(
-    tx: Tx,
-    type: string,
-    object: { id: string; subscription: string },
-  ): Promise<void> {
-    const now = this.now();
-    const id = newId('evt');
-    await tx.insert(simPayEvents).values({
-      id,
-      type,
-      payload: {
-        id,
-        object: 'event',
-        type,
-        created: Math.floor(now.getTime() / 1000),
-        data: { object },
-      },
-      createdAt: now,
-      nextAttemptAt: now,
-    });
-  }
-
-  private kick(): void {
-    if (this.options.autoDeliver && !this.stopped) {
-      setImmediate(() => {
-        void this.deliverDue();
-      });
-    }
   }
 
   private async subscriptionRow(id: string): Promise<SubscriptionRow> {
@@ -436,10 +322,10 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         )
         .returning();
       if (!row) return false;
-      await this.record(tx, type, { id: subscriptionId, subscription: subscriptionId });
+      await this.outbox.record(tx, type, { id: subscriptionId, subscription: subscriptionId });
       return true;
     });
-    if (changed) this.kick();
+    if (changed) this.outbox.kick();
   }
 
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void> {
@@ -459,10 +345,13 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         .where(and(eq(simPayCharges.id, refundRef), isNull(simPayCharges.refundedAt)))
         .returning();
       if (!row) return false;
-      await this.record(tx, 'charge.refunded', { id: row.id, subscription: row.subscriptionId });
+      await this.outbox.record(tx, 'charge.refunded', {
+        id: row.id,
+        subscription: row.subscriptionId,
+      });
       return true;
     });
-    if (refunded) this.kick();
+    if (refunded) this.outbox.kick();
   }
 
   cancelNow(subscriptionId: string): Promise<void> {
@@ -584,7 +473,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         await tx.update(simPaySubscriptions).set(card).where(eq(simPaySubscriptions.id, sub.id));
         return { kind: 'redirect', url: session.returnUrl };
       }
-      const chargeId = await this.charge(tx, {
+      const chargeId = await insertCharge(tx, {
         subscriptionId: sub.id,
         amountCents: sub.amountCents,
         currency: sub.currency,
@@ -604,11 +493,11 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         })
         .where(eq(simPaySubscriptions.id, sub.id));
       const event = { id: sub.id, subscription: sub.id };
-      await this.record(tx, 'invoice.paid', { id: chargeId, subscription: sub.id });
-      await this.record(tx, 'customer.subscription.updated', event);
+      await this.outbox.record(tx, 'invoice.paid', { id: chargeId, subscription: sub.id });
+      await this.outbox.record(tx, 'customer.subscription.updated', event);
       return { kind: 'redirect', url: session.returnUrl };
     });
-    if (outcome.kind === 'redirect') this.kick();
+    if (outcome.kind === 'redirect') this.outbox.kick();
     return outcome;
   }
 
@@ -646,206 +535,6 @@ export class SimulatedPaymentProvider implements PaymentProvider {
       paymentId: isPayment ? object.id : null,
       refundRef: type === 'charge.refunded' ? object.id : null,
     };
-  }
-
-  /**
-   * Renewals, retries of declined renewals, cancellations at the period's end and expired
-   * checkouts, everything due by the clock (each subscription catches up period by period);
-   * then the events due are delivered.
-   */
-  async runDue(): Promise<void> {
-    const now = this.now();
-    const due = await this.options.db
-      .select({ id: simPaySubscriptions.id })
-      .from(simPaySubscriptions)
-      .where(
-        and(
-          isNotNull(simPaySubscriptions.nextChargeAt),
-          lte(simPaySubscriptions.nextChargeAt, now),
-        ),
-      )
-      .orderBy(asc(simPaySubscriptions.nextChargeAt));
-    let recorded = false;
-    for (const { id } of due) {
-      try {
-        recorded = (await this.renew(id, now)) || recorded;
-      } catch (error) {
-        this.options.onError(error, `renewing simulated subscription ${id}`);
-      }
-    }
-    await this.options.db
-      .update(simPayCheckouts)
-      .set({ status: 'expired' })
-      .where(and(eq(simPayCheckouts.status, 'open'), lte(simPayCheckouts.expiresAt, now)));
-    if (recorded) this.kick();
-    await this.deliverDue();
-  }
-
-  private async renew(id: string, now: Date): Promise<boolean> {
-    return this.options.db.transaction(async (tx) => {
-      let recorded = false;
-      for (let step = 0; step < 1000; step++) {
-        const [sub] = await tx
-          .select()
-          .from(simPaySubscriptions)
-          .where(eq(simPaySubscriptions.id, id))
-          .for('update');
-        if (!sub?.nextChargeAt || sub.nextChargeAt > now || sub.status === 'canceled') break;
-        const at = sub.nextChargeAt;
-        const event = { id, subscription: id };
-        if (sub.cancelAtPeriodEnd) {
-          await tx
-            .update(simPaySubscriptions)
-            .set({ status: 'canceled', canceledAt: at, nextChargeAt: null })
-            .where(eq(simPaySubscriptions.id, id));
-          await this.record(tx, 'customer.subscription.deleted', event);
-          recorded = true;
-          break;
-        }
-        // A renewal opens the next period, paid or not (as Stripe does); a retry stays in it.
-        const retry = sub.status === 'past_due';
-        const periodStart = retry ? sub.currentPeriodStart : sub.currentPeriodEnd;
-        const periodEnd = retry
-          ? sub.currentPeriodEnd
-          : new Date(addInterval(sub.currentPeriodEnd.getTime(), sub.plan));
-        const [charged] = await tx
-          .select({ charges: count() })
-          .from(simPayCharges)
-          .where(eq(simPayCharges.subscriptionId, id));
-        const declined = sub.declinesRenewals && (charged?.charges ?? 0) > 0;
-        if (!declined) {
-          const chargeId = await this.charge(tx, {
-            subscriptionId: id,
-            amountCents: sub.amountCents,
-            currency: sub.currency,
-            at,
-            periodStart,
-            periodEnd,
-            cardBrand: sub.cardBrand,
-            cardLast4: sub.cardLast4,
-          });
-          await tx
-            .update(simPaySubscriptions)
-            .set({
-              status: 'active',
-              currentPeriodStart: periodStart,
-              currentPeriodEnd: periodEnd,
-              nextChargeAt: periodEnd,
-              failedAttempts: 0,
-            })
-            .where(eq(simPaySubscriptions.id, id));
-          await this.record(tx, 'invoice.paid', { id: chargeId, subscription: id });
-          await this.record(tx, 'customer.subscription.updated', event);
-        } else {
-          const failedAttempts = sub.failedAttempts + 1;
-          const givesUp = failedAttempts >= renewalAttempts;
-          await tx
-            .update(simPaySubscriptions)
-            .set({
-              status: givesUp ? 'canceled' : 'past_due',
-              canceledAt: givesUp ? at : null,
-              currentPeriodStart: periodStart,
-              currentPeriodEnd: periodEnd,
-              nextChargeAt: givesUp ? null : new Date(at.getTime() + renewalRetryMs),
-              failedAttempts,
-            })
-            .where(eq(simPaySubscriptions.id, id));
-          await this.record(tx, 'invoice.payment_failed', event);
-          await this.record(
-            tx,
-            givesUp ? 'customer.subscription.deleted' : 'customer.subscription.updated',
-            event,
-          );
-        }
-        recorded = true;
-      }
-      return recorded;
-    });
-  }
-
-  /** Sends every due event to our webhook; a failed answer is retried later, with backoff. */
-  deliverDue(): Promise<void> {
-    if (this.delivering) {
-      this.deliverAgain = true;
-      return this.delivering;
-    }
-    this.delivering = (async () => {
-      for (;;) {
-        this.deliverAgain = false;
-        await this.deliverBatch();
-        if (!this.moreToDeliver()) break;
-      }
-    })()
-      .catch((error: unknown) => {
-        this.options.onError(error, 'delivering simulated payment webhooks');
-      })
-      .finally(() => {
-        this.delivering = undefined;
-      });
-    return this.delivering;
-  }
-
-  /** Another delivery was asked for while one ran. */
-  private moreToDeliver(): boolean {
-    return this.deliverAgain && !this.stopped;
-  }
-
-  private async deliverBatch(): Promise<void> {
-    const url = this.options.webhookUrl();
-    if (!url) return;
-    const due = await this.options.db
-      .select()
-      .from(simPayEvents)
-      .where(
-        and(
-          isNull(simPayEvents.deliveredAt),
-          isNotNull(simPayEvents.nextAttemptAt),
-          lte(simPayEvents.nextAttemptAt, this.now()),
-        ),
-      )
-      .orderBy(asc(simPayEvents.sequence))
-      .limit(100);
-    for (const event of due) {
-      if (this.stopped) return;
-      // One attempt, one claim: another process that listed the same attempt finds it taken
-      // (or finished), and the next attempt is an item of its own.
-      const claim = await this.options.claims.claim(
-        webhookDeliveryJob,
-        `${event.id}:${String(event.attempts)}`,
-      );
-      if (!claim) continue;
-      const body = JSON.stringify(event.payload);
-      const signature = signWebhook(
-        this.options.secret,
-        body,
-        Math.floor(this.now().getTime() / 1000),
-      );
-      const status = await this.transport(url, body, { [simulatedSignatureHeader]: signature });
-      const now = this.now();
-      if (status >= 200 && status < 300) {
-        await this.options.db
-          .update(simPayEvents)
-          .set({ deliveredAt: now, attempts: event.attempts + 1, lastStatus: status })
-          .where(eq(simPayEvents.id, event.id));
-        await claim.finish();
-        continue;
-      }
-      const attempts = event.attempts + 1;
-      const delay = Math.min(1000 * 2 ** (attempts - 1), deliveryBackoffCapMs);
-      const nextAttemptAt = attempts >= deliveryAttempts ? null : new Date(now.getTime() + delay);
-      await this.options.db
-        .update(simPayEvents)
-        .set({ attempts, lastStatus: status, nextAttemptAt })
-        .where(eq(simPayEvents.id, event.id));
-      await claim.finish();
-      this.options.onRetry?.({
-        eventId: event.id,
-        type: event.type,
-        attempts,
-        status,
-        nextAttemptAt,
-      });
-    }
   }
 }
 
