@@ -9,6 +9,7 @@ import {
   subscriptions,
   userSettings,
 } from '../db/schema';
+import { refusingDuplicates } from './errors';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscription = typeof subscriptions.$inferInsert;
@@ -200,18 +201,21 @@ export class BillingRepository {
     return row !== undefined;
   }
 
+  /** Refused with `DuplicateKey` when the user already had one (one free month per user). */
   async insertFreeMonth(tx: Tx, userId: string, start: Date, end: Date): Promise<void> {
-    await tx.insert(subscriptions).values({
-      userId,
-      provider: 'promo',
-      status: 'trialing',
-      startedAt: start,
-      currentPeriodStart: start,
-      currentPeriodEnd: end,
-      accessUntil: end,
-      createdAt: start,
-      updatedAt: start,
-    });
+    await refusingDuplicates(() =>
+      tx.insert(subscriptions).values({
+        userId,
+        provider: 'promo',
+        status: 'trialing',
+        startedAt: start,
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        accessUntil: end,
+        createdAt: start,
+        updatedAt: start,
+      }),
+    );
   }
 
   /** A paid subscription takes over from a free month that is still running. */

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { emailChanges, sessions, users } from '../db/schema';
 import { revokeOtherSessions } from './sessions.repository';
+import { refusingDuplicates } from './errors';
 
 export type EmailChangeRow = typeof emailChanges.$inferSelect;
 export type NewEmailChange = Omit<
@@ -71,28 +72,30 @@ export class EmailChangesRepository implements EmailChangesStore {
   }
 
   confirm(change: EmailChangeRow, now: Date): Promise<string[] | undefined> {
-    return this.db.transaction(async (tx) => {
-      const used = await tx
-        .update(emailChanges)
-        .set({ confirmedAt: now })
-        .where(
-          and(
-            eq(emailChanges.id, change.id),
-            isNull(emailChanges.confirmedAt),
-            isNull(emailChanges.cancelledAt),
-          ),
-        )
-        .returning({ id: emailChanges.id });
-      if (used.length === 0) return undefined;
-      await tx
-        .update(users)
-        .set({ email: change.newEmail, updatedAt: now })
-        .where(and(eq(users.id, change.userId), isNull(users.deletedAt)));
-      if (change.sessionId) {
-        return revokeOtherSessions(tx, change.userId, change.sessionId, now);
-      }
-      return endAll(tx, change.userId, now);
-    });
+    return refusingDuplicates(() =>
+      this.db.transaction(async (tx) => {
+        const used = await tx
+          .update(emailChanges)
+          .set({ confirmedAt: now })
+          .where(
+            and(
+              eq(emailChanges.id, change.id),
+              isNull(emailChanges.confirmedAt),
+              isNull(emailChanges.cancelledAt),
+            ),
+          )
+          .returning({ id: emailChanges.id });
+        if (used.length === 0) return undefined;
+        await tx
+          .update(users)
+          .set({ email: change.newEmail, updatedAt: now })
+          .where(and(eq(users.id, change.userId), isNull(users.deletedAt)));
+        if (change.sessionId) {
+          return revokeOtherSessions(tx, change.userId, change.sessionId, now);
+        }
+        return endAll(tx, change.userId, now);
+      }),
+    );
   }
 
   async findUndoable(undoTokenHash: string, now: Date): Promise<EmailChangeRow | undefined> {
@@ -107,27 +110,29 @@ export class EmailChangesRepository implements EmailChangesStore {
   }
 
   undo(change: EmailChangeRow, now: Date): Promise<EmailChangeUndone> {
-    return this.db.transaction(async (tx) => {
-      await cancelWaiting(tx, change.userId, now);
-      let restored = false;
-      if (change.confirmedAt) {
-        // Only while the address this change set is still the account's.
-        const back = await tx
-          .update(users)
-          .set({ email: change.oldEmail, updatedAt: now })
-          .where(
-            and(
-              eq(users.id, change.userId),
-              isNull(users.deletedAt),
-              sql`lower(${users.email}) = lower(${change.newEmail})`,
-            ),
-          )
-          .returning({ id: users.id });
-        restored = back.length === 1;
-      }
-      const ended = await endAll(tx, change.userId, now);
-      return { restored, ended };
-    });
+    return refusingDuplicates(() =>
+      this.db.transaction(async (tx) => {
+        await cancelWaiting(tx, change.userId, now);
+        let restored = false;
+        if (change.confirmedAt) {
+          // Only while the address this change set is still the account's.
+          const back = await tx
+            .update(users)
+            .set({ email: change.oldEmail, updatedAt: now })
+            .where(
+              and(
+                eq(users.id, change.userId),
+                isNull(users.deletedAt),
+                sql`lower(${users.email}) = lower(${change.newEmail})`,
+              ),
+            )
+            .returning({ id: users.id });
+          restored = back.length === 1;
+        }
+        const ended = await endAll(tx, change.userId, now);
+        return { restored, ended };
+      }),
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import { categories } from '@tradebot/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { users, userSettings } from '../db/schema';
+import { refusingDuplicates } from './errors';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -64,7 +65,8 @@ export class UsersRepository {
   /**
    * The user and their settings row, together or not at all. `before` runs first in the
    * same transaction (redeeming a promo code), `after` once both rows are in (the promo code's
-   * benefit); either aborts everything by throwing.
+   * benefit); either aborts everything by throwing. An address (or any other unique key
+   * written in the transaction) already taken is refused with `DuplicateKey`.
    */
   async create(
     user: NewUser,
@@ -72,16 +74,18 @@ export class UsersRepository {
     before?: (tx: Db) => Promise<void>,
     after?: (tx: Db, created: UserRow) => Promise<void>,
   ): Promise<UserRow> {
-    return this.db.transaction(async (tx) => {
-      if (before) await before(tx);
-      const [created] = await tx.insert(users).values(user).returning();
-      if (!created) throw new Error('insert returned no row');
-      await tx
-        .insert(userSettings)
-        .values({ userId: created.id, categoriesEnabled: allCategoriesEnabled, ...flags });
-      if (after) await after(tx, created);
-      return created;
-    });
+    return refusingDuplicates(() =>
+      this.db.transaction(async (tx) => {
+        if (before) await before(tx);
+        const [created] = await tx.insert(users).values(user).returning();
+        if (!created) throw new Error('insert returned no row');
+        await tx
+          .insert(userSettings)
+          .values({ userId: created.id, categoriesEnabled: allCategoriesEnabled, ...flags });
+        if (after) await after(tx, created);
+        return created;
+      }),
+    );
   }
 
   /** spec §7 settings: the robot's switch, risk level and categories. Returns the row now stored. */

@@ -6,7 +6,7 @@ import {
   type Language,
   type PlanId,
 } from '@tradebot/contract';
-import { isUniqueViolation } from '../db/errors';
+import { DuplicateKey } from '../repositories/errors';
 import type { Tx } from '../repositories/billing.repository';
 import type { UserRow } from '../repositories/users.repository';
 import { BillingCheckout } from './billing-checkout';
@@ -102,7 +102,7 @@ export class BillingService implements PromoBenefits {
     try {
       await this.repository.insertFreeMonth(tx, userId, start, end);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new FreeMonthUsed();
+      if (error instanceof DuplicateKey) throw new FreeMonthUsed();
       throw error;
     }
     await this.repository.syncAuthorized(userId, start, tx);

@@ -1,5 +1,5 @@
 import type { ChangeEmailRequest, Language } from '@tradebot/contract';
-import { isUniqueViolation } from '../db/errors';
+import { DuplicateKey } from '../repositories/errors';
 import type { Clock } from '../repositories/clock';
 import type { EmailChangeRow, EmailChangesStore } from '../repositories/email-changes.repository';
 import type { Mailer } from '../repositories/mail.repository';
@@ -126,7 +126,7 @@ export class EmailChangeService {
       ended = await this.deps.store.confirm(change, this.deps.clock.now());
     } catch (error) {
       // The address got an account after the change was asked for.
-      if (isUniqueViolation(error)) throw new EmailTaken();
+      if (error instanceof DuplicateKey) throw new EmailTaken();
       throw error;
     }
     if (!ended) throw new EmailLinkInvalid();
@@ -146,7 +146,7 @@ export class EmailChangeService {
       await this.afterChange(change, ended);
       return { restored, signedOut: ended.length };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new EmailTaken();
+      if (error instanceof DuplicateKey) throw new EmailTaken();
       throw error;
     }
   }

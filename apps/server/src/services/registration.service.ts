@@ -5,7 +5,7 @@ import {
   type Language,
   type RegisterRequest,
 } from '@tradebot/contract';
-import { isUniqueViolation } from '../db/errors';
+import { DuplicateKey } from '../repositories/errors';
 import type { Clock } from '../repositories/clock';
 import type { ConsentsStore, NewConsent } from '../repositories/consents.repository';
 import type { Mailer } from '../repositories/mail.repository';
@@ -300,7 +300,7 @@ export class RegistrationService {
       return { userId: user.id, promocode, benefitGranted };
     } catch (error) {
       // The address got an account meanwhile (another link of it was used): sign in instead.
-      if (isUniqueViolation(error)) {
+      if (error instanceof DuplicateKey) {
         throw new ConfirmationUsed();
       }
       throw error;
