@@ -8,12 +8,9 @@ import { useAuthStore } from '../stores/auth';
 /** The token whose real-time channel is open; logout closes it (session.ts). */
 let channelToken: string | null = null;
 
-// Another user's cached account must never show: the cache goes with the session.
+// A new session opens its own channel (the query cache is cleared in lib/query-client.ts).
 useAuthStore.subscribe((state, previous) => {
-  if (state.token !== previous.token) {
-    queryClient.clear();
-    channelToken = null;
-  }
+  if (state.token !== previous.token) channelToken = null;
 });
 
 /**

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStore } from '../stores/auth';
-import { useTradingStore } from '../stores/trading';
+import { liveTradingKey, receiveLive } from '../lib/live-trading';
+import { queryClient } from '../lib/query-client';
 import { registerRealtimeConnection } from '../lib/realtime';
 import { installMemoryStorage } from '../test/memory-storage';
 import { tradeRow } from '../test/trade-row';
@@ -29,7 +30,7 @@ describe('logout (spec §4 Session)', () => {
         closed = true;
       });
       useAuthStore.getState().signIn('abc');
-      useTradingStore.getState().receive({ trades: [tradeRow({ status: 'open' })] });
+      receiveLive(queryClient, { trades: [tradeRow({ status: 'open' })] });
 
       await logout();
 
@@ -43,7 +44,8 @@ describe('logout (spec §4 Session)', () => {
         isSettingsLoaded: false,
       });
       expect(localStorage.getItem('token')).toBeNull();
-      expect(useTradingStore.getState()).toMatchObject({ trades: [], isFirstLoad: true });
+      // The trading data is gone: the next dashboard starts from a first load.
+      expect(queryClient.getQueryData(liveTradingKey)).toBeUndefined();
       expect(closed).toBe(true);
     },
   );

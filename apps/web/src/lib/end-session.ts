@@ -1,10 +1,12 @@
 import { useAuthStore } from '../stores/auth';
-import { useTradingStore } from '../stores/trading';
 import { closeRealtimeConnection } from './realtime';
 
-/** spec §4 Session: logout clears the token, user config, settings flags, channel, trading data. */
+/**
+ * spec §4 Session: logout clears the token, user config, settings flags, channel and trading
+ * data. The trading data lives in the query cache, which clears itself when the token goes
+ * (lib/query-client.ts).
+ */
 export function endSession(): void {
   closeRealtimeConnection();
   useAuthStore.getState().clear();
-  useTradingStore.getState().reset();
 }

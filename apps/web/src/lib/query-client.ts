@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { useAuthStore } from '../stores/auth';
 import { ApiRequestError } from './api-client';
 
 /**
@@ -17,4 +18,10 @@ export const queryClient = new QueryClient({
     },
     mutations: { retry: false },
   },
+});
+
+// Another user's cached account must never show: the cache, the live trading data with it
+// (spec §4: logout clears the trading data), goes with the session.
+useAuthStore.subscribe((state, previous) => {
+  if (state.token !== previous.token) queryClient.clear();
 });

@@ -8,7 +8,8 @@ import {
   type TestRealtimeServer,
 } from '../../test/realtime-server';
 import { startTradingRealtime } from './realtime';
-import { useTradingStore } from '../../stores/trading';
+import { queryClient } from '../../lib/query-client';
+import { liveTradingKey } from '../../lib/live-trading';
 
 const token = 'k'.repeat(43);
 
@@ -21,22 +22,25 @@ describe('startTradingRealtime', () => {
   });
   afterEach(async () => {
     closeRealtimeConnection();
-    useTradingStore.getState().reset();
+    queryClient.clear();
     restoreStorage();
     await server.close();
   });
 
-  it('connects with the stored token and feeds the trading store, ending the first load', async () => {
+  it('connects with the stored token and feeds the live trading data, ending the first load', async () => {
     // What signing in stores (src/stores/auth.ts).
     localStorage.setItem('token', token);
     startTradingRealtime({ url: server.url });
     await server.connected(token);
-    expect(useTradingStore.getState().isFirstLoad).toBe(true);
+    expect(queryClient.getQueryData(liveTradingKey)).toBeUndefined();
 
     server.emitTo(token, JSON.stringify(sampleInfo));
 
-    await eventually(() => !useTradingStore.getState().isFirstLoad, 'the first data');
-    expect(useTradingStore.getState()).toMatchObject({
+    await eventually(
+      () => queryClient.getQueryData(liveTradingKey) !== undefined,
+      'the first data',
+    );
+    expect(queryClient.getQueryData(liveTradingKey)).toMatchObject({
       account: sampleInfo.account,
       trades: sampleInfo.trades,
       closed: [],

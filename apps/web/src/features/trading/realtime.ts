@@ -1,6 +1,7 @@
 import { connectRealtime, type RealtimeConnection, type RealtimeOptions } from '../../lib/realtime';
 import { storage } from '../../lib/storage';
-import { useTradingStore } from '../../stores/trading';
+import { queryClient } from '../../lib/query-client';
+import { receiveLive } from '../../lib/live-trading';
 
 export interface TradingRealtimeOptions {
   /** The dashboard's resync from get-all-data, after the channel dropped and came back. */
@@ -11,8 +12,8 @@ export interface TradingRealtimeOptions {
 
 /**
  * Subscribes the signed-in user's channel (spec §4: after login, once settings are loaded)
- * and feeds what arrives into the trading store, which replaces the values it carries and
- * ends the first load. Without a stored token there is nothing to subscribe: undefined.
+ * and merges what arrives into the live trading data (live-trading.ts), which replaces the
+ * values it carries and ends the first load. Without a stored token there is nothing to subscribe: undefined.
  * Logout closes the connection (closeRealtimeConnection).
  */
 export function startTradingRealtime(
@@ -24,7 +25,7 @@ export function startTradingRealtime(
     ...options,
     token,
     onInfo: (info) => {
-      useTradingStore.getState().receive(info);
+      receiveLive(queryClient, info);
     },
   });
 }

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HistoryPeriod, TradingData } from '@tradebot/contract';
 import { realtimeClosedCount } from '@tradebot/contract';
 import { apiRequest } from '../../../lib/api-client';
-import { useTradingStore } from '../../../stores/trading';
+import { liveTradingKey, receiveLive } from '../../../lib/live-trading';
 import { liveDataRefetchInterval } from '../live-data-error';
 
 /** spec §7 GET /api/v1/get-all-data: account, open and closed operations, the robot's state. */
@@ -28,24 +28,23 @@ export async function getAllData(
   return body.data;
 }
 
-export const liveTradingKey = ['trading', 'live'] as const;
-
 /**
- * Fills the trading store from the server; from then on real-time events replace its values
- * (spec §4). Asked again each time the dashboard mounts, so a return to it resyncs.
+ * The live trading data (lib/live-trading.ts): the server's answer fills it,
+ * and from then on real-time events replace its values (spec §4). Asked again each time the
+ * dashboard mounts, so a return to it resyncs.
  */
 export function useLiveTradingData() {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: liveTradingKey,
     queryFn: async ({ signal }) => {
       const data = await getAllData({ period: 'all', limit: realtimeClosedCount }, signal);
-      useTradingStore.getState().receive({
+      return receiveLive(queryClient, {
         account: data.account,
         trades: data.trades,
         closed: data.closed,
         robot: data.robot,
       });
-      return data;
     },
     staleTime: 0,
     // A failed load is asked again every few seconds while a retry may help (issue 22).

@@ -1,12 +1,12 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { HistoryPeriod } from '@tradebot/contract';
+import type { HistoryPeriod, TradeRow } from '@tradebot/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Page } from '../../../components/ui/page';
 import { Tabs } from '../../../components/ui/tabs';
 import { useTranslation } from '../../../lib/i18n';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { useAuthStore } from '../../../stores/auth';
-import { useTradingStore } from '../../../stores/trading';
+import type { LiveTrading } from '../../../lib/live-trading';
 import { useLiveTradingData } from '../api/get-all-data';
 import { closedHistoryKey, useClosedHistory } from '../api/get-closed-history';
 import { equityCurveKey } from '../api/get-equity-curve';
@@ -25,9 +25,10 @@ import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../h
  * fetched again (one request, exact totals); a longer one gets the rows on top, so the reader
  * keeps their place and the server is not asked for every page again.
  */
-function useHistoryFollowsClosedEvents(period: HistoryPeriod) {
+function useHistoryFollowsClosedEvents(period: HistoryPeriod, live: LiveTrading | undefined) {
   const queryClient = useQueryClient();
-  const closedRevision = useTradingStore((state) => state.closedRevision);
+  const closedRevision = live?.closedRevision ?? 0;
+  const closed = live?.closed;
   const seen = useRef(closedRevision);
   useEffect(() => {
     if (closedRevision === seen.current) return;
@@ -37,7 +38,7 @@ function useHistoryFollowsClosedEvents(period: HistoryPeriod) {
     // Other periods are fetched again when shown.
     void queryClient.invalidateQueries({ queryKey: closedHistoryKey(), refetchType: 'none' });
     if (!data) return;
-    const added = newlyClosed(data.pages, useTradingStore.getState().closed, period, Date.now());
+    const added = newlyClosed(data.pages, closed ?? [], period, Date.now());
     if (added.length === 0) return;
     if (data.pages.length <= 1) {
       void queryClient.invalidateQueries({ queryKey: key });
@@ -45,19 +46,22 @@ function useHistoryFollowsClosedEvents(period: HistoryPeriod) {
       queryClient.setQueryData(key, prependClosed(data, added));
     }
     void queryClient.invalidateQueries({ queryKey: equityCurveKey() });
-  }, [closedRevision, period, queryClient]);
+  }, [closedRevision, closed, period, queryClient]);
 }
 
 type DashboardView = 'open' | 'closed' | 'chart';
+
+const noTrades: TradeRow[] = [];
 
 /** spec §2 Dashboard: the account, the robot's state, open and closed operations, history. */
 export default function DashboardRoute() {
   const { t } = useTranslation('dashboard');
   const live = useLiveTradingData();
-  const account = useTradingStore((state) => state.account);
-  const trades = useTradingStore((state) => state.trades);
-  const robot = useTradingStore((state) => state.robot);
-  const isFirstLoad = useTradingStore((state) => state.isFirstLoad);
+  const account = live.data?.account ?? null;
+  const trades = live.data?.trades ?? noTrades;
+  const robot = live.data?.robot ?? null;
+  // spec §3: the first load lasts until data arrives, from this call or a real-time event.
+  const isFirstLoad = live.data === undefined;
   // Access ended (refunded, past due): the page is read-only, with the kill switch (decision 063).
   const accessEnded = useAuthStore((state) => state.userConfig?.authorized === false);
   const botOnSaved = useAuthStore((state) => state.userConfig?.settings.bot_on === true);
@@ -70,7 +74,7 @@ export default function DashboardRoute() {
   // The same query the history section shows (one cache entry): the detail finds its row here.
   const history = useClosedHistory(period);
   const historyRows = useMemo(() => flattenPages(history.data?.pages ?? []), [history.data]);
-  useHistoryFollowsClosedEvents(period);
+  useHistoryFollowsClosedEvents(period, live.data);
 
   const loading = isFirstLoad && live.isPending;
   const historySection = (show: 'all' | 'list' | 'chart') => (

@@ -1,0 +1,58 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { RealtimeInfo, RobotStatus, TradeRow, TradingAccount } from '@tradebot/contract';
+
+/**
+ * What get-all-data answers and a real-time event carries (spec §4 Real-time updates): each
+ * field present replaces the stored one. `account` may be null before the account exists.
+ */
+export type TradingSnapshot = Omit<RealtimeInfo, 'account'> & {
+  account?: TradingAccount | null;
+};
+
+/**
+ * spec §3 Trading data, kept in one place: the query cache under `liveTradingKey`. The
+ * dashboard's get-all-data fills it and real-time events merge into it; the first load is the
+ * cache being empty ("until the first data arrives, from the server call or a real-time
+ * message"), and it is cleared with the session (lib/query-client.ts).
+ */
+export interface LiveTrading {
+  account: TradingAccount | null;
+  trades: TradeRow[];
+  closed: TradeRow[];
+  robot: RobotStatus | null;
+  /**
+   * Counts the snapshots that brought `closed`: the history, paged by the server, refetches
+   * when it moves.
+   */
+  closedRevision: number;
+}
+
+export const liveTradingKey = ['trading', 'live'] as const;
+
+/** The values a snapshot carries replace the ones held; the others stay. */
+export function mergeLive(
+  previous: LiveTrading | undefined,
+  snapshot: TradingSnapshot,
+): LiveTrading {
+  const held = previous ?? {
+    account: null,
+    trades: [],
+    closed: [],
+    robot: null,
+    closedRevision: 0,
+  };
+  return {
+    account: snapshot.account === undefined ? held.account : snapshot.account,
+    trades: snapshot.trades ?? held.trades,
+    closed: snapshot.closed ?? held.closed,
+    robot: snapshot.robot ?? held.robot,
+    closedRevision: snapshot.closed ? held.closedRevision + 1 : held.closedRevision,
+  };
+}
+
+/** Merges a snapshot (a real-time event, the server's answer) into the cached live data. */
+export function receiveLive(client: QueryClient, snapshot: TradingSnapshot): LiveTrading {
+  const merged = mergeLive(client.getQueryData<LiveTrading>(liveTradingKey), snapshot);
+  client.setQueryData<LiveTrading>(liveTradingKey, merged);
+  return merged;
+}
