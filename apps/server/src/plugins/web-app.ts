@@ -1,3 +1,4 @@
+import { escape as escapeHtml } from 'html-escaper';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -56,16 +57,6 @@ export function browserLanguage(header: string | undefined): PageLanguage | null
     if (range.language === 'es' || range.language === 'pt') return range.language;
   }
   return null;
-}
-
-/** The directory's names go into text and attributes of the landing's HTML. */
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /**

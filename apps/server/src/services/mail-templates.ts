@@ -1,8 +1,9 @@
+import { escape as escapeHtml } from 'html-escaper';
 import type { Language, PlanId } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+// Text into HTML: html-escaper, one escaper for every page and mail we write.
+export { escapeHtml };
 
 interface RecoveryCopy {
   subject: string;

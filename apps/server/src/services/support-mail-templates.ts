@@ -1,7 +1,6 @@
+import { escape as escapeHtml } from 'html-escaper';
 import { languageLocales, type ContactKind, type Language } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Paragraphs of plain text as HTML, every character escaped. */
 const paragraphs = (text: string) =>

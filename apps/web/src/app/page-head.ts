@@ -1,3 +1,4 @@
+import { escape as escapeHtml } from 'html-escaper';
 import type { Language } from '@tradebot/contract';
 import { isRobotBitcoinSegment, languages, promoBrokerId } from '@tradebot/contract/constants';
 import type { TFunction } from 'i18next';
@@ -124,14 +125,8 @@ export interface PageHead {
 
 const ogLocale: Record<Language, string> = { es: 'es_419', pt: 'pt_BR' };
 
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+// Text into HTML: html-escaper, one escaper for every page and mail we write.
+export { escapeHtml };
 
 /** The <head> of `path` in `language`, with absolute addresses on `publicUrl`. */
 export function pageHead(

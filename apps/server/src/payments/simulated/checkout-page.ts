@@ -1,3 +1,4 @@
+import { escape as escapeHtml } from 'html-escaper';
 import {
   plans,
   simulatedPaymentsPath,
@@ -119,8 +120,6 @@ const copy = {
       'Esta conta já pagou uma assinatura, então não cobramos este pagamento e fechamos este link. Cada conta tem uma só assinatura.',
   },
 } as const;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function layout(language: Language, title: string, body: string): string {
   return `<!doctype html>
