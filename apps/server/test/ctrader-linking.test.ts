@@ -377,6 +377,32 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect((await authorize(app, headers)).statusCode).toBe(200);
   });
 
+  it('deleting the account erases a grant waiting to be picked and past unlinkings', async () => {
+    const { app } = context;
+    const { userId, headers } = await paidUser(app, 'borrar-ct@example.com');
+    await linkDemo(app, headers);
+    const password = validRegistration.password;
+    expect((await unlink(app, headers, { password, closeOperations: false })).statusCode).toBe(200);
+    const back = await authorizeAndReturn(app, headers);
+    expect((await callback(app, headers, back)).statusCode).toBe(200);
+    const db = app.database.db;
+    const grants = () =>
+      db.select().from(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
+    const unlinkings = () =>
+      db.select().from(platformUnlinks).where(eq(platformUnlinks.userId, userId));
+    expect(await grants()).toHaveLength(1);
+    expect(await unlinkings()).toHaveLength(1);
+    const deleted = await app.inject({
+      method: 'POST',
+      url: `${v1}/account/delete`,
+      headers,
+      payload: { password },
+    });
+    expect(deleted.json()).toEqual({ data: { deleted: true } });
+    expect(await grants()).toEqual([]);
+    expect(await unlinkings()).toEqual([]);
+  });
+
   it('unlinks the built-in platform the same way', async () => {
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'unlink-demo@example.com');
