@@ -334,6 +334,30 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect(await listCTraderAccounts(endpoint, grant.accessToken)).toHaveLength(2);
   });
 
+  it('a refresh cTrader refuses (the user removed us at cTrader ID) is left to expire, not retried', async () => {
+    const { app } = context;
+    const { userId, headers } = await paidUser(app, 'revocado@example.com');
+    await linkDemo(app, headers);
+    const [before] = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId));
+    oauth.revokeGrant();
+    clock.advance(24 * day);
+    const requests = oauth.tokenRequests.length;
+    expect(await app.services.ctraderLinking.refreshDue()).toBe(0);
+    expect(oauth.tokenRequests.length).toBe(requests + 1);
+    // The grant stays as it was, and the next run does not ask again for the same grant.
+    const [after] = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId));
+    expect(after?.credentialsCiphertext).toBe(before?.credentialsCiphertext);
+    expect(after?.tokenExpiresAt).toEqual(before?.tokenExpiresAt);
+    expect(await app.services.ctraderLinking.refreshDue()).toBe(0);
+    expect(oauth.tokenRequests.length).toBe(requests + 1);
+  });
+
   it('unlinks a cTrader account: password checked, tokens erased, the robot off, a record kept; nothing left to unlink after', async () => {
     const { app } = context;
     const { token, userId, headers } = await paidUser(app, 'unlink-ct@example.com');

@@ -100,6 +100,11 @@ export class FakeCTraderOAuthServer {
     return code;
   }
 
+  /** The user removed the application at cTrader ID: the refresh token is refused from now on. */
+  revokeGrant(): void {
+    this.refreshToken = undefined;
+  }
+
   /** Every code issued so far is past its lifetime. */
   expireCodes(): void {
     for (const [code, entry] of this.codes) {
