@@ -92,6 +92,7 @@ const onboardingRoutes = [
   '/payment',
   '/payment/return',
   '/link-account',
+  '/link-account/ctrader/callback',
   '/trading-platform-login',
 ] as const;
 
@@ -332,6 +333,14 @@ describe('every screen at phone and desktop widths (issue 12)', () => {
       problems.push(
         ...(await checkScreen(page, { name: 'link-account', language, widths: userWidths })),
       );
+      // cTrader's return page reached with no authorisation under way (reloaded, or no cTrader
+      // on this server): it says so, with the way back (decision 091).
+      await open(page, '/link-account/ctrader/callback', language, userWidths[0]);
+      await page.getByRole('alert').waitFor();
+      problems.push(
+        ...(await checkScreen(page, { name: 'ctrader-callback', language, widths: userWidths })),
+      );
+      await open(page, '/link-account', language, userWidths[0]);
       // The platform login, for an e-mail the platform already knows (the page's own link).
       await page.getByRole('link', { name: text(language, 'linking', 'link.toLogin') }).click();
       await page.waitForURL('**/trading-platform-login');

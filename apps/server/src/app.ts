@@ -1,7 +1,12 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import { apiV1Prefix, billingPaths, simulatedPaymentsPath } from '@tradebot/contract';
+import {
+  apiV1Prefix,
+  billingPaths,
+  ctraderCallbackRoute,
+  simulatedPaymentsPath,
+} from '@tradebot/contract';
 import Fastify, { type FastifyInstance, type FastifyLoggerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import secureJson from 'secure-json-parse';
@@ -84,6 +89,12 @@ import { RegistrationConfirmationsRepository } from './repositories/registration
 import { PasswordRecoveryService } from './services/password-recovery.service';
 import { PromoCodesService } from './services/promo-codes.service';
 import { LinkingService } from './services/linking.service';
+import { CTraderLinkingService } from './services/ctrader-linking.service';
+import { UnlinkingService } from './services/unlinking.service';
+import { CTraderAuthorizationsRepository } from './repositories/ctrader-authorizations.repository';
+import { CTraderOAuth } from './platforms/ctrader/ctrader-oauth';
+import { ctraderHosts, listCTraderAccounts } from './platforms/ctrader/ctrader-accounts';
+import { ctraderLinkingRoutes } from './http/v1/ctrader-linking.routes';
 import { BrokerSearchService } from './services/broker-search.service';
 import { BrokersRepository } from './repositories/brokers.repository';
 import { PlatformUsersRepository } from './repositories/platform-users.repository';
@@ -144,6 +155,8 @@ export interface Services {
   emailSubscription: EmailSubscriptionService;
   trading: TradingService;
   linking: LinkingService;
+  ctraderLinking: CTraderLinkingService;
+  unlinking: UnlinkingService;
   brokerSearch: BrokerSearchService;
   billing: BillingService;
   contact: ContactService;
@@ -198,6 +211,8 @@ export interface AppDependencies {
    * timers (default). Tests turn them off and call `services.billing.runDue()`.
    */
   billingTimers?: boolean;
+  /** Refresh cTrader grants on a timer (default); tests call `ctraderLinking.refreshDue()`. */
+  ctraderRefreshTimers?: boolean;
   /** The payment provider; otherwise Stripe when its keys are set, else the simulated one. */
   paymentProvider?: ClockedPaymentProvider;
   /** How long a claimed timed item is this process's before another may retry it (decision 078). */
@@ -217,6 +232,8 @@ const quoteSaveMs = 5_000;
 const liveEquitySweepMs = 500;
 /** How often notifications waiting in the outbox are gathered and mailed (decision 088). */
 const notificationTickMs = 5_000;
+/** How often grants near their expiry are looked for: they last 30 days and are refreshed 7 ahead. */
+const ctraderRefreshTickMs = 10 * 60_000;
 /** How often the process running the robot opens accounts registered elsewhere (decision 049). */
 const platformOpeningsMs = 5_000;
 
@@ -740,8 +757,68 @@ export async function buildApp(
       app.log.error({ err: error }, 'email change: storing or mailing the links failed');
     },
   });
+  const platformLinks = new TradingPlatformLinksRepository(db);
+  // cTrader brokers through Spotware's OAuth2 (decision 091); without the application's
+  // credentials the choice is shown disabled.
+  const ctraderEndpoint =
+    config.CTRADER_CLIENT_ID && config.CTRADER_CLIENT_SECRET
+      ? {
+          host: config.CTRADER_HOST ?? ctraderHosts[config.CTRADER_ENVIRONMENT],
+          port: config.CTRADER_PORT,
+          tls: config.CTRADER_TLS,
+          clientId: config.CTRADER_CLIENT_ID,
+          clientSecret: config.CTRADER_CLIENT_SECRET,
+          environment: config.CTRADER_ENVIRONMENT,
+        }
+      : undefined;
+  const ctraderLinking = new CTraderLinkingService({
+    users,
+    links: platformLinks,
+    authorizations: new CTraderAuthorizationsRepository(db),
+    cipher: credentialsCipher,
+    clock,
+    claims: jobClaims,
+    oauth:
+      ctraderEndpoint &&
+      new CTraderOAuth({
+        clientId: ctraderEndpoint.clientId,
+        clientSecret: ctraderEndpoint.clientSecret,
+        authorizeUrl: config.CTRADER_AUTH_URL,
+        tokenUrl: config.CTRADER_TOKEN_URL,
+        redirectUri: () =>
+          config.CTRADER_REDIRECT_URI ?? new URL(ctraderCallbackRoute, appBase()).toString(),
+      }),
+    environment: config.CTRADER_ENVIRONMENT,
+    listAccounts: (accessToken) => {
+      if (!ctraderEndpoint) return Promise.resolve([]);
+      return listCTraderAccounts(ctraderEndpoint, accessToken);
+    },
+    onLinked: async (row) => {
+      await users.userChanged(row.userId);
+      await trading.applyStoredSettings(row.userId);
+    },
+    onFailure: (error, what) => {
+      app.log.error({ err: error }, `ctrader: ${what} failed`);
+    },
+  });
+  const unlinking = new UnlinkingService({
+    users,
+    links: platformLinks,
+    clock,
+    verifyPassword: (userId, password, field) =>
+      accountSettings.verifyPassword(userId, password, field),
+    closeEverything: async (user) => (await trading.kill(user, { notify: false })).closed,
+    openOperations: async (userId) =>
+      robot?.hasAccount(userId) ? ((await robot.projection(userId))?.trades.length ?? 0) : 0,
+    onUnlinked: async (row) => {
+      await users.userChanged(row.userId);
+      await trading.applyStoredSettings(row.userId);
+    },
+  });
   app.decorate<Services>('services', {
     emailChange,
+    ctraderLinking,
+    unlinking,
     geo: new GeoService(geoipRepository),
     auth: authService,
     registration,
@@ -787,7 +864,7 @@ export async function buildApp(
     billing,
     linking: new LinkingService(
       users,
-      new TradingPlatformLinksRepository(db),
+      platformLinks,
       new BuiltInTradingPlatform(
         platformLogins,
         argon2PasswordHasher,
@@ -967,6 +1044,25 @@ export async function buildApp(
     await notifications.idle();
   });
 
+  // cTrader grants refreshed before they expire, each by one process (decision 091).
+  let ctraderRefreshTimer: NodeJS.Timeout | undefined;
+  let ctraderRefreshing: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    if (!(dependencies.ctraderRefreshTimers ?? true) || !ctraderLinking.configured) return;
+    ctraderRefreshTimer = setInterval(() => {
+      ctraderRefreshing = ctraderRefreshing.then(() =>
+        ctraderLinking.refreshDue().catch((error: unknown) => {
+          app.log.error({ err: error }, 'ctrader: the refresh run failed');
+        }),
+      );
+    }, ctraderRefreshTickMs);
+    ctraderRefreshTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(ctraderRefreshTimer);
+    await ctraderRefreshing;
+  });
+
   // Billing's clock. Registered after the robot's onClose hook, so it stops first.
   if (payments instanceof SimulatedPaymentProvider) payments.start();
   let billingTimer: NodeJS.Timeout | undefined;
@@ -1018,6 +1114,7 @@ export async function buildApp(
       await v1.register(notificationRoutes);
       await v1.register(tradingRoutes);
       await v1.register(linkingRoutes);
+      await v1.register(ctraderLinkingRoutes);
       await v1.register(brokerSearchRoutes);
       await v1.register(trackRecordRoutes);
       await v1.register(billingRoutes);

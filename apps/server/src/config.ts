@@ -199,6 +199,30 @@ export const configSchema = z.object({
    */
   SIM_PAY_WEBHOOK_URL: urlWithProtocols(['http', 'https']).optional(),
   SIM_PAY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * cTrader brokers through Spotware's Open API (decision 091). Without the application's client
+   * id and secret, linking a cTrader broker is shown disabled. The redirect URI registered at
+   * Spotware is PUBLIC_URL + /link-account/ctrader/callback unless CTRADER_REDIRECT_URI says.
+   */
+  CTRADER_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  CTRADER_CLIENT_SECRET: z.string().trim().min(1).max(200).optional(),
+  CTRADER_REDIRECT_URI: urlWithProtocols(['http', 'https']).optional(),
+  /** cTrader ID's granting page and the Open API's token endpoint (the fake's in tests). */
+  CTRADER_AUTH_URL: urlWithProtocols(['http', 'https']).default(
+    'https://id.ctrader.com/my/settings/openapi/grantingaccess/',
+  ),
+  CTRADER_TOKEN_URL: urlWithProtocols(['http', 'https']).default(
+    'https://openapi.ctrader.com/apps/token',
+  ),
+  /**
+   * Which accounts this server links and trades: demo (the default) or live, never both, since
+   * Spotware serves them from different hosts. Its Open API host follows unless CTRADER_HOST
+   * says (the fake's 127.0.0.1 in tests, with CTRADER_TLS=false).
+   */
+  CTRADER_ENVIRONMENT: z.enum(['demo', 'live']).default('demo'),
+  CTRADER_HOST: z.string().trim().min(1).optional(),
+  CTRADER_PORT: z.coerce.number().int().min(1).max(65535).default(5035),
+  CTRADER_TLS: booleanish.default(true),
   /** Where contact messages are e-mailed (decision 056). */
   SUPPORT_EMAIL: z.email().default('soporte@tradebot.local'),
   /** The operator's time zone: working hours and report days are counted in it. */
@@ -230,6 +254,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((config) => !config.STRIPE_SECRET_KEY === !config.STRIPE_WEBHOOK_SECRET, {
       message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither',
       path: ['STRIPE_WEBHOOK_SECRET'],
+    })
+    .refine((config) => !config.CTRADER_CLIENT_ID === !config.CTRADER_CLIENT_SECRET, {
+      message: 'set both CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET, or neither',
+      path: ['CTRADER_CLIENT_SECRET'],
     })
     .safeParse(cleaned);
   if (!parsed.success) {

@@ -9,6 +9,8 @@ export const apiV1Prefix = `${apiBasePath}/api/v1`;
 export const v1Paths = {
   linkAccount: '/link-account',
   tradingPlatformLogin: '/trading-platform-login',
+  /** POST: the robot stops for the account and the link is erased (decision 091). */
+  unlinkAccount: '/unlink-account',
   brokerSearch: '/broker-search',
   trackRecord: '/track-record',
 } as const;
@@ -91,3 +93,18 @@ export function fillPath(path: string, parameters: Record<string, string>): stri
     return value === undefined ? whole : encodeURIComponent(value);
   });
 }
+
+/** Linking a cTrader broker account through Spotware's OAuth2 (decision 091), under apiV1Prefix. */
+export const ctraderPaths = {
+  /** GET: configured or not, the environment, the accounts of an authorisation under way. */
+  status: '/ctrader',
+  /** POST: where to send the browser (cTrader ID's granting page, with our state). */
+  authorize: '/ctrader/authorize',
+  /** POST: the code and state the granting page sent back; answers the accounts granted. */
+  callback: '/ctrader/callback',
+  /** POST: the account picked among those granted. */
+  link: '/ctrader/link',
+} as const;
+
+/** The web route cTrader ID sends the browser back to (the redirect URI registered at Spotware). */
+export const ctraderCallbackRoute = '/link-account/ctrader/callback';

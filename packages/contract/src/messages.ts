@@ -87,6 +87,20 @@ const es = {
     'Este correo electrónico no tiene una cuenta en la plataforma de trading. Vincula tu cuenta primero.',
   'linking.invalidPlatformPassword': 'La contraseña de la plataforma de trading es incorrecta',
   'linking.alreadyLoggedIn': 'Ya iniciaste sesión en la plataforma de trading',
+  'linking.ctraderNotConfigured':
+    'La vinculación con brókers cTrader no está habilitada en este servidor todavía.',
+  'linking.oauthStateInvalid':
+    'La autorización de cTrader no corresponde a este pedido o venció. Empieza de nuevo desde Vincular cuenta.',
+  'linking.oauthRefused':
+    'cTrader no aceptó la autorización (el código venció o ya se usó). Empieza de nuevo desde Vincular cuenta.',
+  'linking.brokerUnavailable':
+    'No pudimos comunicarnos con cTrader. Inténtalo de nuevo en unos minutos.',
+  'linking.noAuthorization':
+    'No hay una autorización de cTrader en curso. Empieza de nuevo desde Vincular cuenta.',
+  'linking.accountNotOffered': 'Esa cuenta no está entre las que autorizaste en cTrader.',
+  'linking.environmentNotAllowed':
+    'Este servidor solo vincula cuentas {{environment}} de cTrader: elige otra cuenta.',
+  'linking.notLinked': 'No tienes una cuenta vinculada.',
   'admin.secondFactorRequired':
     'Falta el segundo factor: ingresa el código de tu aplicación de autenticación.',
   'admin.adminsOnly': 'Esta sección es solo para el equipo de soporte.',
@@ -188,6 +202,20 @@ const pt: Record<MessageKey, string> = {
     'Este e-mail não tem uma conta na plataforma de trading. Vincule sua conta primeiro.',
   'linking.invalidPlatformPassword': 'A senha da plataforma de trading está incorreta',
   'linking.alreadyLoggedIn': 'Você já entrou na plataforma de trading',
+  'linking.ctraderNotConfigured':
+    'A vinculação com corretoras cTrader ainda não está habilitada neste servidor.',
+  'linking.oauthStateInvalid':
+    'A autorização da cTrader não corresponde a este pedido ou expirou. Comece de novo em Vincular conta.',
+  'linking.oauthRefused':
+    'A cTrader não aceitou a autorização (o código expirou ou já foi usado). Comece de novo em Vincular conta.',
+  'linking.brokerUnavailable':
+    'Não conseguimos falar com a cTrader. Tente novamente em alguns minutos.',
+  'linking.noAuthorization':
+    'Não há uma autorização da cTrader em andamento. Comece de novo em Vincular conta.',
+  'linking.accountNotOffered': 'Essa conta não está entre as que você autorizou na cTrader.',
+  'linking.environmentNotAllowed':
+    'Este servidor só vincula contas {{environment}} da cTrader: escolha outra conta.',
+  'linking.notLinked': 'Você não tem uma conta vinculada.',
   'admin.secondFactorRequired':
     'Falta o segundo fator: informe o código do seu aplicativo autenticador.',
   'admin.adminsOnly': 'Esta seção é exclusiva da equipe de suporte.',

@@ -498,9 +498,75 @@ export const tradingPlatformLinks = pgTable(
     credentialsKeyId: text('credentials_key_id'),
     linkedAt: instant('linked_at').notNull(),
     loggedInAt: instant('logged_in_at'),
+    /**
+     * A broker linked through OAuth2 (cTrader, decision 091): when the access token sealed in
+     * `credentials_ciphertext` expires; the refresh job renews it before. Null for the built-in
+     * platform, whose credentials are a password.
+     */
+    tokenExpiresAt: instant('token_expires_at'),
+    /** What the broker said of the account when it was picked (broker, currency, leverage). */
+    brokerAccount: jsonb('broker_account').$type<LinkedBrokerAccount>(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('trading_platform_links_key_id_idx').on(table.credentialsKeyId)],
+  (table) => [
+    index('trading_platform_links_key_id_idx').on(table.credentialsKeyId),
+    index('trading_platform_links_token_expires_idx').on(table.tokenExpiresAt),
+  ],
+);
+
+/** The broker's account as the cTrader picker showed it (decision 091). */
+export interface LinkedBrokerAccount {
+  ctidTraderAccountId: number;
+  live: boolean;
+  brokerName: string;
+  traderLogin: number;
+  currency: string | null;
+  leverage: number | null;
+}
+
+/**
+ * An OAuth2 authorisation under way at cTrader (decision 091): the hash of the `state` we sent
+ * (never the state itself), until the user comes back; then the grant, sealed like credentials,
+ * and the accounts it covers, until the user picks one. Short-lived: an hour at most.
+ */
+export const ctraderAuthorizations = pgTable(
+  'ctrader_authorizations',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: instant('expires_at').notNull(),
+    /** The user came back with a code: the state is spent, whatever the exchange's outcome. */
+    returnedAt: instant('returned_at'),
+    grantCiphertext: text('grant_ciphertext'),
+    grantKeyId: text('grant_key_id'),
+    accounts: jsonb('accounts').$type<(LinkedBrokerAccount & { pickable: boolean })[]>(),
+  },
+  (table) => [index('ctrader_authorizations_user_idx').on(table.userId)],
+);
+
+/**
+ * A link the user ended (decision 091): what was linked, whether the robot's open operations were
+ * closed on request, and when. Kept after the link's own row and its sealed credentials are
+ * erased, as consents are kept.
+ */
+export const platformUnlinks = pgTable(
+  'platform_unlinks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    platformAccountId: text('platform_account_id').notNull(),
+    closedPositions: boolean('closed_positions').notNull(),
+    /** Operations the robot had open when the link ended. */
+    openPositions: integer('open_positions').notNull(),
+    unlinkedAt: instant('unlinked_at').notNull(),
+  },
+  (table) => [index('platform_unlinks_user_idx').on(table.userId)],
 );
 
 /**

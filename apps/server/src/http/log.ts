@@ -30,7 +30,7 @@ const maxCauses = 5;
  * reaches a log line, whether the request's URL or an error's message (issue 18, finding 10).
  */
 const credentialParameter =
-  /([?&](?:[\w.-]*[_-])?(?:session|token|code|key|signature|sig|secret|password|otp|auth)=)[^&#\s"'<>]*/gi;
+  /([?&](?:[\w.-]*[_-])?(?:session|token|code|key|signature|sig|secret|password|otp|auth|state)=)[^&#\s"'<>]*/gi;
 
 /** The text with each credential-carrying query value replaced by `[redacted]`. */
 export function redactCredentials(text: string): string {

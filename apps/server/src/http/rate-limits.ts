@@ -72,6 +72,16 @@ export const rateLimitRules = {
     perIp: { max: 30, timeWindow: 15 * minute },
     perAccount: { max: 10, timeWindow: 15 * minute },
   },
+  // Per user id: each authorisation, callback or pick reaches cTrader (decision 091).
+  ctraderLinking: {
+    perIp: { max: 60, timeWindow: 15 * minute },
+    perAccount: { max: 20, timeWindow: 15 * minute },
+  },
+  // Per user id: each checks the password (argon2).
+  unlinkAccount: {
+    perIp: { max: 20, timeWindow: 15 * minute },
+    perAccount: { max: 5, timeWindow: 15 * minute },
+  },
   // Per user id: each opens a session at the payment provider (decision 058).
   billingCheckout: {
     perIp: { max: 30, timeWindow: hour },

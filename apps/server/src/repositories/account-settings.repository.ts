@@ -2,12 +2,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import {
   contactMessages,
+  ctraderAuthorizations,
   dayStarts,
   emailChanges,
   emailSubscriptions,
   operations,
   orderIntents,
   passwordResetCodes,
+  platformUnlinks,
   platformUsers,
   sessions,
   tradingPlatformLinks,
@@ -108,6 +110,9 @@ export class AccountSettingsRepository {
       await tx.delete(passwordResetCodes).where(eq(passwordResetCodes.userId, userId));
       await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
       await tx.delete(tradingPlatformLinks).where(eq(tradingPlatformLinks.userId, userId));
+      // A cTrader grant waiting for its account to be picked, and past unlinkings (decision 091).
+      await tx.delete(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
+      await tx.delete(platformUnlinks).where(eq(platformUnlinks.userId, userId));
       await tx.delete(platformUsers).where(eq(platformUsers.accountId, userId));
       await tx.delete(operations).where(eq(operations.accountId, userId));
       await tx.delete(orderIntents).where(eq(orderIntents.accountId, userId));

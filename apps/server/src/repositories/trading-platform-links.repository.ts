@@ -1,6 +1,12 @@
-import { and, asc, count, eq, gt, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, lt, ne } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { tradingPlatformLinks, userSettings } from '../db/schema';
+import {
+  ctraderAuthorizations,
+  platformUnlinks,
+  tradingPlatformLinks,
+  userSettings,
+  type LinkedBrokerAccount,
+} from '../db/schema';
 import type { SealedCredentials } from './credentials-cipher';
 import type { SettingsRow } from './users.repository';
 
@@ -49,6 +55,114 @@ export class TradingPlatformLinksRepository {
     });
   }
 
+  /**
+   * A broker account picked after its OAuth2 grant (decision 091): the tokens sealed as
+   * credentials are, their expiry, and what the broker said of the account; `linked` and
+   * `login_tradear` become true, and the user's authorisations under way are spent, in one
+   * transaction.
+   */
+  async linkBroker(
+    userId: string,
+    link: {
+      platform: string;
+      platformAccountId: string;
+      credentials: SealedCredentials;
+      tokenExpiresAt: Date;
+      brokerAccount: LinkedBrokerAccount;
+    },
+    now: Date,
+  ): Promise<SettingsRow> {
+    const values = {
+      platform: link.platform,
+      platformAccountId: link.platformAccountId,
+      credentialsCiphertext: link.credentials.ciphertext,
+      credentialsKeyId: link.credentials.keyId,
+      tokenExpiresAt: link.tokenExpiresAt,
+      brokerAccount: link.brokerAccount,
+      loggedInAt: now,
+      updatedAt: now,
+    };
+    return this.db.transaction(async (tx) => {
+      await tx
+        .insert(tradingPlatformLinks)
+        .values({ userId, linkedAt: now, ...values })
+        .onConflictDoUpdate({ target: tradingPlatformLinks.userId, set: values });
+      await tx.delete(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
+      return setFlags(tx, userId, { linked: true, loginTradear: true }, now);
+    });
+  }
+
+  /** Broker links whose access token expires before `before`, soonest first. */
+  async tokensExpiringBefore(platform: string, before: Date, limit: number) {
+    return this.db
+      .select({
+        userId: tradingPlatformLinks.userId,
+        keyId: tradingPlatformLinks.credentialsKeyId,
+        ciphertext: tradingPlatformLinks.credentialsCiphertext,
+        tokenExpiresAt: tradingPlatformLinks.tokenExpiresAt,
+      })
+      .from(tradingPlatformLinks)
+      .where(
+        and(
+          eq(tradingPlatformLinks.platform, platform),
+          lt(tradingPlatformLinks.tokenExpiresAt, before),
+        ),
+      )
+      .orderBy(asc(tradingPlatformLinks.tokenExpiresAt))
+      .limit(limit);
+  }
+
+  /** A refreshed grant replaces the one read, only if it is still there (no lost update). */
+  async replaceGrant(
+    userId: string,
+    from: SealedCredentials,
+    to: SealedCredentials,
+    tokenExpiresAt: Date,
+    now: Date,
+  ): Promise<boolean> {
+    return this.replaceSealed(userId, from, {
+      credentialsCiphertext: to.ciphertext,
+      credentialsKeyId: to.keyId,
+      tokenExpiresAt,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * The user ends the link (decision 091): its row and sealed credentials are erased, `linked`,
+   * `login_tradear` and the robot switch go false, and a record of the unlinking is kept, in one
+   * transaction. Undefined when there was no link.
+   */
+  async unlink(
+    userId: string,
+    record: { closedPositions: boolean; openPositions: number },
+    now: Date,
+  ): Promise<{ settings: SettingsRow; link: TradingPlatformLinkRow } | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [link] = await tx
+        .delete(tradingPlatformLinks)
+        .where(eq(tradingPlatformLinks.userId, userId))
+        .returning();
+      if (!link) return undefined;
+      await tx.delete(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
+      await tx.insert(platformUnlinks).values({
+        userId,
+        platform: link.platform,
+        platformAccountId: link.platformAccountId,
+        closedPositions: record.closedPositions,
+        openPositions: record.openPositions,
+        unlinkedAt: now,
+      });
+      const settings = await setFlags(
+        tx,
+        userId,
+        { linked: false, loginTradear: false, botOn: false },
+        now,
+      );
+      return { settings, link };
+    });
+  }
+
   /** Links whose credentials a key other than `keyId` sealed, after `afterUserId`, by user id. */
   async sealedWithOtherKey(keyId: string, afterUserId: string | undefined, limit: number) {
     return this.db
@@ -70,9 +184,20 @@ export class TradingPlatformLinksRepository {
 
   /** Replaces sealed credentials only if they are still what was read (no lost update). */
   async reseal(userId: string, from: SealedCredentials, to: SealedCredentials): Promise<boolean> {
+    return this.replaceSealed(userId, from, {
+      credentialsCiphertext: to.ciphertext,
+      credentialsKeyId: to.keyId,
+    });
+  }
+
+  private async replaceSealed(
+    userId: string,
+    from: SealedCredentials,
+    values: Partial<TradingPlatformLinkRow>,
+  ): Promise<boolean> {
     const updated = await this.db
       .update(tradingPlatformLinks)
-      .set({ credentialsCiphertext: to.ciphertext, credentialsKeyId: to.keyId })
+      .set(values)
       .where(
         and(
           eq(tradingPlatformLinks.userId, userId),
@@ -120,7 +245,7 @@ export class TradingPlatformLinksRepository {
 async function setFlags(
   tx: Db,
   userId: string,
-  flags: Partial<Pick<SettingsRow, 'linked' | 'loginTradear'>>,
+  flags: Partial<Pick<SettingsRow, 'linked' | 'loginTradear' | 'botOn'>>,
   now: Date,
 ): Promise<SettingsRow> {
   const [row] = await tx

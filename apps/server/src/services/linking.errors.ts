@@ -48,3 +48,62 @@ export class PlatformPasswordInvalid extends DomainError {
     super('linking.invalidPlatformPassword', { field: 'password' });
   }
 }
+
+/** No cTrader application is configured on this server (CTRADER_CLIENT_ID unset). */
+export class CTraderNotConfigured extends DomainError {
+  constructor() {
+    super('linking.ctraderNotConfigured');
+  }
+}
+
+/** The state that came back is not one this user's authorisation is waiting for (decision 091). */
+export class OAuthStateInvalid extends DomainError {
+  constructor() {
+    super('linking.oauthStateInvalid');
+  }
+}
+
+/** cTrader's token endpoint or Open API refused the code or the token. */
+export class OAuthGrantRefused extends DomainError {
+  constructor() {
+    super('linking.oauthRefused');
+  }
+}
+
+/** cTrader could not be reached; nothing was decided. */
+export class BrokerUnavailable extends DomainError {
+  constructor() {
+    super('linking.brokerUnavailable');
+  }
+}
+
+/** An account was picked with no granted authorisation waiting. */
+export class NoBrokerAuthorization extends DomainError {
+  constructor() {
+    super('linking.noAuthorization');
+  }
+}
+
+/** The account picked is not among those the user granted. */
+export class BrokerAccountNotOffered extends DomainError {
+  constructor() {
+    super('linking.accountNotOffered', { field: 'ctidTraderAccountId' });
+  }
+}
+
+/** The account is of the environment (demo or live) this server does not link. */
+export class BrokerEnvironmentNotAllowed extends DomainError {
+  constructor(environment: string) {
+    super('linking.environmentNotAllowed', {
+      field: 'ctidTraderAccountId',
+      values: { environment },
+    });
+  }
+}
+
+/** There is no link to end. */
+export class NotLinked extends DomainError {
+  constructor() {
+    super('linking.notLinked');
+  }
+}

@@ -31,6 +31,7 @@ const privatePages: Record<string, string> = {
   '/payment': 'payment',
   '/payment/return': 'paymentReturn',
   '/link-account': 'linkAccount',
+  '/link-account/ctrader/callback': 'ctraderCallback',
   '/dashboard': 'dashboard',
   '/profile-config': 'profileConfig',
   '/account-settings': 'accountSettings',

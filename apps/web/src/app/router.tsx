@@ -152,6 +152,15 @@ export const routes: RouteObject[] = [
               requiresPayment: true,
             },
           }),
+          // Where cTrader ID sends the user back (decision 091), under the same guards.
+          page(
+            'link-account/ctrader/callback',
+            () => import('../features/linking/routes/ctrader-callback'),
+            {
+              namespaces: ['linking', 'forms'],
+              flags: { requiresAuth: true, requiresUnlinked: true, requiresPayment: true },
+            },
+          ),
           {
             // Server state (TanStack Query) for the live-account screens only.
             lazy: async () => ({

@@ -3,10 +3,7 @@ import { deleteAccountRequestSchema, paymentRecordsKeptYears } from '@tradebot/c
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Notice } from '../../../components/ui/notice';
 import { endSession } from '../../../lib/end-session';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
@@ -14,7 +11,7 @@ import { useAppStore } from '../../../stores/app';
 import { useDeleteAccount } from '../api/delete-account';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from './form-text-field';
+import { PasswordConfirmation } from './password-confirmation';
 import { setServerErrors } from './server-errors';
 
 interface DeleteValues {
@@ -71,34 +68,22 @@ export function DeleteAccountCard() {
         <li>{t('delete.sessions')}</li>
       </ul>
       <form className={styles.form} noValidate onSubmit={(event) => void ask(event)}>
-        <FormTextField
+        <PasswordConfirmation
           control={control}
           name="password"
-          type="password"
-          autoComplete="current-password"
-          label={t('delete.password')}
+          passwordLabel={t('delete.password')}
+          failure={failure}
+          open={confirming}
+          onClose={() => {
+            setConfirming(false);
+          }}
+          pending={deleteAccount.isPending}
+          submitLabel={t('delete.submit')}
+          title={t('delete.confirmTitle')}
+          description={t('delete.confirmText')}
+          confirmLabel={t('delete.confirm')}
+          onConfirm={() => void confirm()}
         />
-        {failure && <Notice tone="error">{failure}</Notice>}
-        <div>
-          <ConfirmDialog
-            tone="danger"
-            open={confirming}
-            onOpenChange={(open) => {
-              // Opening is the form's to decide (once it is valid); closing is the user's.
-              if (!open) setConfirming(false);
-            }}
-            trigger={
-              <Button type="submit" color="danger" loading={deleteAccount.isPending}>
-                {t('delete.submit')}
-              </Button>
-            }
-            title={t('delete.confirmTitle')}
-            description={t('delete.confirmText')}
-            confirmLabel={t('delete.confirm')}
-            cancelLabel={t('cancel')}
-            onConfirm={() => void confirm()}
-          />
-        </div>
       </form>
     </Card>
   );

@@ -10,10 +10,11 @@ import { EmailCard } from '../components/email-card';
 import { serverMessage } from '../components/failure-text';
 import { PasswordCard } from '../components/password-card';
 import { SessionsCard } from '../components/sessions-card';
+import { UnlinkAccountCard } from '../components/unlink-account-card';
 
 /**
  * /account-settings (issue 23; decision 080): details and phone, password, sessions, and
- * deleting the account. Open to every signed-in user, paid and linked or not: deleting an
+ * unlinking the trading account (decision 091), deleting the account. Open to every signed-in user, paid and linked or not: deleting an
  * account must never wait on a payment. A new e-mail address is verified (decision 089).
  */
 export default function AccountSettingsRoute() {
@@ -38,6 +39,7 @@ export default function AccountSettingsRoute() {
       {details.data && <EmailCard currentEmail={details.data.email} />}
       <PasswordCard />
       <SessionsCard />
+      <UnlinkAccountCard />
       <DeleteAccountCard />
     </Page>
   );

@@ -15,6 +15,7 @@ import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
 import { linkAccount, platformEmailTaken } from '../api/link-account';
+import { CTraderCard } from '../components/ctrader-card';
 import { TradingAccountDialog, type OpenedAccount } from '../components/trading-account-dialog';
 import styles from '../components/linking.module.css';
 import { followStep } from '../follow-step';
@@ -63,6 +64,8 @@ export default function LinkAccountRoute() {
 
   return (
     <Page title={t('link.title')} intro={t('link.intro')} width="wide">
+      <p>{t('link.choose')}</p>
+      <h2>{t('platform.choice')}</h2>
       <div className={styles.columns}>
         <Card title={t('platform.title')} titleId="platform-title">
           <p>{t('platform.description')}</p>
@@ -129,6 +132,10 @@ export default function LinkAccountRoute() {
             <AppLink to={routePath('TradearLogin')}>{t('link.toLogin')}</AppLink>
           </p>
         </Card>
+      </div>
+      <h2>{t('ctrader.title')}</h2>
+      <div className={styles.columns}>
+        <CTraderCard />
       </div>
       <TradingAccountDialog account={opened} onContinue={toDashboard} />
     </Page>

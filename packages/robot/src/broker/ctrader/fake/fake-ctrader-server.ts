@@ -263,6 +263,19 @@ export class FakeCTraderServer {
     }
   }
 
+  /**
+   * The OAuth server issued a new access token in place of `previous` (a refresh): the accounts
+   * it opened now answer to the new one, and the old one is refused, as Spotware's are.
+   */
+  replaceToken(previous: string, next: string): void {
+    for (const state of this.accounts.values()) {
+      if (state.token === previous) {
+        state.token = next;
+        state.tokenValid = true;
+      }
+    }
+  }
+
   /** A new price: subscribers get a spot event, then stops and limits are checked. */
   setPrice(symbolId: number, bid: number, ask: number): void {
     const symbol = this.symbols.get(symbolId);
@@ -530,6 +543,22 @@ export class FakeCTraderServer {
           session,
           'ProtoOAUnsubscribeSpotsRes',
           { ctidTraderAccountId: accountId },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOAAssetListReq': {
+        // The deposit assets of the fixtures: 15 is USD, as on the real demo servers.
+        this.write(
+          session,
+          'ProtoOAAssetListRes',
+          {
+            ctidTraderAccountId: accountId,
+            asset: [
+              { assetId: 15, name: 'USD', displayName: 'USD', digits: 2 },
+              { assetId: 3, name: 'EUR', displayName: 'EUR', digits: 2 },
+            ],
+          },
           message.clientMsgId,
         );
         return;

@@ -1,0 +1,50 @@
+import {
+  DEMO_ACCOUNT,
+  FAKE_APP,
+  FakeCTraderOAuthServer,
+  FakeCTraderServer,
+  fakeOptions,
+} from '../../packages/robot/src/broker/ctrader/fake/index';
+
+/**
+ * The fake cTrader Open API server and the fake Spotware OAuth server (decisions 077, 091), on
+ * 127.0.0.1, and the server's environment that points at them: pass `env` to `startServer`.
+ */
+export interface CTraderFakes {
+  readonly ctrader: FakeCTraderServer;
+  readonly oauth: FakeCTraderOAuthServer;
+  readonly env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startCTraderFakes(): Promise<CTraderFakes> {
+  const ctrader = new FakeCTraderServer(fakeOptions());
+  await ctrader.listen();
+  const oauth = new FakeCTraderOAuthServer({
+    ...FAKE_APP,
+    accessToken: DEMO_ACCOUNT.accessToken,
+    onTokenReplaced: (previous, next) => {
+      ctrader.replaceToken(previous, next);
+    },
+  });
+  await oauth.listen();
+  return {
+    ctrader,
+    oauth,
+    env: {
+      CTRADER_CLIENT_ID: FAKE_APP.clientId,
+      CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
+      CTRADER_AUTH_URL: oauth.authorizeUrl,
+      CTRADER_TOKEN_URL: oauth.tokenUrl,
+      CTRADER_HOST: '127.0.0.1',
+      CTRADER_PORT: String(ctrader.port),
+      CTRADER_TLS: 'false',
+    },
+    close: async () => {
+      await oauth.close();
+      await ctrader.close();
+    },
+  };
+}
+
+export { DEMO_ACCOUNT };

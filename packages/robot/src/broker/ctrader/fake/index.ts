@@ -1,0 +1,9 @@
+/** The local fakes of cTrader's Open API and OAuth servers, for tests and e2e (decisions 077, 091). */
+export { FakeCTraderServer, type FakeAccount, type FakeSymbol } from './fake-ctrader-server';
+export {
+  FakeCTraderOAuthServer,
+  type FakeCTraderOAuthOptions,
+  spotwareAuthorizePath,
+  spotwareTokenPath,
+} from './fake-ctrader-oauth';
+export { DEMO_ACCOUNT, EURUSD, XAUUSD, FAKE_APP, fakeOptions } from './fixtures';

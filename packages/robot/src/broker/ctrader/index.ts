@@ -1,0 +1,15 @@
+/** The cTrader Open API client and broker adapter (decisions 076, 077), for the server. */
+export { CTraderClient, type CTraderClientOptions, type StateChange } from './client';
+export { CTraderProtocol, type DecodedMessage, type MessageBody } from './protocol';
+export {
+  CTraderError,
+  CTraderTokenError,
+  CTraderApplicationAuthError,
+  CTraderRateLimitError,
+  CTraderConnectionError,
+} from './errors';
+export {
+  CTraderBroker,
+  type CTraderAccountLink,
+  type CTraderBrokerOptions,
+} from './ctrader-broker';
