@@ -851,6 +851,32 @@ export const jobClaims = pgTable(
   ],
 );
 
+// Account leases (decision 092): each trading account is traded by the one robot process that
+// holds its lease. `token` grows on every claim (the fencing token): every write of an intent,
+// a fill or a platform order checks it, so a process whose lease was taken over changes 0 rows.
+// Times are the database's `now()`, never a process's clock.
+export const robotLeases = pgTable(
+  'robot_leases',
+  {
+    accountId: uuid('account_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The holding process (processName), '' while nobody has claimed it yet. */
+    owner: text('owner').notNull().default(''),
+    token: bigint('token', { mode: 'number' }).notNull().default(0),
+    leaseUntil: instant('lease_until').notNull(),
+    /** When the current owner claimed it (the status shows it). */
+    heldSince: instant('held_since'),
+  },
+  (table) => [index('robot_leases_owner_idx').on(table.owner)],
+);
+
+/** The robot processes alive (decision 092): each counts the others to know its share. */
+export const robotProcesses = pgTable('robot_processes', {
+  owner: text('owner').primaryKey(),
+  seenUntil: instant('seen_until').notNull(),
+});
+
 // Notifications (decision 088): which events each user wants to hear about, and where the
 // evening of their daily summary is. No row means the defaults of `defaultNotificationSettings`.
 export const notificationSettings = pgTable('notification_settings', {
