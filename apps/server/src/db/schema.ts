@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   smallint,
@@ -426,8 +427,11 @@ export const platformOrders = pgTable(
     settledAt: instant('settled_at').notNull(),
     rejectReason: text('reject_reason'),
     positionId: text('position_id'),
-    /** The number in the position id (P<number>): the next position continues after the largest. */
-    positionNumber: integer('position_number'),
+    /**
+     * The number in the position id (P<number>): the next position continues after the largest.
+     * With account leases each run of a robot takes its own block of numbers (decision 092).
+     */
+    positionNumber: bigint('position_number', { mode: 'number' }),
     symbol: text('symbol'),
     side: text('side'),
     units: doublePrecision('units'),
@@ -870,6 +874,13 @@ export const robotLeases = pgTable(
   },
   (table) => [index('robot_leases_owner_idx').on(table.owner)],
 );
+
+/**
+ * Blocks of position numbers (decision 092): each run of a robot holding leases numbers its
+ * platform positions from its own block (block * 10^9 + 1 on), so that processes trading at the
+ * same time never give two positions one id.
+ */
+export const robotPositionBlocks = pgSequence('robot_position_blocks');
 
 /** The robot processes alive (decision 092): each counts the others to know its share. */
 export const robotProcesses = pgTable('robot_processes', {
