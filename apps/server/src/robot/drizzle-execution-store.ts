@@ -263,10 +263,6 @@ export class DrizzleExecutionStore implements ExecutionStore {
         const rows = fills.map(operationRow);
         const column = (read: (row: OperationInsert) => string | number | null | undefined) =>
           pgArrayLiteral(rows.map((row) => read(row) ?? null));
-        await tx.execute(sql`
-          update ${orderIntents} as i set status = 'filled', reject_reason = null
-          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])
-            and ${this.fence(sql`i.account_id`)}`);
         const inserted = await tx.execute(sql`
           insert into ${operations} (${operationColumnNames})
           select * from unnest(${sql.join(
@@ -279,6 +275,12 @@ export class DrizzleExecutionStore implements ExecutionStore {
           where ${this.fence(sql`v.account_id`)}
           on conflict do nothing
           returning position_id`);
+        // An intent is filled where its operation is stored: with leases, statements of one
+        // transaction see the lease at different moments, so the fence decides once, above.
+        await tx.execute(sql`
+          update ${orderIntents} as i set status = 'filled', reject_reason = null
+          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])
+            and exists (select 1 from ${operations} o where o.client_order_id = i.client_order_id)`);
         this.counted('fills', rows.length, inserted);
       }
       let closedAccounts: string[] = [];

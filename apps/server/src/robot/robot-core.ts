@@ -298,6 +298,10 @@ export class RobotCore {
     this.stopped ??= (async () => {
       clearInterval(this.timer);
       clearInterval(this.quoteTimer);
+      // No tick comes any more (advance returns once stopped); the orders in flight settle and
+      // their reports reach the engine before it stops listening, so a run replaced under
+      // leases (decision 092), or a process stopped, leaves no fill or closure unrecorded.
+      await this.settled();
       this.engine.stop();
       await this.settled();
       await this.saveQuotes();

@@ -65,6 +65,11 @@ export class RobotHost {
   private leaseTimer: NodeJS.Timeout | undefined;
   private switching: Promise<void> | undefined;
   private leaseRounding = false;
+  /** The held accounts changed since the run started: it is to be replaced. */
+  private heldMoved = false;
+  private switchLoop = false;
+  /** Accounts over this process's share, to release once the run without them has started. */
+  private readonly surplus = new Set<string>();
   private coreOptions!: RobotCoreOptions;
   private db!: Db;
 
@@ -169,6 +174,7 @@ export class RobotHost {
     // Each run numbers its positions from a block no other run has (decision 092).
     const blocks = await this.db.execute(sql`select nextval('robot_position_blocks') as block`);
     const block = Number(rowsOf<{ block: string | number }>(blocks)[0]?.block ?? 0);
+    post(`leases: run ${String(block)} trades ${String(tokens.size)} accounts`, []);
     return RobotCore.start({
       ...options,
       leases: {
@@ -212,19 +218,47 @@ export class RobotHost {
     if (!keeper || this.leaseRounding || this.stopping) return;
     this.leaseRounding = true;
     try {
+      // Renewals never wait for a run being replaced: a slow restart must not cost the leases.
       const round = await keeper.round();
-      const moved = round.gained.length + round.lost.length + round.surplus.length > 0;
-      if (moved || !this.core) await this.switchCore(round.surplus);
-      else await this.reloadSettings(this.core);
+      for (const accountId of round.surplus) this.surplus.add(accountId);
+      if (round.gained.length + round.lost.length + round.surplus.length > 0 || !this.core) {
+        this.heldMoved = true;
+      }
+      if (this.heldMoved && !this.switchLoop) void this.switchWhileMoved();
+      else if (!this.heldMoved && this.core && !this.switchLoop) {
+        await this.reloadSettings(this.core);
+      }
     } catch (error) {
-      this.port.postMessage({
-        type: 'failure',
-        what: 'a round of account leases',
-        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
+      this.fail('a round of account leases', error);
     } finally {
       this.leaseRounding = false;
     }
+  }
+
+  /** Replaces the run until it matches the accounts held (they may move during a switch). */
+  private async switchWhileMoved(): Promise<void> {
+    this.switchLoop = true;
+    try {
+      while (this.heldMoved && !this.stopping) {
+        this.heldMoved = false;
+        const surplus = [...this.surplus];
+        this.surplus.clear();
+        await this.switchCore(surplus);
+      }
+    } catch (error) {
+      this.heldMoved = true;
+      this.fail('replacing the robot run for the accounts held', error);
+    } finally {
+      this.switchLoop = false;
+    }
+  }
+
+  private fail(what: string, error: unknown): void {
+    this.port.postMessage({
+      type: 'failure',
+      what,
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   }
 
   private async switchCore(surplus: readonly string[]): Promise<void> {
@@ -355,7 +389,9 @@ export class RobotHost {
   private async stop(core: RobotCore): Promise<void> {
     clearInterval(this.mirrorTimer);
     clearInterval(this.leaseTimer);
-    await core.stop();
+    // A lease round or a run's replacement under way ends first: nothing is claimed after.
+    while (this.leaseRounding || this.switchLoop) await new Promise((r) => setTimeout(r, 10));
+    await (this.core ?? core).stop();
     // Leases go back at once (SIGTERM, shutdown): another process takes the accounts now.
     await this.keeper?.releaseAll().catch((error: unknown) => {
       this.port.postMessage({
