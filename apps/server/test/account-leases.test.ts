@@ -213,4 +213,29 @@ describe.skipIf(testEngine !== 'postgres')('account leases with several robot pr
     expect(Number(traded?.closed)).toBeGreaterThan(0);
     expect(await ledgerDifferences(db)).toEqual([]);
   }, 120_000);
+
+  it('kill -9 while trading: the next owner reconciles, nothing is sent twice or lost', async () => {
+    await seedPlatformAccounts(db, 60, { trading: true });
+    const a = start('a');
+    await until('a to hold every account', async () => (await holdings(db)).get('a') === 60);
+    start('b');
+    await until('a and b to share', async () => {
+      const held = await holdings(db);
+      return held.get('a') === 30 && held.get('b') === 30;
+    });
+    // a dies mid-wave: orders sent, fills and intents in flight (issue 21 proofs 2 and 3).
+    await sleep(1_500);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    robots = robots.filter((robot) => robot !== a);
+    await until('b to take every account', async () => (await holdings(db)).get('b') === 60);
+    await sleep(2_000);
+    await stopAll();
+    expect(await ledgerDifferences(db)).toEqual([]);
+    // Every intent a left was settled by b's reconciliation: filled once, or abandoned.
+    const pending = rowsOf<{ n: string | number }>(
+      await db.execute(sql`select count(*) as n from order_intents where status = 'pending'`),
+    )[0];
+    expect(Number(pending?.n)).toBe(0);
+  }, 120_000);
 });
