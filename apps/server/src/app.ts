@@ -550,6 +550,8 @@ export async function buildApp(
           link: () => database.link(),
           ...(robotWorkerEntry ? { entry: robotWorkerEntry } : {}),
         };
+  // This process's name in job claims and account leases (decisions 078 and 092).
+  const owner = processName();
   const robot: RobotRuntime | undefined = config.ROBOT_ENABLED
     ? await RobotClient.start({
         thread,
@@ -561,6 +563,17 @@ export async function buildApp(
           warmUpMs: config.ROBOT_WARM_UP_MS,
           quoteSaveMs,
           mirrorMs: config.ROBOT_MIRROR_MS,
+          ...(config.ROBOT_LEASES
+            ? {
+                leases: {
+                  owner,
+                  leaseMs: config.ROBOT_LEASE_MS,
+                  renewMs: config.ROBOT_LEASE_RENEW_MS,
+                  marginMs: config.ROBOT_LEASE_MARGIN_MS,
+                  capacity: config.ROBOT_CAPACITY,
+                },
+              }
+            : {}),
         },
         log: app.log,
         onClosureStored: (accountId) => {
@@ -586,14 +599,9 @@ export async function buildApp(
   const billingTimers = dependencies.billingTimers ?? true;
   // Timed items (webhook deliveries, receipts, gifts) are claimed before they are done, so each
   // is done by one of the processes sharing the database (decision 078).
-  const jobClaims = new DrizzleJobClaims(
-    db,
-    processName(),
-    dependencies.jobLeaseMs,
-    (job, item) => {
-      app.log.error({ job, item }, 'jobs: an item whose two runs died is left undone');
-    },
-  );
+  const jobClaims = new DrizzleJobClaims(db, owner, dependencies.jobLeaseMs, (job, item) => {
+    app.log.error({ job, item }, 'jobs: an item whose two runs died is left undone');
+  });
   const payments =
     dependencies.paymentProvider ??
     createPaymentProvider(config, app, db, clock, billingTimers, jobClaims);
@@ -990,7 +998,12 @@ export async function buildApp(
     // Accounts registered while no robot ran here (or cut short by a crash) open now, and
     // then every few seconds (another process may register them: ROBOT_ENABLED=false).
     const openPending = () =>
-      openPendingPlatformAccounts(robot, platformLogins, users).catch((error: unknown) => {
+      openPendingPlatformAccounts(
+        robot,
+        platformLogins,
+        users,
+        config.ROBOT_LEASES ? jobClaims : undefined,
+      ).catch((error: unknown) => {
         app.log.error({ err: error }, 'robot: opening platform accounts failed');
         return 0;
       });

@@ -157,6 +157,20 @@ export const configSchema = z.object({
    * only those, and every read then waits for the robot to push the account.
    */
   ROBOT_MIRROR_MS: z.coerce.number().int().min(0).max(10_000).default(250),
+  /**
+   * Account leases (decision 092): several processes run the robot on one PostgreSQL, each
+   * trading only the accounts whose lease it holds. Off (the embedded default): this process's
+   * robot trades every account, as the only robot.
+   */
+  ROBOT_LEASES: booleanish.default(false),
+  /** How long a claim or renewal holds an account, on the database's clock. */
+  ROBOT_LEASE_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
+  /** How often leases are renewed and free accounts claimed. */
+  ROBOT_LEASE_RENEW_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
+  /** How long before its lease could lapse a process stops sending orders for an account. */
+  ROBOT_LEASE_MARGIN_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
+  /** The most accounts one process holds. */
+  ROBOT_CAPACITY: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Simulated time between two quotes of an instrument, and the market timer's period. */
   MARKET_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Seed of the simulated market; unset, each start draws one. */

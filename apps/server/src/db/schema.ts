@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   smallint,
@@ -426,8 +427,11 @@ export const platformOrders = pgTable(
     settledAt: instant('settled_at').notNull(),
     rejectReason: text('reject_reason'),
     positionId: text('position_id'),
-    /** The number in the position id (P<number>): the next position continues after the largest. */
-    positionNumber: integer('position_number'),
+    /**
+     * The number in the position id (P<number>): the next position continues after the largest.
+     * With account leases each run of a robot takes its own block of numbers (decision 092).
+     */
+    positionNumber: bigint('position_number', { mode: 'number' }),
     symbol: text('symbol'),
     side: text('side'),
     units: doublePrecision('units'),
@@ -916,6 +920,39 @@ export const jobClaims = pgTable(
     index('job_claims_finished_idx').on(table.finishedAt),
   ],
 );
+
+// Account leases (decision 092): each trading account is traded by the one robot process that
+// holds its lease. `token` grows on every claim (the fencing token): every write of an intent,
+// a fill or a platform order checks it, so a process whose lease was taken over changes 0 rows.
+// Times are the database's `now()`, never a process's clock.
+export const robotLeases = pgTable(
+  'robot_leases',
+  {
+    accountId: uuid('account_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The holding process (processName), '' while nobody has claimed it yet. */
+    owner: text('owner').notNull().default(''),
+    token: bigint('token', { mode: 'number' }).notNull().default(0),
+    leaseUntil: instant('lease_until').notNull(),
+    /** When the current owner claimed it (the status shows it). */
+    heldSince: instant('held_since'),
+  },
+  (table) => [index('robot_leases_owner_idx').on(table.owner)],
+);
+
+/**
+ * Blocks of position numbers (decision 092): each run of a robot holding leases numbers its
+ * platform positions from its own block (block * 10^9 + 1 on), so that processes trading at the
+ * same time never give two positions one id.
+ */
+export const robotPositionBlocks = pgSequence('robot_position_blocks');
+
+/** The robot processes alive (decision 092): each counts the others to know its share. */
+export const robotProcesses = pgTable('robot_processes', {
+  owner: text('owner').primaryKey(),
+  seenUntil: instant('seen_until').notNull(),
+});
 
 // Notifications (decision 088): which events each user wants to hear about, and where the
 // evening of their daily summary is. No row means the defaults of `defaultNotificationSettings`.

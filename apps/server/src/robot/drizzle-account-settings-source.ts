@@ -1,6 +1,7 @@
 import type { AccountRegistration, AccountSettingsSource } from '@tradebot/robot';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { pgArrayLiteral } from '../db/pg-array';
 import { platformAccounts, userSettings } from '../db/schema';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 
@@ -10,7 +11,11 @@ import { effectiveRobotSettings } from '../domain/robot-settings';
  * later is a settings change and not a new registration.
  */
 export class DrizzleAccountSettingsSource implements AccountSettingsSource {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Only these accounts (a robot holding leases, decision 092); every account otherwise. */
+    private readonly accounts?: readonly string[],
+  ) {}
 
   async loadAll(): Promise<readonly AccountRegistration[]> {
     const rows = await this.db
@@ -23,7 +28,12 @@ export class DrizzleAccountSettingsSource implements AccountSettingsSource {
         categoriesEnabled: userSettings.categoriesEnabled,
       })
       .from(userSettings)
-      .innerJoin(platformAccounts, eq(platformAccounts.accountId, userSettings.userId));
+      .innerJoin(platformAccounts, eq(platformAccounts.accountId, userSettings.userId))
+      .where(
+        this.accounts === undefined
+          ? undefined
+          : sql`${userSettings.userId} = any(${pgArrayLiteral(this.accounts)}::uuid[])`,
+      );
     return rows.map((row) => ({ accountId: row.accountId, settings: effectiveRobotSettings(row) }));
   }
 }

@@ -8,11 +8,12 @@ import type {
   TradeClosure,
   TradeRecord,
 } from '@tradebot/robot';
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
 import { pgArrayLiteral } from '../db/pg-array';
 import { dayStarts, operations, orderIntents } from '../db/schema';
+import { fenced, type WriteFence } from './write-fence';
 
 type IntentRow = typeof orderIntents.$inferSelect;
 type OperationRow = typeof operations.$inferSelect;
@@ -119,6 +120,15 @@ function operationRow(trade: TradeRecord): OperationInsert {
   };
 }
 
+/**
+ * Which accounts one run of the robot trades (decision 092): with leases, its reads cover only
+ * them and its writes carry their fencing tokens. Without, every account and no fence.
+ */
+export interface StoreScope {
+  readonly accounts?: readonly string[];
+  readonly fence?: WriteFence;
+}
+
 type StoreWrite =
   | { kind: 'status'; clientOrderId: string; status: IntentStatus; rejectReason: string | null }
   | { kind: 'fill'; trade: TradeRecord }
@@ -157,12 +167,41 @@ export class DrizzleExecutionStore implements ExecutionStore {
   private gathered: WriteBatch = { writes: [], waiters: [] };
   private writing = false;
   private writeScheduled = false;
+  /** Intents the fence kept out of the database: they are never sent (see `mayBeSent`). */
+  private readonly refusedIntents = new Set<string>();
 
   constructor(
     private readonly db: Db,
     /** Told once an operation's closure is in the database (the server's read caches). */
     private readonly onClosureStored: (accountId: string) => void = () => undefined,
+    private readonly scope: StoreScope = {},
   ) {}
+
+  /** False for an intent this store did not write (the lease's token had moved on). */
+  mayBeSent(clientOrderId: string): boolean {
+    return !this.refusedIntents.delete(clientOrderId);
+  }
+
+  private fence(account: SQL): SQL {
+    return fenced(this.scope.fence, account);
+  }
+
+  /** Tells the fence how many rows of a write did not land. */
+  private counted(what: string, asked: number, result: unknown): void {
+    if (!this.scope.fence) return;
+    const missing = asked - rowsOf(result).length;
+    if (missing > 0) this.scope.fence.refused(what, missing);
+  }
+
+  private accountFilter(
+    column:
+      typeof orderIntents.accountId | typeof operations.accountId | typeof dayStarts.accountId,
+  ): SQL | undefined {
+    const accounts = this.scope.accounts;
+    return accounts === undefined
+      ? undefined
+      : sql`${column} = any(${pgArrayLiteral(accounts)}::uuid[])`;
+  }
 
   private enqueue(write: StoreWrite): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -209,22 +248,22 @@ export class DrizzleExecutionStore implements ExecutionStore {
       if (statuses.length > 0) {
         const column = (read: (write: (typeof statuses)[number]) => string | null) =>
           pgArrayLiteral(statuses.map(read));
-        await tx.execute(sql`
+        const updated = await tx.execute(sql`
           update ${orderIntents} as i set status = v.status, reject_reason = v.reason
           from unnest(
             ${column((w) => w.clientOrderId)}::text[],
             ${column((w) => w.status)}::text[],
             ${column((w) => w.rejectReason)}::text[]) as v(id, status, reason)
-          where i.client_order_id = v.id and i.status = 'pending'`);
+          where i.client_order_id = v.id and i.status = 'pending'
+            and ${this.fence(sql`i.account_id`)}
+          returning i.client_order_id`);
+        this.counted('intent statuses', statuses.length, updated);
       }
       if (fills.length > 0) {
         const rows = fills.map(operationRow);
         const column = (read: (row: OperationInsert) => string | number | null | undefined) =>
           pgArrayLiteral(rows.map((row) => read(row) ?? null));
-        await tx.execute(sql`
-          update ${orderIntents} set status = 'filled', reject_reason = null
-          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])`);
-        await tx.execute(sql`
+        const inserted = await tx.execute(sql`
           insert into ${operations} (${operationColumnNames})
           select * from unnest(${sql.join(
             operationColumns.map(
@@ -232,8 +271,17 @@ export class DrizzleExecutionStore implements ExecutionStore {
                 sql`${column((r) => driverValue(r[key]))}::${sql.raw(sqlType)}[]`,
             ),
             sql`, `,
-          )})
-          on conflict do nothing`);
+          )}) as v(${operationColumnNames})
+          where ${this.fence(sql`v.account_id`)}
+          on conflict do nothing
+          returning position_id`);
+        // An intent is filled where its operation is stored: with leases, statements of one
+        // transaction see the lease at different moments, so the fence decides once, above.
+        await tx.execute(sql`
+          update ${orderIntents} as i set status = 'filled', reject_reason = null
+          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])
+            and exists (select 1 from ${operations} o where o.client_order_id = i.client_order_id)`);
+        this.counted('fills', rows.length, inserted);
       }
       let closedAccounts: string[] = [];
       if (closes.length > 0) {
@@ -251,7 +299,9 @@ export class DrizzleExecutionStore implements ExecutionStore {
             ${column((w) => w.closure.profitCents)}::int8[])
             as v(position_id, closed_at, close_price, close_reason, profit_cents)
           where o.position_id = v.position_id and o.close_reason = 'open'
+            and ${this.fence(sql`o.account_id`)}
           returning o.account_id`);
+        this.counted('closures', closes.length, closed);
         closedAccounts = rowsOf<{ account_id: string }>(closed).map((row) => row.account_id);
       }
       if (days.length > 0) {
@@ -274,7 +324,7 @@ export class DrizzleExecutionStore implements ExecutionStore {
     if (intents.length === 0) return;
     const column = (read: (intent: OrderIntent) => string | number | null) =>
       pgArrayLiteral(intents.map(read));
-    await this.db.execute(sql`
+    const inserted = await this.db.execute(sql`
       insert into ${orderIntents} (
         client_order_id, account_id, symbol, category, side, units, take_profit, stop_loss,
         decided_at, decision_bid, decision_ask, probability, break_even_probability,
@@ -299,7 +349,20 @@ export class DrizzleExecutionStore implements ExecutionStore {
         ${column((i) => i.freeMarginAtEntryCents)}::int8[],
         ${column((i) => i.status)}::text[],
         ${column((i) => i.rejectReason ?? null)}::text[])
-      on conflict do nothing`);
+        as v(client_order_id, account_id, symbol, category, side, units, take_profit, stop_loss,
+        decided_at, decision_bid, decision_ask, probability, break_even_probability,
+        estimated_margin_cents, equity_at_entry_cents, free_margin_at_entry_cents, status,
+        reject_reason)
+      where ${this.fence(sql`v.account_id`)}
+      on conflict do nothing
+      returning client_order_id`);
+    if (!this.scope.fence) return;
+    const written = new Set(
+      rowsOf<{ client_order_id: string }>(inserted).map((row) => row.client_order_id),
+    );
+    const refused = intents.filter((intent) => !written.has(intent.clientOrderId));
+    for (const intent of refused) this.refusedIntents.add(intent.clientOrderId);
+    if (refused.length > 0) this.scope.fence.refused('intents', refused.length);
   }
 
   updateIntentStatus(
@@ -331,16 +394,20 @@ export class DrizzleExecutionStore implements ExecutionStore {
     const rows = await this.db
       .select({ accountId: dayStarts.accountId, equityCents: dayStarts.equityCents })
       .from(dayStarts)
-      .where(eq(dayStarts.day, day));
+      .where(and(eq(dayStarts.day, day), this.accountFilter(dayStarts.accountId)));
     return new Map(rows.map((row) => [row.accountId, row.equityCents]));
   }
 
   pendingIntents(): Promise<readonly OrderIntent[]> {
-    return this.intentsWhere(eq(orderIntents.status, 'pending'));
+    return this.intentsWhere(
+      and(eq(orderIntents.status, 'pending'), this.accountFilter(orderIntents.accountId)),
+    );
   }
 
   openTrades(): Promise<readonly TradeRecord[]> {
-    return this.tradesWhere(eq(operations.closeReason, 'open'));
+    return this.tradesWhere(
+      and(eq(operations.closeReason, 'open'), this.accountFilter(operations.accountId)),
+    );
   }
 
   trades(filter: { accountId?: string } = {}): Promise<readonly TradeRecord[]> {

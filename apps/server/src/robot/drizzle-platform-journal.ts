@@ -15,6 +15,7 @@ import type { Db } from '../db/database';
 import { pgArrayLiteral } from '../db/pg-array';
 import { rowsOf } from '../db/migrate';
 import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../db/schema';
+import { fenced, type WriteFence } from './write-fence';
 
 type EntryOf<K extends PlatformEntry['kind']> = Extract<PlatformEntry, { kind: K }>;
 type OrderRecord = PaperBrokerState['orders'][number];
@@ -23,10 +24,14 @@ type OrderRow = typeof platformOrders.$inferSelect;
 type OrderInsert = typeof platformOrders.$inferInsert;
 
 /** The settled orders of one write, in one statement: a parameter per column (pg-array.ts). */
-async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promise<void> {
+async function insertOrders(
+  db: Db,
+  rows: readonly OrderInsert[],
+  fence: WriteFence | undefined,
+): Promise<void> {
   const column = (read: (row: OrderInsert) => string | number | null | undefined) =>
     pgArrayLiteral(rows.map((row) => read(row) ?? null));
-  await db.execute(sql`
+  const inserted = await db.execute(sql`
     insert into ${platformOrders} (
       client_order_id, account_id, outcome, settled_at, reject_reason, position_id,
       position_number, symbol, side, units, price, bid, ask, take_profit, stop_loss, margin_cents)
@@ -37,7 +42,7 @@ async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promise<void>
       ${column((r) => (r.settledAt instanceof Date ? r.settledAt.toISOString() : null))}::timestamptz[],
       ${column((r) => r.rejectReason)}::text[],
       ${column((r) => r.positionId)}::text[],
-      ${column((r) => r.positionNumber)}::int4[],
+      ${column((r) => r.positionNumber)}::int8[],
       ${column((r) => r.symbol)}::text[],
       ${column((r) => r.side)}::text[],
       ${column((r) => r.units)}::float8[],
@@ -47,7 +52,13 @@ async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promise<void>
       ${column((r) => r.takeProfit)}::float8[],
       ${column((r) => r.stopLoss)}::float8[],
       ${column((r) => r.marginCents)}::int8[])
-    on conflict do nothing`);
+      as v(client_order_id, account_id, outcome, settled_at, reject_reason, position_id,
+      position_number, symbol, side, units, price, bid, ask, take_profit, stop_loss, margin_cents)
+    where ${fenced(fence, sql`v.account_id`)}
+    on conflict do nothing
+    returning client_order_id`);
+  const missing = rows.length - rowsOf(inserted).length;
+  if (fence && missing > 0) fence.refused('platform orders', missing);
 }
 
 function positionNumber(positionId: string): number | null {
@@ -102,7 +113,11 @@ interface BookedRow {
  * balance = deposits + realised profit holds by construction.
  */
 export class DrizzlePlatformJournal implements PlatformJournal {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** With account leases: orders and closures land only while the lease's token holds. */
+    private readonly fence?: WriteFence,
+  ) {}
 
   async record(entries: readonly PlatformEntry[]): Promise<void> {
     if (entries.length === 0) return;
@@ -157,6 +172,7 @@ export class DrizzlePlatformJournal implements PlatformJournal {
         await insertOrders(
           tx,
           settled.map((entry) => orderRow(entry.outcome)),
+          this.fence,
         );
       const profits = new Map<string, number>();
       if (closed.length > 0) {
@@ -175,7 +191,10 @@ export class DrizzlePlatformJournal implements PlatformJournal {
             ${column((r) => r.profitCents)}::int8[]
           ) as v(client_order_id, closed_at, close_price, close_reason, profit)
           where o.client_order_id = v.client_order_id and o.outcome = 'filled' and o.closed_at is null
+            and ${fenced(this.fence, sql`o.account_id`)}
           returning o.account_id, v.profit as cents`);
+        const missing = reports.length - rowsOf(result).length;
+        if (this.fence && missing > 0) this.fence.refused('platform closures', missing);
         for (const row of rowsOf<BookedRow>(result)) {
           profits.set(row.account_id, (profits.get(row.account_id) ?? 0) + Number(row.cents));
         }
@@ -252,23 +271,37 @@ function closureOf(row: OrderRow): PositionClosedReport | undefined {
  */
 export async function loadPlatformState(
   db: Db,
-  options: { settledSince: number },
+  options: {
+    settledSince: number;
+    /** Only these accounts (a robot holding leases, decision 092); every account otherwise. */
+    accounts?: readonly string[];
+    /** The first position number of this run (a block of its own, decision 092). */
+    firstPositionNumber?: number;
+  },
 ): Promise<PaperBrokerState> {
+  const only = options.accounts;
+  const ofAccounts = (
+    column: typeof platformAccounts.accountId | typeof platformOrders.accountId,
+  ) => (only === undefined ? undefined : sql`${column} = any(${pgArrayLiteral(only)}::uuid[])`);
   const [accounts, orders, quotes, numbers] = await Promise.all([
     db
       .select()
       .from(platformAccounts)
+      .where(ofAccounts(platformAccounts.accountId))
       .orderBy(platformAccounts.openedAt, platformAccounts.accountId),
     db
       .select()
       .from(platformOrders)
       .where(
-        or(
-          and(eq(platformOrders.outcome, 'filled'), isNull(platformOrders.closedAt)),
-          gte(platformOrders.settledAt, new Date(options.settledSince)),
-          and(
-            isNotNull(platformOrders.closedAt),
-            gte(platformOrders.closedAt, new Date(options.settledSince)),
+        and(
+          ofAccounts(platformOrders.accountId),
+          or(
+            and(eq(platformOrders.outcome, 'filled'), isNull(platformOrders.closedAt)),
+            gte(platformOrders.settledAt, new Date(options.settledSince)),
+            and(
+              isNotNull(platformOrders.closedAt),
+              gte(platformOrders.closedAt, new Date(options.settledSince)),
+            ),
           ),
         ),
       )
@@ -279,11 +312,13 @@ export async function loadPlatformState(
       ),
     loadMarketQuotes(db),
     db
-      .select({ last: sql<number | null>`max(${platformOrders.positionNumber})` })
+      .select({ last: sql<string | number | null>`max(${platformOrders.positionNumber})` })
       .from(platformOrders),
   ]);
   return {
-    nextPositionNumber: (numbers[0]?.last ?? 0) + 1,
+    // A run with a block of its own numbers from it: another process's newer block may already
+    // hold the largest number (decision 092).
+    nextPositionNumber: options.firstPositionNumber ?? Number(numbers[0]?.last ?? 0) + 1,
     accounts: accounts.map((row) => ({
       accountId: row.accountId,
       depositsCents: row.depositsCents,

@@ -1,3 +1,4 @@
+import type { JobClaims } from '../repositories/job-claims.repository';
 import type { PlatformUsersRepository } from '../repositories/platform-users.repository';
 import type { UsersRepository } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
@@ -16,13 +17,20 @@ export async function openPendingPlatformAccounts(
   robot: RobotRuntime,
   logins: PlatformUsersRepository,
   users: UsersRepository,
+  /** With account leases every process runs this pass: each opening is one process's (092). */
+  claims?: JobClaims,
 ): Promise<number> {
   let opened = 0;
   for (const login of await logins.unopened(openingsPerPass)) {
     if (robot.hasAccount(login.accountId)) continue;
-    await robot.openAccount(login.accountId, login.startingBalanceCents);
-    const settings = await users.findSettings(login.accountId);
-    if (settings) await robot.applySettings(login.accountId, effectiveRobotSettings(settings));
+    const open = async () => {
+      await robot.openAccount(login.accountId, login.startingBalanceCents);
+      const settings = await users.findSettings(login.accountId);
+      if (settings) await robot.applySettings(login.accountId, effectiveRobotSettings(settings));
+    };
+    if (claims) {
+      if (!(await claims.once('robot.open', login.accountId, open))) continue;
+    } else await open();
     opened++;
   }
   return opened;

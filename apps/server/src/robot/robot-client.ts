@@ -220,6 +220,15 @@ export class RobotClient implements RobotRuntime {
           `robot: ${message.what} failed`,
         );
         return;
+      case 'leases':
+        this.options.log.info({ accounts: message.accountIds }, message.message);
+        return;
+      case 'released':
+        for (const accountId of message.accountIds) {
+          this.projections.delete(accountId);
+          this.lastRead.delete(accountId);
+        }
+        return;
     }
   }
 

@@ -20,6 +20,7 @@ import {
 } from './drizzle-platform-journal';
 import { projectAccount, projectionMark, type ProjectionSources } from './account-projection';
 import type { AccountProjection } from './robot-protocol';
+import type { WriteFence } from './write-fence';
 
 const dayMs = 86_400_000;
 
@@ -44,6 +45,17 @@ export interface RobotCoreOptions {
   readonly onError: (error: unknown, what: string) => void;
   /** Told once an operation's closure is in the database. */
   readonly onClosureStored?: (accountId: string) => void;
+  /**
+   * Account leases (decision 092): this run restores and trades only the accounts the fence
+   * holds, every write carries their tokens, no order leaves for an account the fence no longer
+   * lets trade, and positions are numbered from the run's own block.
+   */
+  readonly leases?: {
+    readonly fence: WriteFence;
+    readonly firstPositionNumber: number;
+    /** Told of each account an order was held back for (once per account and run). */
+    readonly heldBack: (accountId: string) => void;
+  };
 }
 
 /**
@@ -72,6 +84,11 @@ export class RobotCore {
     /** The engine's events: the host forwards them to the main thread. */
     readonly events: EventBus,
     accountIds: readonly string[],
+    /** The strategy this run trades by: a next run (leases) continues with it, not warmed again. */
+    readonly strategy: Strategy,
+    private readonly settingsSource: DrizzleAccountSettingsSource,
+    /** The settings last given to the engine per account, as JSON. */
+    private readonly applied: Map<string, string>,
   ) {
     this.accounts = new Set(accountIds);
     this.sources = {
@@ -87,18 +104,39 @@ export class RobotCore {
     const { db } = options;
     const catalogue = new InstrumentCatalogue();
     const now = options.now();
-    const state = await loadPlatformState(db, { settledSince: now - dayMs });
+    const leases = options.leases;
+    const held = leases ? [...leases.fence.tokens.keys()] : undefined;
+    const state = await loadPlatformState(db, {
+      settledSince: now - dayMs,
+      ...(leases ? { accounts: held, firstPositionNumber: leases.firstPositionNumber } : {}),
+    });
     const broker = PaperBroker.restore(catalogue, state, {
-      journal: new DrizzlePlatformJournal(db),
+      journal: new DrizzlePlatformJournal(db, leases?.fence),
       clock: { now: options.now },
     });
+    const store = new DrizzleExecutionStore(
+      db,
+      options.onClosureStored,
+      leases ? { accounts: held, fence: leases.fence } : {},
+    );
+    if (leases) gateOrders(broker, store, leases.fence, leases.heldBack);
+    // What the engine was given for each account, so a later read of the store applies changes.
+    const settingsSource = new DrizzleAccountSettingsSource(db, held);
+    const applied = new Map<string, string>();
+    const settings = {
+      loadAll: async () => {
+        const registrations = await settingsSource.loadAll();
+        for (const r of registrations) applied.set(r.accountId, JSON.stringify(r.settings));
+        return registrations;
+      },
+    };
     const events = new EventBus();
     // The robot package's one composition (decision 070): market, platform, strategy, engine.
-    const { market, engine } = await startPaperTrading({
+    const { market, engine, strategy } = await startPaperTrading({
       seed: options.marketSeed,
       clock: { now: options.now },
-      store: new DrizzleExecutionStore(db, options.onClosureStored),
-      settings: new DrizzleAccountSettingsSource(db),
+      store,
+      settings,
       events,
       tickIntervalMs: options.marketTickMs,
       catalogue,
@@ -118,6 +156,9 @@ export class RobotCore {
       engine,
       events,
       state.accounts.map((account) => account.accountId),
+      strategy,
+      settingsSource,
+      applied,
     );
     for (const tick of state.lastTicks) runtime.savedQuoteTimes.set(tick.symbol, tick.time);
     if (options.autoAdvance) {
@@ -157,9 +198,15 @@ export class RobotCore {
     await this.engine.idle();
   }
 
-  /** Every account at the platform. */
+  /** Every account at the platform (with leases: every account this run holds). */
   accountIds(): string[] {
     return [...this.accounts];
+  }
+
+  /** Whether this run trades the account (always true without leases). */
+  trades(accountId: string): boolean {
+    const fence = this.options.leases?.fence;
+    return !fence || fence.tokens.has(accountId);
   }
 
   /** What the account's projection is built from, read in this thread. */
@@ -202,7 +249,18 @@ export class RobotCore {
 
   /** Takes effect at once: the next tick already routes by these settings. */
   applySettings(accountId: string, settings: RobotSettings): void {
+    this.applied.set(accountId, JSON.stringify(settings));
     this.engine.applySettings(accountId, settings);
+  }
+
+  /** The settings of this run's accounts as stored now. */
+  storedSettings(): ReturnType<DrizzleAccountSettingsSource['loadAll']> {
+    return this.settingsSource.loadAll();
+  }
+
+  /** Whether the settings differ from what the engine was last given for the account. */
+  settingsChanged(accountId: string, settings: RobotSettings): boolean {
+    return this.applied.get(accountId) !== JSON.stringify(settings);
   }
 
   /** The user's kill switch: closes every open operation at the platform. Returns how many. */
@@ -240,10 +298,39 @@ export class RobotCore {
     this.stopped ??= (async () => {
       clearInterval(this.timer);
       clearInterval(this.quoteTimer);
+      // No tick comes any more (advance returns once stopped); the orders in flight settle and
+      // their reports reach the engine before it stops listening, so a run replaced under
+      // leases (decision 092), or a process stopped, leaves no fill or closure unrecorded.
+      await this.settled();
       this.engine.stop();
       await this.settled();
       await this.saveQuotes();
     })();
     return this.stopped;
   }
+}
+
+/**
+ * With leases, an order leaves for the platform only while the lease keeper lets the account
+ * trade and its intent is in the database under this run's token (decision 092). One held back
+ * stays pending in the engine; the next owner reconciles it from the store.
+ */
+function gateOrders(
+  broker: PaperBroker,
+  store: DrizzleExecutionStore,
+  fence: WriteFence,
+  heldBack: (accountId: string) => void,
+): void {
+  const submit = broker.submitOrder.bind(broker);
+  const told = new Set<string>();
+  broker.submitOrder = (order) => {
+    const written = store.mayBeSent(order.clientOrderId);
+    if (written && fence.mayTrade(order.accountId)) {
+      submit(order);
+      return;
+    }
+    if (told.has(order.accountId)) return;
+    told.add(order.accountId);
+    heldBack(order.accountId);
+  };
 }

@@ -1,7 +1,11 @@
 import type { Strategy, TradeRecord } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { tradeRowOf } from '../services/trading-rows';
-import { RobotCore } from './robot-core';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../db/migrate';
+import { LeaseKeeper } from './lease-keeper';
+import { RobotCore, type RobotCoreOptions } from './robot-core';
+import type { WriteFence } from './write-fence';
 import type {
   AccountProjection,
   ClientMessage,
@@ -56,6 +60,18 @@ export class RobotHost {
   private mirrorTimer: NodeJS.Timeout | undefined;
   private core: RobotCore | undefined;
   private stopping: Promise<void> | undefined;
+  /** Account leases (decision 092): the keeper, and the run of the core being replaced. */
+  private keeper: LeaseKeeper | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private switching: Promise<void> | undefined;
+  private leaseRounding = false;
+  /** The held accounts changed since the run started: it is to be replaced. */
+  private heldMoved = false;
+  private switchLoop = false;
+  /** Accounts over this process's share, to release once the run without them has started. */
+  private readonly surplus = new Set<string>();
+  private coreOptions!: RobotCoreOptions;
+  private db!: Db;
 
   private constructor(
     private readonly port: HostPort,
@@ -78,7 +94,8 @@ export class RobotHost {
       clock.kind === 'wall'
         ? () => clock.origin + (Date.now() - clock.wallOrigin) * clock.speed
         : () => host.drivenNow;
-    const core = await RobotCore.start({
+    host.db = db;
+    host.coreOptions = {
       db,
       now,
       marketTickMs: options.marketTickMs,
@@ -97,20 +114,19 @@ export class RobotHost {
       onClosureStored: (accountId) => {
         host.queue({ type: 'ClosureStored', accountId });
       },
-    });
-    host.core = core;
-    core.events.on('PositionOpened', (event) => {
-      host.queue({ type: 'PositionOpened', trade: event.trade });
-    });
-    core.events.on('PositionClosed', (event) => {
-      host.queue({ type: 'PositionClosed', trade: event.trade });
-    });
-    core.events.on('TradingHalted', (event) => {
-      host.queue({ type: 'TradingHalted', reason: event.reason });
-    });
-    core.events.on('TradingResumed', () => {
-      host.queue({ type: 'TradingResumed' });
-    });
+    };
+    if (options.leases) {
+      host.keeper = new LeaseKeeper(db, options.leases, (message, accountIds) => {
+        port.postMessage({ type: 'leases', message, accountIds });
+      });
+      await host.keeper.round();
+    }
+    host.attach(await host.startCore());
+    if (options.leases) {
+      host.leaseTimer = setInterval(() => {
+        void host.leaseRound();
+      }, options.leases.renewMs);
+    }
     if (options.mirrorMs > 0) {
       host.mirrorTimer = setInterval(() => {
         host.pushMoved();
@@ -120,6 +136,8 @@ export class RobotHost {
     port.on('message', (message) => {
       host.receive(message);
     });
+    const core = host.core;
+    if (!core) throw new Error('the robot did not start');
     const projections: AccountProjection[] = [];
     for (const accountId of core.accountIds()) {
       const projection = core.projection(accountId);
@@ -129,6 +147,162 @@ export class RobotHost {
     }
     port.postMessage({ type: 'ready', projections });
     return host;
+  }
+
+  /** A run of the core: every account, or (leases) the accounts held now, with their tokens. */
+  private async startCore(strategy?: Strategy): Promise<RobotCore> {
+    const keeper = this.keeper;
+    const options = strategy ? { ...this.coreOptions, strategy } : this.coreOptions;
+    if (!keeper) return RobotCore.start(options);
+    const post = (message: string, accountIds: readonly string[]) => {
+      this.port.postMessage({ type: 'leases', message, accountIds });
+    };
+    const tokens = new Map<string, number>();
+    for (const accountId of keeper.heldAccounts()) {
+      const token = keeper.tokenOf(accountId);
+      if (token !== undefined) tokens.set(accountId, token);
+    }
+    const fence: WriteFence = {
+      owner: keeper.options.owner,
+      tokens,
+      mayTrade: (accountId) =>
+        keeper.tokenOf(accountId) === tokens.get(accountId) && keeper.mayTrade(accountId),
+      refused: (what, count) => {
+        post(`leases: ${String(count)} ${what} not written: a lease of this run has moved on`, []);
+      },
+    };
+    // Each run numbers its positions from a block no other run has (decision 092).
+    const blocks = await this.db.execute(sql`select nextval('robot_position_blocks') as block`);
+    const block = Number(rowsOf<{ block: string | number }>(blocks)[0]?.block ?? 0);
+    post(`leases: run ${String(block)} trades ${String(tokens.size)} accounts`, []);
+    return RobotCore.start({
+      ...options,
+      leases: {
+        fence,
+        firstPositionNumber: block * 1_000_000_000 + 1,
+        heldBack: (accountId) => {
+          post('leases: not sending orders for an account this process no longer holds', [
+            accountId,
+          ]);
+        },
+      },
+    });
+  }
+
+  /** Relays a run's engine events to the main thread. */
+  private attach(core: RobotCore): void {
+    this.core = core;
+    core.events.on('PositionOpened', (event) => {
+      if (this.core === core) this.queue({ type: 'PositionOpened', trade: event.trade });
+    });
+    core.events.on('PositionClosed', (event) => {
+      if (this.core === core) this.queue({ type: 'PositionClosed', trade: event.trade });
+    });
+    core.events.on('TradingHalted', (event) => {
+      if (this.core === core) this.queue({ type: 'TradingHalted', reason: event.reason });
+    });
+    core.events.on('TradingResumed', () => {
+      if (this.core === core) this.queue({ type: 'TradingResumed' });
+    });
+  }
+
+  /**
+   * One round of the lease keeper (decision 092). When the accounts held change, the run of the
+   * core is replaced: the old run stops (its writes land, or are refused by the fence), surplus
+   * accounts are released, and a new run restores exactly the accounts held from the store and
+   * reconciles their pending intents with the platform before its first tick. Otherwise the
+   * held accounts' settings are read again (a change made through another process).
+   */
+  private async leaseRound(): Promise<void> {
+    const keeper = this.keeper;
+    if (!keeper || this.leaseRounding || this.stopping) return;
+    this.leaseRounding = true;
+    try {
+      // Renewals never wait for a run being replaced: a slow restart must not cost the leases.
+      const round = await keeper.round();
+      for (const accountId of round.surplus) this.surplus.add(accountId);
+      if (round.gained.length + round.lost.length + round.surplus.length > 0 || !this.core) {
+        this.heldMoved = true;
+      }
+      if (this.heldMoved && !this.switchLoop) void this.switchWhileMoved();
+      else if (!this.heldMoved && this.core && !this.switchLoop) {
+        await this.reloadSettings(this.core);
+      }
+    } catch (error) {
+      this.fail('a round of account leases', error);
+    } finally {
+      this.leaseRounding = false;
+    }
+  }
+
+  /** Replaces the run until it matches the accounts held (they may move during a switch). */
+  private async switchWhileMoved(): Promise<void> {
+    this.switchLoop = true;
+    try {
+      while (this.heldMoved && !this.stopping) {
+        this.heldMoved = false;
+        const surplus = [...this.surplus];
+        this.surplus.clear();
+        await this.switchCore(surplus);
+      }
+    } catch (error) {
+      this.heldMoved = true;
+      this.fail('replacing the robot run for the accounts held', error);
+    } finally {
+      this.switchLoop = false;
+    }
+  }
+
+  private fail(what: string, error: unknown): void {
+    this.port.postMessage({
+      type: 'failure',
+      what,
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+  }
+
+  private async switchCore(surplus: readonly string[]): Promise<void> {
+    const keeper = this.keeper;
+    if (!keeper || this.stopping) return;
+    let switched!: () => void;
+    this.switching = new Promise((resolve) => {
+      switched = resolve;
+    });
+    const old = this.core;
+    this.core = undefined;
+    try {
+      if (old) {
+        this.flushChanges();
+        await old.stop();
+      }
+      await keeper.release(surplus);
+      const before = old?.accountIds() ?? [];
+      const core = await this.startCore(old?.strategy);
+      this.attach(core);
+      const now = new Set(core.accountIds());
+      const released = before.filter((accountId) => !now.has(accountId));
+      for (const accountId of released) this.sent.delete(accountId);
+      if (released.length > 0) this.port.postMessage({ type: 'released', accountIds: released });
+      for (const accountId of now) {
+        this.sent.delete(accountId);
+        this.touched.add(accountId);
+      }
+      this.flushChanges();
+    } finally {
+      this.switching = undefined;
+      switched();
+    }
+  }
+
+  /** The held accounts' settings as stored now: a change made through another process. */
+  private async reloadSettings(core: RobotCore): Promise<void> {
+    for (const { accountId, settings } of await core.storedSettings()) {
+      if (core.settingsChanged(accountId, settings)) {
+        core.applySettings(accountId, settings);
+        this.touched.add(accountId);
+      }
+    }
+    this.flushChanges();
   }
 
   private receive(message: ClientMessage): void {
@@ -166,6 +340,7 @@ export class RobotHost {
   private async handle(
     request: RobotRequest,
   ): Promise<RobotOperations[RobotRequest['op']]['answer']> {
+    if (!this.core && this.switching) await this.switching;
     const core = this.core;
     if (!core || (this.stopping && request.op !== 'stop')) {
       throw new Error('the robot has stopped');
@@ -186,6 +361,8 @@ export class RobotHost {
         }
         return undefined;
       case 'applySettings':
+        // With leases, the process holding the account reads the settings from the store.
+        if (!core.trades(request.accountId)) return undefined;
         core.applySettings(request.accountId, request.settings);
         this.touched.add(request.accountId);
         return undefined;
@@ -211,7 +388,18 @@ export class RobotHost {
 
   private async stop(core: RobotCore): Promise<void> {
     clearInterval(this.mirrorTimer);
-    await core.stop();
+    clearInterval(this.leaseTimer);
+    // A lease round or a run's replacement under way ends first: nothing is claimed after.
+    while (this.leaseRounding || this.switchLoop) await new Promise((r) => setTimeout(r, 10));
+    await (this.core ?? core).stop();
+    // Leases go back at once (SIGTERM, shutdown): another process takes the accounts now.
+    await this.keeper?.releaseAll().catch((error: unknown) => {
+      this.port.postMessage({
+        type: 'failure',
+        what: 'releasing account leases',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    });
     await this.extras.onStopped?.();
     this.queue({ type: 'RobotStopped' });
   }

@@ -33,6 +33,21 @@ export interface RobotHostOptions {
    * answers (tests).
    */
   readonly mirrorMs: number;
+  /** Account leases (decision 092): trade only the accounts held. Unset: every account. */
+  readonly leases?: RobotLeaseOptions;
+}
+
+/** How the robot holds accounts by lease (decision 092; lease-keeper.ts). */
+export interface RobotLeaseOptions {
+  /** This process, as the lease table and the status show it. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** How often leases are renewed and free accounts claimed. */
+  readonly renewMs: number;
+  /** How long before a lease's end the process stops sending orders for it. */
+  readonly marginMs: number;
+  /** The most accounts this process holds. */
+  readonly capacity: number;
 }
 
 /** What the worker thread receives at start. */
@@ -136,4 +151,8 @@ export type HostMessage =
   | { readonly type: 'refusal'; readonly id: number; readonly message: string }
   /** What happened since the last message: sent before any answer, so an answer follows it. */
   | { readonly type: 'events'; readonly events: readonly RobotEvent[] }
-  | { readonly type: 'failure'; readonly what: string; readonly message: string };
+  | { readonly type: 'failure'; readonly what: string; readonly message: string }
+  /** Leases (decision 092): what the keeper did, for the log. */
+  | { readonly type: 'leases'; readonly message: string; readonly accountIds: readonly string[] }
+  /** Leases: this process no longer trades these accounts (their projections are dropped). */
+  | { readonly type: 'released'; readonly accountIds: readonly string[] };

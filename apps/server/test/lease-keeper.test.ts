@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database';
+import { rowsOf } from '../src/db/migrate';
+import { LeaseKeeper } from '../src/robot/lease-keeper';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { seedPlatformAccounts } from './helpers/leases';
+
+const keeper = (db: Db, owner: string, leaseMs = 2_000, capacity = 1_000) =>
+  new LeaseKeeper(db, { owner, leaseMs, marginMs: leaseMs / 4, capacity });
+
+describe('account leases (decision 092)', () => {
+  let test: TestDatabase;
+  let db: Db;
+  beforeEach(async () => {
+    test = await createTestDatabase();
+    db = test.database.db;
+  });
+  afterEach(async () => {
+    await test.drop();
+  });
+
+  it('claims every account alone, then hands a newcomer its share gradually; tokens grow', async () => {
+    const ids = await seedPlatformAccounts(db, 20);
+    const a = keeper(db, 'a');
+    const b = keeper(db, 'b');
+    const first = await a.round();
+    expect(first.gained).toHaveLength(20);
+    expect(ids.every((id) => a.mayTrade(id) && a.tokenOf(id) === 1)).toBe(true);
+    // b sees a alive: its share is 10, but nothing is free yet.
+    expect((await b.round()).gained).toEqual([]);
+    // a's share is now 10: it gives up a few a round, after it stopped trading them.
+    const rounds: number[] = [];
+    for (let i = 0; i < 10 && a.heldAccounts().length > 10; i++) {
+      const round = await a.round();
+      expect(round.surplus.length).toBeGreaterThan(0);
+      expect(round.surplus.length).toBeLessThan(10);
+      await a.release(round.surplus);
+      rounds.push(round.surplus.length);
+      await b.round();
+    }
+    expect(rounds.length).toBeGreaterThan(1);
+    expect(a.heldAccounts()).toHaveLength(10);
+    expect(b.heldAccounts()).toHaveLength(10);
+    const moved = b.heldAccounts();
+    expect(moved.every((id) => b.tokenOf(id) === 2 && !a.mayTrade(id))).toBe(true);
+    const owners = rowsOf<{ owner: string; n: string | number }>(
+      await db.execute(sql`select owner, count(*) as n from robot_leases group by owner`),
+    );
+    expect(Object.fromEntries(owners.map((r) => [r.owner, Number(r.n)]))).toEqual({ a: 10, b: 10 });
+  });
+
+  it('a lease taken over is not renewed: the old owner loses it and its token is stale', async () => {
+    const [id = ''] = await seedPlatformAccounts(db, 1);
+    const a = keeper(db, 'a', 300);
+    await a.round();
+    expect(a.tokenOf(id)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    // a paused past its lease: b takes the account with a greater token.
+    const b = keeper(db, 'b', 300);
+    expect((await b.round()).gained).toEqual([id]);
+    expect(b.tokenOf(id)).toBe(2);
+    expect(a.mayTrade(id)).toBe(false);
+    const round = await a.round();
+    expect(round.lost).toEqual([id]);
+    expect(a.tokenOf(id)).toBeUndefined();
+  });
+
+  it('stops trading on its own clock when the database cannot be reached, before the lease lapses', async () => {
+    const [id = ''] = await seedPlatformAccounts(db, 1);
+    const logs: string[] = [];
+    const failing = {
+      execute: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    } as unknown as Db;
+    const a = keeper(db, 'a', 400);
+    await a.round();
+    expect(a.mayTrade(id)).toBe(true);
+    // The same keeper's database goes away: rounds fail, the account is dropped in time.
+    Object.assign(a, { db: failing, log: (message: string) => logs.push(message) });
+    await new Promise((resolve) => setTimeout(resolve, 310));
+    const round = await a.round();
+    expect(round.lost).toEqual([id]);
+    expect(a.mayTrade(id)).toBe(false);
+    expect(logs.some((line) => line.includes('could not be reached'))).toBe(true);
+    const row = rowsOf<{ left: string | number }>(
+      await db.execute(
+        sql`select extract(epoch from lease_until - now()) * 1000 as left from robot_leases`,
+      ),
+    )[0];
+    // It stopped while its lease still ran: nobody else could have held it yet.
+    expect(Number(row?.left)).toBeGreaterThan(0);
+  });
+
+  it('releases on shutdown: another process claims at once', async () => {
+    const ids = await seedPlatformAccounts(db, 3);
+    const a = keeper(db, 'a', 60_000);
+    await a.round();
+    await a.releaseAll();
+    const b = keeper(db, 'b', 60_000);
+    expect([...(await b.round()).gained].sort()).toEqual([...ids].sort());
+  });
+
+  it('claims no more than its capacity', async () => {
+    await seedPlatformAccounts(db, 5);
+    const a = keeper(db, 'a', 60_000, 3);
+    expect((await a.round()).gained).toHaveLength(3);
+    expect((await a.round()).gained).toHaveLength(0);
+  });
+});
