@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from '@tradebot/contract';
+import { testOnlyStrategies } from '@tradebot/robot';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**
@@ -177,6 +178,11 @@ export const configSchema = z.object({
    */
   ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /**
+   * End-to-end tests only (decision 093): the robot trades with a named test strategy instead of
+   * the calibrated model, which may honestly find no edge for hours. Refused unless NODE_ENV=test.
+   */
+  ROBOT_TEST_ONLY_STRATEGY: z.enum(testOnlyStrategies).optional(),
+  /**
    * Payments through Stripe (decision 047) when both are set; otherwise the built-in simulated
    * provider. The secret key is sk_test_... or sk_live_...; the webhook secret whsec_...
    */
@@ -230,6 +236,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((config) => !config.STRIPE_SECRET_KEY === !config.STRIPE_WEBHOOK_SECRET, {
       message: 'set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or neither',
       path: ['STRIPE_WEBHOOK_SECRET'],
+    })
+    .refine((config) => !config.ROBOT_TEST_ONLY_STRATEGY || config.NODE_ENV === 'test', {
+      message: 'is for tests only: it is refused unless NODE_ENV=test',
+      path: ['ROBOT_TEST_ONLY_STRATEGY'],
     })
     .safeParse(cleaned);
   if (!parsed.success) {
