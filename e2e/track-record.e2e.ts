@@ -69,6 +69,14 @@ describe('the public track record (issue 12, decision 060)', () => {
         await page.getByRole('heading', { name: text(language, 'list.title') }).waitFor();
         // The model against a coin flip: its row is there once an operation hit TP or SL.
         await page.getByRole('rowheader', { name: text(language, 'model.coinFlipRow') }).waitFor();
+        // Decision 093: claimed against hit by decile, readable at 360 px as at 1280.
+        const deciles = page.getByRole('table', { name: text(language, 'model.deciles.caption') });
+        await deciles.waitFor();
+        expect(await deciles.getByRole('row').count()).toBeGreaterThanOrEqual(2);
+        // The page never scrolls sideways: the table's frame fits (it scrolls inside if need be).
+        const frame = page.getByRole('region', { name: text(language, 'model.deciles.caption') });
+        const box = await frame.boundingBox();
+        expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(width);
         await screenshotAt(page, `track-record.${language}.${String(width)}`, width);
         expect(await seriousAxeViolations(page)).toEqual([]);
         await page.context().close();

@@ -11,7 +11,17 @@ import { startServer, type RunningServer } from './server';
  * (MARKET_SPEED simulated ms per wall-clock ms), so that what one file does to the demo
  * account does not leak into another file.
  */
-export const fastMarket = { MARKET_SPEED: '10', MARKET_SEED: '11' };
+/**
+ * Ten times real time, a fixed seed, and the test-only strategy (decision 093): the calibrated
+ * model may honestly find no edge for hours, and these tests need operations. The server takes
+ * ROBOT_TEST_ONLY_STRATEGY only under NODE_ENV=test.
+ */
+export const fastMarket = {
+  MARKET_SPEED: '10',
+  MARKET_SEED: '11',
+  NODE_ENV: 'test',
+  ROBOT_TEST_ONLY_STRATEGY: 'always-signal',
+};
 
 export interface LiveAccountContext {
   server: RunningServer;

@@ -561,6 +561,9 @@ export async function buildApp(
           marketSeed: config.MARKET_SEED ?? randomInt(2 ** 31 - 1),
           autoAdvance,
           warmUpMs: config.ROBOT_WARM_UP_MS,
+          ...(config.ROBOT_TEST_ONLY_STRATEGY
+            ? { testOnlyStrategy: config.ROBOT_TEST_ONLY_STRATEGY }
+            : {}),
           quoteSaveMs,
           mirrorMs: config.ROBOT_MIRROR_MS,
           ...(config.ROBOT_LEASES

@@ -85,4 +85,22 @@ describe('loadConfig', () => {
     expect(problems).toContain('TOKEN_SECRET: must be at least 32 characters');
     expect(problems).toContain('TRUST_PROXY');
   });
+
+  it('takes a test-only robot strategy under NODE_ENV=test and refuses it anywhere else', () => {
+    expect(
+      loadConfig({ NODE_ENV: 'test', ROBOT_TEST_ONLY_STRATEGY: 'always-signal' })
+        .ROBOT_TEST_ONLY_STRATEGY,
+    ).toBe('always-signal');
+    expect(loadConfig({}).ROBOT_TEST_ONLY_STRATEGY).toBeUndefined();
+    for (const env of [
+      { ROBOT_TEST_ONLY_STRATEGY: 'always-signal' },
+      { NODE_ENV: 'production', ROBOT_TEST_ONLY_STRATEGY: 'always-signal' },
+      { NODE_ENV: 'development', ROBOT_TEST_ONLY_STRATEGY: 'always-signal' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/ROBOT_TEST_ONLY_STRATEGY: is for tests only/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', ROBOT_TEST_ONLY_STRATEGY: 'model' })).toThrow(
+      ConfigError,
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from '@tradebot/contract';
+import { testOnlyStrategies } from '@tradebot/robot';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**
@@ -191,6 +192,11 @@ export const configSchema = z.object({
    */
   ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /**
+   * End-to-end tests only (decision 093): the robot trades with a named test strategy instead of
+   * the calibrated model, which may honestly find no edge for hours. Refused unless NODE_ENV=test.
+   */
+  ROBOT_TEST_ONLY_STRATEGY: z.enum(testOnlyStrategies).optional(),
+  /**
    * Payments through Stripe (decision 047) when both are set; otherwise the built-in simulated
    * provider. The secret key is sk_test_... or sk_live_...; the webhook secret whsec_...
    */
@@ -272,6 +278,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((config) => !config.CTRADER_CLIENT_ID === !config.CTRADER_CLIENT_SECRET, {
       message: 'set both CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET, or neither',
       path: ['CTRADER_CLIENT_SECRET'],
+    })
+    .refine((config) => !config.ROBOT_TEST_ONLY_STRATEGY || config.NODE_ENV === 'test', {
+      message: 'is for tests only: it is refused unless NODE_ENV=test',
+      path: ['ROBOT_TEST_ONLY_STRATEGY'],
     })
     .safeParse(cleaned);
   if (!parsed.success) {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
 import { notificationOutbox, users } from '../src/db/schema';
@@ -6,7 +7,10 @@ import { DrizzleJobClaims } from '../src/repositories/job-claims.repository';
 import type { Mailer, MailMessage } from '../src/repositories/mail.repository';
 import { NotificationsRepository } from '../src/repositories/notifications.repository';
 import { DrizzleOncePerWindow } from '../src/repositories/once-per-window.repository';
-import { NotificationService } from '../src/services/notification.service';
+import {
+  NotificationService,
+  deliveredNotificationsKeptMs,
+} from '../src/services/notification.service';
 import { mailsTo, v1 } from './helpers/accounts';
 import { createTestDatabase, testEngine, type TestDatabase } from './helpers/database';
 import {
@@ -188,6 +192,35 @@ describe('the outbox on one database', () => {
     });
     await service.runDue();
     expect(mailer.sent).toHaveLength(2);
+  });
+
+  it('forgets delivered rows past their retention, keeps the rest, and prunes once an hour', async () => {
+    const { db } = testDatabase.database;
+    const [userId] = await someUsers(db, 1);
+    if (!userId) throw new Error('no user');
+    const repository = new NotificationsRepository(db);
+    const keys = ['old', 'recent'].map((name) => `${userId}:prune:${name}`);
+    for (const key of keys) {
+      await repository.record({ userId, kind: 'robot_stopped', key, payload: {} });
+    }
+    const age = async (key: string, ms: number) =>
+      db.execute(sql`update notification_outbox
+        set delivered_at = now() - ${ms} * interval '1 millisecond', outcome = 'sent'
+        where event_key = ${key}`);
+    await age(keys[0] ?? '', deliveredNotificationsKeptMs + 86_400_000);
+    await age(keys[1] ?? '', 86_400_000);
+    const service = processOn(db, 'one', new RecordingMailer());
+    await service.runDue();
+    const left = async () =>
+      (await db.select({ key: notificationOutbox.eventKey }).from(notificationOutbox))
+        .map((row) => row.key)
+        .filter((key) => key.includes(':prune:'))
+        .sort();
+    expect(await left()).toEqual([keys[1]]);
+    // Within the hour nobody prunes again, whichever process runs.
+    await age(keys[1] ?? '', deliveredNotificationsKeptMs + 86_400_000);
+    await processOn(db, 'two', new RecordingMailer()).runDue();
+    expect(await left()).toContain(keys[1]);
   });
 
   it('a process that died between claiming an e-mail and sending it: sent once, after its lease', async () => {

@@ -63,7 +63,7 @@ function independently(all: readonly TradeRecord[]) {
       const baseRate = scoredSoFar === 0 ? 0.5 : tpSoFar / scoredSoFar;
       tpSoFar += outcome;
       scoredSoFar++;
-      return { p: trade.probability, outcome, baseRate };
+      return { p: trade.probability, outcome, baseRate, positionId: trade.positionId };
     });
   const averageWin = mean(wins);
   const averageLoss = mean(losses);
@@ -88,7 +88,32 @@ function independently(all: readonly TradeRecord[]) {
     baseRateAccuracy: mean(scored.map((s) => hit(s.baseRate, s.outcome))),
     baseRateBrier: mean(scored.map((s) => (s.baseRate - s.outcome) ** 2)),
     meanProbability: mean(scored.map((s) => s.p)),
+    calibration: deciles(scored),
   };
+}
+
+/** Postgres' ntile(10) by claimed probability: the first n mod 10 groups hold one more. */
+function deciles(scored: readonly { p: number; outcome: number; positionId: string }[]) {
+  const sorted = [...scored].sort((a, b) =>
+    a.p === b.p ? (a.positionId < b.positionId ? -1 : 1) : a.p - b.p,
+  );
+  const base = Math.floor(sorted.length / 10);
+  const extra = sorted.length % 10;
+  const rows = [];
+  let start = 0;
+  for (let decile = 1; decile <= 10; decile++) {
+    const size = base + (decile <= extra ? 1 : 0);
+    if (size === 0) continue;
+    const group = sorted.slice(start, start + size);
+    start += size;
+    rows.push({
+      decile,
+      claimed: group.reduce((sum, s) => sum + s.p, 0) / size,
+      hit: group.reduce((sum, s) => sum + s.outcome, 0) / size,
+      count: size,
+    });
+  }
+  return rows;
 }
 
 function expectClose(actual: number | null, expected: number | null) {
@@ -112,7 +137,13 @@ describe('the track record: the robot trading its own account (decision 060)', (
       operations: 0,
       winRate: null,
       breakEvenWinRate: null,
-      model: { forecasts: 0, accuracy: null, coinFlipAccuracy: 0.5, coinFlipBrierScore: 0.25 },
+      model: {
+        forecasts: 0,
+        accuracy: null,
+        coinFlipAccuracy: 0.5,
+        coinFlipBrierScore: 0.25,
+        calibration: [],
+      },
     });
     expect(record.operations).toEqual([]);
 
@@ -169,6 +200,14 @@ describe('the track record: the robot trading its own account (decision 060)', (
     expectClose(summary.model.baseRateAccuracy, expected.baseRateAccuracy);
     expectClose(summary.model.baseRateBrierScore, expected.baseRateBrier);
     expectClose(summary.model.meanProbability, expected.meanProbability);
+    // Decision 093: claimed against hit by decile of the claim.
+    expect(summary.model.calibration.map((row) => [row.decile, row.count])).toEqual(
+      expected.calibration.map((row) => [row.decile, row.count]),
+    );
+    summary.model.calibration.forEach((row, i) => {
+      expectClose(row.claimed, expected.calibration[i]?.claimed ?? null);
+      expectClose(row.hit, expected.calibration[i]?.hit ?? null);
+    });
     // Every operation is listed, the open ones too.
     expect(record.operations).toHaveLength(expected.operations);
     expect(record.equity[0]?.value).toBe(builtInPlatform.startingBalanceCents / 100);

@@ -33,6 +33,21 @@ export type TrackRecordQuery = z.input<typeof trackRecordQuerySchema>;
  * stop-loss first), scored against two baselines: a coin flip, and the base rate (the share of
  * take-profits among the operations closed before each one, 0.5 for the first).
  */
+/**
+ * One row of the calibration table (decision 093): the scored operations in ten groups of equal
+ * size by the probability claimed at entry, smallest first.
+ */
+export const calibrationRowSchema = z.object({
+  /** 1 to 10. */
+  decile: z.number().int(),
+  /** The mean probability of take-profit claimed in the group. */
+  claimed: z.number(),
+  /** The share of the group that reached its take-profit. */
+  hit: z.number(),
+  count: z.number().int(),
+});
+export type CalibrationRow = z.infer<typeof calibrationRowSchema>;
+
 export const trackRecordModelSchema = z.object({
   forecasts: z.number().int(),
   accuracy: z.number().nullable(),
@@ -45,6 +60,8 @@ export const trackRecordModelSchema = z.object({
   baseRateBrierScore: z.number().nullable(),
   /** The mean probability of take-profit the model claimed on them. */
   meanProbability: z.number().nullable(),
+  /** Claimed against hit by decile of the claim; empty until an operation is scored. */
+  calibration: z.array(calibrationRowSchema),
 });
 export type TrackRecordModel = z.infer<typeof trackRecordModelSchema>;
 

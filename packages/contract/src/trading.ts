@@ -110,6 +110,11 @@ export const robotIdleReasons = [
   'DAILY_LOSS_LIMIT',
   'EXPOSURE_CAP_REACHED',
   'TRADING_HALTED',
+  /**
+   * On and free to trade, but no calibrated forecast in the account's categories has cleared
+   * break-even plus costs lately (decision 093): "no trade: no edge today".
+   */
+  'NO_EDGE',
 ] as const;
 export type RobotIdleReason = (typeof robotIdleReasons)[number];
 

@@ -42,7 +42,9 @@ describe('public API: the embedded paper-trading set-up a server wires', () => {
         all: false,
       },
     });
-    for (let minute = 0; minute < 24 * 60; minute++) {
+    // Two days: the calibrated model (decision 093) trades only once its calibrator has measured
+    // enough outcomes to find forecasts above break-even plus costs.
+    for (let minute = 0; minute < 2 * 24 * 60; minute++) {
       clock.advance(60_000);
       market.advanceTo(clock.now());
       await engine.idle();

@@ -91,6 +91,12 @@ export type { SignalModelOptions } from './strategy/signal-model';
 export { SignalModel, defaultSignalModelOptions } from './strategy/signal-model';
 export type { ForecastReport } from './strategy/forecast-metrics';
 export { FixedSignalStrategy } from './strategy/fixed-signal-strategy';
+export type { TestOnlyStrategyName } from './strategy/test-only-strategy';
+export {
+  TestOnlyStrategy,
+  testOnlyStrategies,
+  testOnlyStrategy,
+} from './strategy/test-only-strategy';
 export type { WarmUpOptions, WarmUpResult } from './strategy/warm-up';
 export { warmUpStrategy } from './strategy/warm-up';
 export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';

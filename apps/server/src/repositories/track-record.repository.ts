@@ -1,4 +1,4 @@
-import { builtInPlatform } from '@tradebot/contract';
+import { builtInPlatform, type CalibrationRow } from '@tradebot/contract';
 import type { TradeRecord } from '@tradebot/robot';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -54,6 +54,8 @@ export interface StoredTrackRecord {
   readonly baseRateAccuracy: number | null;
   readonly baseRateBrierScore: number | null;
   readonly meanProbability: number | null;
+  /** Scored operations by decile of the probability claimed (decision 093). */
+  readonly calibration: readonly CalibrationRow[];
 }
 
 /** The realised profit of every operation closed by `at` (epoch ms). */
@@ -167,6 +169,14 @@ export class TrackRecordRepository {
         (select avg((b - y) * (b - y)) from scored)::float8 as base_rate_brier,
         (select avg(p) from scored)::float8 as mean_probability`);
     const row = rowsOf<Record<string, unknown>>(result)[0] ?? {};
+    const deciles = await this.db.execute(sql`
+      with scored as (
+        select probability as p, case when close_reason = 'tp' then 1.0 else 0.0 end as y,
+          ntile(10) over (order by probability, position_id) as decile
+        from operations where account_id = ${accountId} and close_reason in ('tp', 'sl')
+      )
+      select decile, avg(p)::float8 as claimed, avg(y)::float8 as hit, count(*)::int as count
+      from scored group by decile order by decile`);
     return {
       openedAt: account.openedAt.getTime(),
       depositsCents: account.depositsCents,
@@ -185,6 +195,12 @@ export class TrackRecordRepository {
       baseRateAccuracy: number(row.base_rate_accuracy),
       baseRateBrierScore: number(row.base_rate_brier),
       meanProbability: number(row.mean_probability),
+      calibration: rowsOf<Record<string, unknown>>(deciles).map((decile) => ({
+        decile: Number(decile.decile),
+        claimed: Number(decile.claimed),
+        hit: Number(decile.hit),
+        count: Number(decile.count),
+      })),
     };
   }
 

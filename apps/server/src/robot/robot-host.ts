@@ -1,4 +1,4 @@
-import type { Strategy, TradeRecord } from '@tradebot/robot';
+import { testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { tradeRowOf } from '../services/trading-rows';
 import { sql } from 'drizzle-orm';
@@ -103,7 +103,11 @@ export class RobotHost {
       autoAdvance: options.autoAdvance,
       quoteSaveMs: options.quoteSaveMs,
       warmUpMs: options.warmUpMs,
-      ...(extras.strategy ? { strategy: extras.strategy } : {}),
+      ...(extras.strategy
+        ? { strategy: extras.strategy }
+        : options.testOnlyStrategy
+          ? { strategy: testOnlyStrategy(options.testOnlyStrategy) }
+          : {}),
       onError: (error, what) => {
         port.postMessage({
           type: 'failure',

@@ -1,5 +1,11 @@
 import type { TradeRow, TradingAccount } from '@tradebot/contract';
-import type { AccountState, AccountStatus, PaperBrokerState, RobotSettings } from '@tradebot/robot';
+import type {
+  AccountState,
+  AccountStatus,
+  PaperBrokerState,
+  RobotSettings,
+  TestOnlyStrategyName,
+} from '@tradebot/robot';
 import type { DatabaseLink } from '../db/database';
 
 /**
@@ -27,6 +33,8 @@ export interface RobotHostOptions {
   readonly autoAdvance: boolean;
   readonly quoteSaveMs: number;
   readonly warmUpMs: number;
+  /** Tests only (ROBOT_TEST_ONLY_STRATEGY, decision 093): this strategy instead of the model. */
+  readonly testOnlyStrategy?: TestOnlyStrategyName;
   /**
    * How often the projections of watched accounts that moved with prices (or whose robot status
    * changed) are pushed as AccountChanged; 0 pushes them only with other events and before

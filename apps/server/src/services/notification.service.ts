@@ -37,6 +37,12 @@ import { PushUnavailable } from './notification.errors';
 
 /** Operations opened and closed reach a user in at most one e-mail per this window. */
 export const operationsMailWindowMs = 60_000;
+/**
+ * Delivered outbox rows are kept this long (what was sent, for support), then deleted; at most
+ * one process prunes per `outboxPruneWindowMs` (job claims, decision 078).
+ */
+export const deliveredNotificationsKeptMs = 30 * 86_400_000;
+export const outboxPruneWindowMs = 3_600_000;
 /** The platform closes operations at a 50 % margin level; the warning comes at 100 %. */
 export const marginWarningLevel = 1;
 /** Where the daily summary's evening is when the browser never told us (decision 088). */
@@ -226,11 +232,19 @@ export class NotificationService implements RobotStopNotices {
         await this.batchOperations();
         await this.recordDailySummaries();
         await this.deliverDue();
+        await this.pruneDelivered();
       } finally {
         this.running = undefined;
       }
     })();
     return this.running;
+  }
+
+  /** Delivered rows past their retention go, once an hour by one process. */
+  private async pruneDelivered(): Promise<void> {
+    const { repository, windows } = this.options;
+    if (!(await windows.take('notify.prune', 'outbox', outboxPruneWindowMs))) return;
+    await repository.prune(deliveredNotificationsKeptMs);
   }
 
   private operation(

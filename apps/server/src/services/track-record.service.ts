@@ -61,6 +61,7 @@ export function trackRecordSummaryOf(stored: StoredTrackRecord): TrackRecordSumm
       baseRateAccuracy: stored.baseRateAccuracy,
       baseRateBrierScore: stored.baseRateBrierScore,
       meanProbability: stored.meanProbability,
+      calibration: [...stored.calibration],
     },
   };
 }

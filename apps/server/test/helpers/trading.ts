@@ -90,6 +90,9 @@ export function useWorkerRobotApp(
       ROBOT_THREAD: 'worker',
       MARKET_TICK_MS: String(marketTickMs),
       MARKET_SEED: '11',
+      // A strategy object cannot cross into the worker; the calibrated model may honestly not
+      // trade for hours (decision 093), so the worker takes the named test-only strategy.
+      ROBOT_TEST_ONLY_STRATEGY: 'always-signal',
       ...env,
     },
     () => ({ clock, realtime: publisher, robotTimers: false, ...dependencies() }),

@@ -1,3 +1,4 @@
+import type { Category } from '@tradebot/contract';
 import type { BrokerAdapter } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
@@ -62,6 +63,8 @@ export class SignalRouter {
   private readonly lastTickTime = new Map<string, number>();
   private readonly latestTick = new Map<string, number>();
   private tickSequence = 0;
+  /** Per category, the time of the latest tick that brought a signal (decision 093). */
+  private readonly lastSignal = new Map<Category, number>();
   private readonly converter: CurrencyConverter;
 
   constructor(
@@ -77,6 +80,11 @@ export class SignalRouter {
     });
   }
 
+  /** When the strategy last signalled in a category; undefined if it has not since the start. */
+  lastSignalTime(category: Category): number | undefined {
+    return this.lastSignal.get(category);
+  }
+
   async onTick(tick: Tick): Promise<void> {
     const instrument = this.deps.catalogue.get(tick.symbol);
     if (!instrument) return;
@@ -87,7 +95,9 @@ export class SignalRouter {
     this.lastTickTime.set(tick.symbol, tick.time);
     // The model learns from every tick, whether or not anyone trades the instrument.
     const signal = this.deps.strategy.onTick(tick, instrument);
-    if (!signal || this.control.state === 'HALTED') return;
+    if (!signal) return;
+    this.lastSignal.set(instrument.category, tick.time);
+    if (this.control.state === 'HALTED') return;
     const sequence = ++this.tickSequence;
     this.latestTick.set(instrument.symbol, sequence);
     const context = this.tickContext(tick, instrument, signal);

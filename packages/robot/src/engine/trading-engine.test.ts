@@ -10,7 +10,7 @@ import { InMemoryAccountSettingsSource } from '../settings/robot-settings';
 import { FixedSignalStrategy } from '../strategy/fixed-signal-strategy';
 import { ManualClock } from '../time/clock';
 import { catalogue, createRig, deliveringTwice, robotOn, tuesday } from './engine-test-rig';
-import { TradingEngine } from './trading-engine';
+import { TradingEngine, noEdgeAfterMs } from './trading-engine';
 
 describe('TradingEngine routing', () => {
   it('sends a tick only to accounts whose robot is on and whose categories include it', async () => {
@@ -451,12 +451,21 @@ describe('TradingEngine account status', () => {
       },
     });
     const status = (id: string) => rig.engine.accountStatus(id).idleReason;
+    // Decision 093: no signal yet in its categories, so no edge to trade on.
+    expect(status('trading')).toBe('NO_EDGE');
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday);
     expect(status('trading')).toBeNull();
+    expect(status('crypto')).toBe('NO_EDGE'); // a forex signal is no edge in crypto
     expect(status('off')).toBe('ROBOT_OFF');
     expect(status('nobody')).toBe('ROBOT_OFF');
     expect(status('none')).toBe('NO_CATEGORY_ENABLED');
+    rig.clock.set(tuesday + noEdgeAfterMs);
+    expect(status('trading')).toBeNull();
+    rig.clock.set(tuesday + noEdgeAfterMs + 1);
+    expect(status('trading')).toBe('NO_EDGE');
     rig.clock.set(saturday);
     expect(status('trading')).toBe('MARKET_CLOSED');
+    await rig.tick('BTCUSD', 62_000, 62_010, saturday);
     expect(status('crypto')).toBeNull(); // crypto trades at weekends
     rig.engine.halt('test');
     expect(status('crypto')).toBe('TRADING_HALTED');

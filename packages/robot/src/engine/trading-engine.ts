@@ -46,6 +46,11 @@ export interface TradingEngineDependencies {
 
 const dayMs = 86_400_000;
 const minuteMs = 60_000;
+/**
+ * With no signal in any of an account's categories for this long, its robot says it has no edge
+ * (decision 093): the strategy found nothing that clears break-even plus costs.
+ */
+export const noEdgeAfterMs = 3 * 3_600_000;
 
 /**
  * Why an account's robot is not trading right now, in the contract's words (robotIdleReasons
@@ -58,6 +63,7 @@ export const engineIdleReasons = [
   'DAILY_LOSS_LIMIT',
   'EXPOSURE_CAP_REACHED',
   'TRADING_HALTED',
+  'NO_EDGE',
 ] as const satisfies readonly RobotIdleReason[];
 export type EngineIdleReason = (typeof engineIdleReasons)[number];
 
@@ -73,6 +79,7 @@ const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = 
   DAILY_LOSS_LIMIT: { idleReason: 'DAILY_LOSS_LIMIT' },
   EXPOSURE_CAP_REACHED: { idleReason: 'EXPOSURE_CAP_REACHED' },
   TRADING_HALTED: { idleReason: 'TRADING_HALTED' },
+  NO_EDGE: { idleReason: 'NO_EDGE' },
   TRADING: { idleReason: null },
 };
 
@@ -223,7 +230,18 @@ export class TradingEngine {
     if (exposureCapReached(runtime.profile, figures, runtime.reservedMarginCents)) {
       return statusOf.EXPOSURE_CAP_REACHED;
     }
+    if (!this.edgeSeen(runtime.categoryMask, now)) return statusOf.NO_EDGE;
     return statusOf.TRADING;
+  }
+
+  /** Whether the strategy signalled in one of the categories in `mask` within noEdgeAfterMs. */
+  private edgeSeen(mask: number, now: number): boolean {
+    for (const category of categories) {
+      if ((mask & categoryBit(category)) === 0) continue;
+      const last = this.router.lastSignalTime(category);
+      if (last !== undefined && now - last <= noEdgeAfterMs) return true;
+    }
+    return false;
   }
 
   /** Whether an instrument of the categories in `mask` is open at `time` (cached per minute). */

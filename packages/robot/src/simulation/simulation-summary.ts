@@ -1,6 +1,6 @@
 import { categories, type Category } from '@tradebot/contract';
 import { centsToDollars } from '../money/minor-units';
-import type { ForecastReport } from '../strategy/forecast-metrics';
+import type { CalibrationRow, ForecastReport } from '../strategy/forecast-metrics';
 import type { SimulationResult } from './run-simulation';
 
 export interface SimulationSummary {
@@ -69,6 +69,14 @@ export function summarise(result: SimulationResult): SimulationSummary {
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
 const usd = (x: number) => `${x < 0 ? '-' : ''}$${Math.abs(x).toFixed(2)}`;
 
+function calibrationLines(rows: readonly CalibrationRow[]): string[] {
+  if (rows.length === 0) return ['  none'];
+  return rows.map(
+    (row) =>
+      `  ${String(row.decile).padStart(2)}: claimed ${pct(row.claimed)} -> hit ${pct(row.hit)} (${(100 * (row.hit - row.claimed)).toFixed(2)} points), ${String(row.count)} forecasts`,
+  );
+}
+
 export function formatSummary(s: SimulationSummary, result: SimulationResult): string {
   const m = s.model;
   const o = result.options;
@@ -89,7 +97,12 @@ export function formatSummary(s: SimulationSummary, result: SimulationResult): s
     `Model, out of sample (${m.forecasts} virtual trades scored):`,
     `  accuracy ${pct(m.accuracy)} vs coin flip ${pct(m.coinFlipAccuracy)} vs base rate ${pct(m.baseRateAccuracy)}`,
     `  Brier ${m.brierScore.toFixed(4)} vs coin flip ${m.coinFlipBrierScore.toFixed(4)} vs base rate ${m.baseRateBrierScore.toFixed(4)} (lower is better)`,
-    `  forecasts above break-even: ${m.confidentForecasts}, hit rate ${pct(m.confidentHitRate)} vs mean claimed ${pct(m.confidentMeanProbability)}`,
+    `  forecasts above break-even plus margin: ${m.confidentForecasts}, hit rate ${pct(m.confidentHitRate)} vs mean claimed ${pct(m.confidentMeanProbability)}`,
+    `  Brier skill against the base rate: ${pct(1 - m.brierScore / m.baseRateBrierScore)} (above 0: better than always forecasting the base rate)`,
+    'Calibration, every forecast (decile: claimed -> hit, count):',
+    ...calibrationLines(m.calibrationAll),
+    'Calibration, forecasts at or above break-even (decile: claimed -> hit, count):',
+    ...calibrationLines(m.calibration),
     'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
   ].join('\n');
 }

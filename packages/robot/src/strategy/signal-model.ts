@@ -5,7 +5,7 @@ import type { Tick } from '../market-data/tick';
 import { tradeGeometry, type TradeGeometry } from '../risk/trade-geometry';
 import { ForecastMetrics, type ForecastReport } from './forecast-metrics';
 import { OnlineLogisticRegression } from './logistic-regression';
-import { OnlineCalibrator } from './online-calibrator';
+import { IsotonicCalibrator, type IsotonicCalibratorOptions } from './isotonic-calibrator';
 import type { Signal, Strategy } from './strategy';
 
 /**
@@ -15,8 +15,9 @@ import type { Signal, Strategy } from './strategy';
  * geometry; their outcomes, once the market decides them, are the training labels. Every
  * forecast is scored before its outcome is known, so the reported figures are out of sample.
  *
- * It signals only when the probability clears the break-even rate of the geometry, spread
- * included, plus a safety margin.
+ * The regression's score is then recalibrated on held-out outcomes (isotonic, refitted as it
+ * learns; decision 093), and the robot signals only when that measured probability clears the
+ * break-even rate of the geometry, spread included, plus a margin for costs.
  */
 export interface SignalModelOptions {
   /** Margin above break-even a probability must clear. */
@@ -26,6 +27,7 @@ export interface SignalModelOptions {
   /** Bound on undecided virtual trades per instrument (new ones are skipped, never dropped). */
   readonly maxPendingPerInstrument: number;
   readonly learningRate: number;
+  readonly calibration: Partial<IsotonicCalibratorOptions>;
 }
 
 export const defaultSignalModelOptions: SignalModelOptions = {
@@ -33,12 +35,14 @@ export const defaultSignalModelOptions: SignalModelOptions = {
   warmUpOutcomes: 300,
   maxPendingPerInstrument: 400,
   learningRate: 0.02,
+  calibration: {},
 };
 
 const emaSpans = [5, 20, 60] as const;
-const instrumentPseudoCount = 30;
 const varianceSpan = 60;
 const featureCount = 8;
+const reopeningGapMs = 15 * 60_000;
+const maxAwaitingCalibration = 20_000;
 
 interface PendingForecast {
   readonly side: Side;
@@ -47,27 +51,30 @@ interface PendingForecast {
   readonly probability: number;
   readonly takeProfit: number;
   readonly stopLoss: number;
+  readonly breakEven: number;
   readonly baseRateBefore: number;
   readonly confident: boolean;
-  readonly candidate: boolean;
   readonly scored: boolean;
+  /** Set when the market decides it; the calibrator still waits for the older ones. */
+  outcome: 0 | 1 | undefined;
 }
 
 interface InstrumentModel {
   readonly category: Category;
   /** Shared by the category: features are scale-free, so pooling gives each model more data. */
   readonly regression: OnlineLogisticRegression;
-  readonly calibrator: OnlineCalibrator;
+  readonly calibrator: IsotonicCalibrator;
   readonly emas: Float64Array;
   ticks: number;
   lastLogMid: number;
+  lastTime: number;
   variance: number;
+  /** Virtual trades the market has not decided yet. */
   pending: PendingForecast[];
+  /** Every virtual trade in the order it was made, until the calibrator has learned it. */
+  toCalibrate: PendingForecast[];
   outcomes: number;
   positives: number;
-  /** This instrument's own record on forecasts the category model rated above break-even. */
-  candidateOutcomes: number;
-  candidateHits: number;
 }
 
 function clip(x: number, limit: number): number {
@@ -78,7 +85,7 @@ export class SignalModel implements Strategy {
   private readonly models = new Map<string, InstrumentModel>();
   private readonly regressions = new Map<
     Category,
-    { regression: OnlineLogisticRegression; calibrator: OnlineCalibrator }
+    { regression: OnlineLogisticRegression; calibrator: IsotonicCalibrator }
   >();
   private readonly metricsByCategory = new Map<Category, ForecastMetrics>();
   private readonly options: SignalModelOptions;
@@ -91,40 +98,39 @@ export class SignalModel implements Strategy {
     const model = this.modelFor(instrument);
     this.resolvePending(model, tick);
     const logMid = Math.log((tick.bid + tick.ask) / 2);
+    // A market that reopens (or a feed that resumes) jumps by what happened meanwhile: that gap
+    // is not momentum, so the averages restart from the new price.
+    if (tick.time - model.lastTime > reopeningGapMs) model.emas.fill(logMid);
+    model.lastTime = tick.time;
     this.updateIndicators(model, logMid);
     if (model.ticks < varianceSpan) return undefined;
 
-    const scored = model.outcomes >= this.options.warmUpOutcomes;
+    const scored = model.outcomes >= this.options.warmUpOutcomes && model.calibrator.ready;
     let best: Signal | undefined;
     let bestEdge = -Infinity;
     for (const side of ['buy', 'sale'] as const) {
       const geometry = tradeGeometry(side, tick, instrument);
       const features = this.features(model, side, geometry, logMid);
       const rawProbability = model.regression.predict(features);
-      const categoryProbability = model.calibrator.calibrate(rawProbability);
-      const threshold = geometry.breakEvenProbability + this.options.minimumEdge;
-      const candidate = categoryProbability >= threshold;
-      // Where the category model is confident, the instrument's own measured record has the
-      // last word: a shrinkage estimate that trusts it more as its outcomes accumulate.
-      const probability = candidate
-        ? (model.candidateHits + instrumentPseudoCount * categoryProbability) /
-          (model.candidateOutcomes + instrumentPseudoCount)
-        : categoryProbability;
+      const probability = model.calibrator.calibrate(rawProbability);
       const edge = probability - geometry.breakEvenProbability;
       const confident = scored && edge >= this.options.minimumEdge;
       if (model.pending.length < this.options.maxPendingPerInstrument) {
-        model.pending.push({
+        const forecast: PendingForecast = {
           side,
           features,
           rawProbability,
           probability,
           takeProfit: geometry.takeProfit,
           stopLoss: geometry.stopLoss,
+          breakEven: geometry.breakEvenProbability,
           baseRateBefore: model.outcomes === 0 ? 0.5 : model.positives / model.outcomes,
           confident,
-          candidate,
           scored,
-        });
+          outcome: undefined,
+        };
+        model.pending.push(forecast);
+        model.toCalibrate.push(forecast);
       }
       if (confident && edge > bestEdge) {
         bestEdge = edge;
@@ -148,12 +154,18 @@ export class SignalModel implements Strategy {
       for (let i = 0; i < model.emas.length; i++) model.emas[i] = (model.emas[i] ?? 0) + shift;
       model.lastLogMid += shift;
       model.pending = [];
+      model.toCalibrate = [];
     }
   }
 
   /** Labelled outcomes per instrument so far: how far each model is through its warm-up. */
   outcomeCounts(): ReadonlyMap<string, number> {
     return new Map([...this.models].map(([symbol, model]) => [symbol, model.outcomes]));
+  }
+
+  /** Starts the scorecard afresh: what the model learned stays, what it was scored on goes. */
+  restartScorecard(): void {
+    this.metricsByCategory.clear();
   }
 
   /** Out-of-sample scorecard per category and overall. */
@@ -176,12 +188,12 @@ export class SignalModel implements Strategy {
         emas: new Float64Array(emaSpans.length),
         ticks: 0,
         lastLogMid: Number.NaN,
+        lastTime: Number.NaN,
         variance: 0,
         pending: [],
+        toCalibrate: [],
         outcomes: 0,
         positives: 0,
-        candidateOutcomes: 0,
-        candidateHits: 0,
       };
       this.models.set(instrument.symbol, model);
     }
@@ -193,7 +205,7 @@ export class SignalModel implements Strategy {
     if (!shared) {
       shared = {
         regression: new OnlineLogisticRegression(featureCount, this.options.learningRate),
-        calibrator: new OnlineCalibrator(),
+        calibrator: new IsotonicCalibrator(this.options.calibration),
       };
       this.regressions.set(category, shared);
     }
@@ -250,33 +262,51 @@ export class SignalModel implements Strategy {
     return x;
   }
 
+  /**
+   * Outcomes train the regression and are scored as soon as the market decides them. The
+   * calibrator learns them in the order the forecasts were made: a take-profit is decided long
+   * before a stop-loss five times further away, so learning in the order of decisions would show
+   * it, during a trend, the quick wins before the slow losses and make it claim too much.
+   */
   private resolvePending(model: InstrumentModel, tick: Tick): void {
     if (model.pending.length === 0) return;
-    const still: PendingForecast[] = [];
+    let undecided = 0;
     for (const forecast of model.pending) {
       const outcome = outcomeAt(forecast, tick);
       if (outcome === undefined) {
-        still.push(forecast);
+        model.pending[undecided++] = forecast;
         continue;
       }
+      forecast.outcome = outcome;
       if (forecast.scored) {
         let metrics = this.metricsByCategory.get(model.category);
         if (!metrics) {
           metrics = new ForecastMetrics();
           this.metricsByCategory.set(model.category, metrics);
         }
-        metrics.record(forecast.probability, outcome, forecast.confident, forecast.baseRateBefore);
+        metrics.record(
+          forecast.probability,
+          outcome,
+          forecast.confident,
+          forecast.baseRateBefore,
+          forecast.breakEven,
+        );
       }
       model.regression.learn(forecast.features, outcome);
-      model.calibrator.learn(forecast.rawProbability, outcome);
       model.outcomes++;
       model.positives += outcome;
-      if (forecast.candidate) {
-        model.candidateOutcomes++;
-        model.candidateHits += outcome;
-      }
     }
-    model.pending = still;
+    if (undecided === model.pending.length) return;
+    model.pending.length = undecided;
+    let learned = 0;
+    for (const forecast of model.toCalibrate) {
+      if (forecast.outcome === undefined) break;
+      model.calibrator.learn(forecast.rawProbability, forecast.outcome);
+      learned++;
+    }
+    if (learned > 0) model.toCalibrate.splice(0, learned);
+    // A virtual trade the market leaves undecided for very long is not waited for forever.
+    if (model.toCalibrate.length > maxAwaitingCalibration) model.toCalibrate.shift();
   }
 }
 

@@ -73,7 +73,10 @@ describe('MarketSimulator initial quotes', () => {
 });
 
 describe('startPaperTrading with a warm-up', () => {
-  it('trades within a minute of a fresh start', async () => {
+  // Decision 093: the warm-up no longer promises a trade within a minute. The calibrated model
+  // trades only where its measured probability clears break-even plus costs, which on 1-second
+  // quotes may be never in the first hour; what the warm-up buys is a model that is measured soon.
+  it('scores its forecasts within ten minutes of a fresh start, and orders only above the bar', async () => {
     const clock = new ManualClock(tuesday);
     const settings = new InMemoryAccountSettingsSource();
     settings.set('a', {
@@ -84,14 +87,11 @@ describe('startPaperTrading with a warm-up', () => {
     const broker = new PaperBroker(forex, { clock });
     await broker.openAccount('a', 1_000_000);
     const events = new EventBus();
-    let orders = 0;
-    events.on('OrderSubmitted', () => {
-      orders++;
-    });
-    const { market, engine, warmUp } = await startPaperTrading({
+    const store = new InMemoryExecutionStore();
+    const { market, engine, warmUp, strategy } = await startPaperTrading({
       seed: 3,
       clock,
-      store: new InMemoryExecutionStore(),
+      store,
       settings,
       events,
       tickIntervalMs: 1_000,
@@ -105,13 +105,18 @@ describe('startPaperTrading with a warm-up', () => {
     market.advanceTo(tuesday);
     const after = market.lastTick('EURUSD');
     expect(Math.abs((after?.bid ?? 0) - (before?.bid ?? 0))).toBeLessThan(0.001);
-    for (let t = tuesday; t < tuesday + minute && orders === 0; t += 1_000) {
+    for (let t = tuesday; t < tuesday + 10 * minute; t += 1_000) {
       clock.set(t);
       market.advanceTo(t);
       await engine.idle();
     }
     engine.stop();
-    expect(orders).toBeGreaterThan(0);
+    expect(strategy.report().overall.forecasts).toBeGreaterThan(0);
+    for (const trade of await store.trades()) {
+      expect(trade.probability).toBeGreaterThanOrEqual(
+        trade.breakEvenProbability + defaultSignalModelOptions.minimumEdge,
+      );
+    }
   });
 
   it('carries the learning over to restored prices', () => {

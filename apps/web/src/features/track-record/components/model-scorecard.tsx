@@ -52,6 +52,33 @@ export function ModelScorecard({ model }: { model: TrackRecordModel }) {
               baseRate: percent(model.baseRate),
             })}
           </p>
+          <p className={styles.caption}>
+            {t('model.skill', {
+              skill:
+                model.brierScore === null || !model.baseRateBrierScore
+                  ? none
+                  : formatPercent(numberLocale, 1 - model.brierScore / model.baseRateBrierScore),
+            })}
+          </p>
+          <Table
+            caption={t('model.deciles.caption')}
+            columns={[
+              t('model.deciles.decile'),
+              t('model.deciles.claimed'),
+              t('model.deciles.hit'),
+              t('model.deciles.count'),
+            ]}
+          >
+            {model.calibration.map((row) => (
+              <tr key={row.decile}>
+                <th scope="row">{row.decile}</th>
+                <td className={styles.number}>{percent(row.claimed)}</td>
+                <td className={styles.number}>{percent(row.hit)}</td>
+                <td className={styles.number}>{row.count}</td>
+              </tr>
+            ))}
+          </Table>
+          <p className={styles.caption}>{t('model.deciles.help')}</p>
         </>
       )}
       <p className={styles.caption}>{t('model.accuracyHelp')}</p>

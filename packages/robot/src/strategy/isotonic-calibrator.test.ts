@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createSeededRandom } from '../random/random-source';
+import { IsotonicCalibrator } from './isotonic-calibrator';
+import { calibrationRows } from './forecast-metrics';
+
+describe('IsotonicCalibrator', () => {
+  it('says nothing measured before its first fit', () => {
+    const calibrator = new IsotonicCalibrator();
+    expect(calibrator.ready).toBe(false);
+    expect(calibrator.calibrate(0.93)).toBe(0.93);
+  });
+
+  it('maps an overconfident score to the hit rate measured for it, never decreasing', () => {
+    const random = createSeededRandom(3);
+    const calibrator = new IsotonicCalibrator({
+      window: 40_000,
+      refitEvery: 1_000,
+      minimumBlock: 500,
+    });
+    // Raw scores claim p, the truth is 0.8 p: an overconfident model.
+    for (let i = 0; i < 40_000; i++) {
+      const raw = 0.5 + 0.49 * random.next();
+      calibrator.learn(raw, random.next() < 0.8 * raw ? 1 : 0);
+    }
+    expect(calibrator.ready).toBe(true);
+    for (const raw of [0.6, 0.75, 0.9]) {
+      expect(Math.abs(calibrator.calibrate(raw) - 0.8 * raw)).toBeLessThan(0.04);
+    }
+    let previous = 0;
+    for (let raw = 0.5; raw < 0.99; raw += 0.005) {
+      expect(calibrator.calibrate(raw)).toBeGreaterThanOrEqual(previous);
+      previous = calibrator.calibrate(raw);
+    }
+  });
+
+  it('forgets outcomes older than its window', () => {
+    const calibrator = new IsotonicCalibrator({
+      window: 2_000,
+      refitEvery: 500,
+      minimumBlock: 200,
+    });
+    for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, 1);
+    expect(calibrator.calibrate(0.9)).toBe(1);
+    for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, i % 2 === 0 ? 1 : 0);
+    expect(calibrator.calibrate(0.9)).toBe(0.5);
+  });
+});
+
+describe('calibrationRows', () => {
+  it('groups a histogram into ten rows of about equal count, smallest forecasts first', () => {
+    const counts = new Float64Array(1000);
+    const hits = new Float64Array(1000);
+    const sums = new Float64Array(1000);
+    for (let bin = 900; bin < 1000; bin++) {
+      counts[bin] = 10;
+      hits[bin] = bin % 2 === 0 ? 10 : 9;
+      sums[bin] = (10 * (bin + 0.5)) / 1000;
+    }
+    const rows = calibrationRows(counts, hits, sums);
+    expect(rows.map((r) => r.count)).toEqual(Array(10).fill(100));
+    expect(rows[0]?.claimed).toBeCloseTo(0.905, 6);
+    expect(rows[9]?.claimed).toBeCloseTo(0.995, 6);
+    expect(rows[0]?.hit).toBeCloseTo(0.95, 6);
+    expect(calibrationRows(new Float64Array(10), hits, sums)).toEqual([]);
+  });
+});
