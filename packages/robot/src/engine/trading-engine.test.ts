@@ -451,18 +451,21 @@ describe('TradingEngine account status', () => {
       },
     });
     const status = (id: string) => rig.engine.accountStatus(id).idleReason;
-    // Decision 093: no signal yet in its categories, so no edge to trade on.
-    expect(status('trading')).toBe('NO_EDGE');
+    // Decision 093: "no edge" only after watching noEdgeAfterMs without a signal in the
+    // account's categories; a robot that just started is still looking.
+    expect(status('trading')).toBeNull();
+    expect(status('crypto')).toBeNull();
     await rig.tick('EURUSD', 1.1, 1.1001, tuesday);
     expect(status('trading')).toBeNull();
-    expect(status('crypto')).toBe('NO_EDGE'); // a forex signal is no edge in crypto
     expect(status('off')).toBe('ROBOT_OFF');
     expect(status('nobody')).toBe('ROBOT_OFF');
     expect(status('none')).toBe('NO_CATEGORY_ENABLED');
     rig.clock.set(tuesday + noEdgeAfterMs);
     expect(status('trading')).toBeNull();
+    expect(status('crypto')).toBeNull();
     rig.clock.set(tuesday + noEdgeAfterMs + 1);
     expect(status('trading')).toBe('NO_EDGE');
+    expect(status('crypto')).toBe('NO_EDGE'); // a forex signal is no edge in crypto
     rig.clock.set(saturday);
     expect(status('trading')).toBe('MARKET_CLOSED');
     await rig.tick('BTCUSD', 62_000, 62_010, saturday);

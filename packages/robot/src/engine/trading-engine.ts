@@ -99,6 +99,8 @@ export class TradingEngine {
   private readonly work: WorkTracker;
   private readonly execution: OrderExecution;
   private readonly router: SignalRouter;
+  /** When this engine began watching its markets (the clock at construction). */
+  private readonly watchingSince: number;
   private unsubscribes: Unsubscribe[] = [];
   /** Per category: whether any of its markets is open, as of a minute (see accountStatus). */
   private readonly marketHours = new Map<Category, { minute: number; open: boolean }>();
@@ -127,6 +129,7 @@ export class TradingEngine {
       this.execution,
       this.work,
     );
+    this.watchingSince = deps.clock.now();
   }
 
   /**
@@ -234,8 +237,12 @@ export class TradingEngine {
     return statusOf.TRADING;
   }
 
-  /** Whether the strategy signalled in one of the categories in `mask` within noEdgeAfterMs. */
+  /**
+   * Whether the strategy signalled in one of the categories in `mask` within noEdgeAfterMs,
+   * or has not yet watched that long: "no edge" is said only after hours of looking.
+   */
   private edgeSeen(mask: number, now: number): boolean {
+    if (now - this.watchingSince <= noEdgeAfterMs) return true;
     for (const category of categories) {
       if ((mask & categoryBit(category)) === 0) continue;
       const last = this.router.lastSignalTime(category);
