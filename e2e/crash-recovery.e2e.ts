@@ -12,7 +12,15 @@ import { startServer } from './support/server';
  * books must hold. The market runs fast so that every round sees orders, fills and closes.
  */
 const rounds = Number(process.env.CRASH_ROUNDS ?? 20);
-const fastMarket = { MARKET_SPEED: '20', MARKET_TICK_MS: '1000', LOG_LEVEL: 'warn' };
+// The test-only strategy (decision 093): the calibrated model may honestly not trade in the
+// seconds each round lasts, and the books mean something only if orders, fills and closes happen.
+const fastMarket = {
+  MARKET_SPEED: '20',
+  MARKET_TICK_MS: '1000',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+  ROBOT_TEST_ONLY_STRATEGY: 'always-signal',
+};
 
 interface Query {
   rows<T>(text: string): Promise<T[]>;
