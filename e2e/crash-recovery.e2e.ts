@@ -12,14 +12,15 @@ import { startServer } from './support/server';
  * books must hold. The market runs fast so that every round sees orders, fills and closes.
  */
 const rounds = Number(process.env.CRASH_ROUNDS ?? 20);
-// The test-only strategy (decision 093): the calibrated model may honestly not trade in the
-// seconds each round lasts, and the books mean something only if orders, fills and closes happen.
+// A test-only strategy (decision 093) that signals every 10th quote: the calibrated model may
+// honestly not trade in the seconds each round lasts, nor may the 120th-quote one, and the
+// books mean something only if orders, fills and closes happen in every round.
 const fastMarket = {
   MARKET_SPEED: '20',
   MARKET_TICK_MS: '1000',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'test',
-  ROBOT_TEST_ONLY_STRATEGY: 'always-signal',
+  ROBOT_TEST_ONLY_STRATEGY: 'frequent-signal',
 };
 
 interface Query {

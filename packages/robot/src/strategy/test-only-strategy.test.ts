@@ -15,5 +15,14 @@ describe('TestOnlyStrategy', () => {
     }
     expect(sides).toEqual(['buy', 'sale', 'buy']);
     expect(testOnlyStrategy('always-signal')).toBeInstanceOf(TestOnlyStrategy);
+    // The frequent one signals on the 10th quote, then every 10th.
+    const frequent = testOnlyStrategy('frequent-signal');
+    const signalled = [];
+    for (let i = 1; i <= 30; i++) {
+      if (frequent.onTick({ symbol: 'EURUSD', time: i, bid: 1.1, ask: 1.1001 }, eurusd)) {
+        signalled.push(i);
+      }
+    }
+    expect(signalled).toEqual([10, 20, 30]);
   });
 });

@@ -3,8 +3,12 @@ import type { Tick } from '../market-data/tick';
 import { FixedSignalStrategy } from './fixed-signal-strategy';
 import type { Signal, Strategy } from './strategy';
 
-/** The names a test may choose (decision 093); the server refuses them outside NODE_ENV=test. */
-export const testOnlyStrategies = ['always-signal'] as const;
+/**
+ * The names a test may choose (decision 093); the server refuses them outside NODE_ENV=test.
+ * `always-signal` signals on every 120th quote of an instrument; `frequent-signal` on every
+ * 10th, for tests whose server lives only seconds (the crash test kills it every 1-4 s).
+ */
+export const testOnlyStrategies = ['always-signal', 'frequent-signal'] as const;
 export type TestOnlyStrategyName = (typeof testOnlyStrategies)[number];
 
 /**
@@ -28,6 +32,7 @@ export class TestOnlyStrategy implements Strategy {
 
 const makers: Readonly<Record<TestOnlyStrategyName, () => Strategy>> = {
   'always-signal': () => new TestOnlyStrategy(),
+  'frequent-signal': () => new TestOnlyStrategy(10),
 };
 
 export function testOnlyStrategy(name: TestOnlyStrategyName): Strategy {
