@@ -534,7 +534,9 @@ export async function buildApp(
   // run last-registered first).
   // Access that ended while this server was down is taken away before the robot loads its
   // accounts: it never trades on a period already over, not even until billing's first run.
-  for (const userId of await new BillingRepository(db).endLapsedAccess(clock.now())) {
+  // The users it concerns are told once the notification outbox exists (below).
+  const lapsedWhileDown = await new BillingRepository(db).endLapsedAccess(clock.now());
+  for (const userId of lapsedWhileDown) {
     await users.userChanged(userId);
   }
   const autoAdvance = dependencies.robotTimers ?? true;
@@ -638,6 +640,17 @@ export async function buildApp(
       app.log.error({ err: error }, `notifications: ${what} failed`);
     },
   });
+  // A robot the user had switched on, on a linked account, stops when access ends: say so
+  // (the outbox keys it by day, so telling twice records it once).
+  const tellIfAccessStoppedRobot = async (userId: string) => {
+    const settings = await users.findSettings(userId);
+    if (settings?.linked && settings.botOn && !settings.authorized) {
+      await notifications.accessEnded(userId);
+    }
+  };
+  // Access that ended while this server was down was taken away above, before the robot
+  // loaded; its users hear of it as they would have at billing's run.
+  for (const userId of lapsedWhileDown) await tellIfAccessStoppedRobot(userId);
   const billing = new BillingService({
     repository: billingRepository,
     provider: payments,
@@ -649,10 +662,7 @@ export async function buildApp(
     publicUrl: () => appBase(),
     onAccessChanged: async (userId) => {
       await trading.applyStoredSettings(userId);
-      const settings = await users.findSettings(userId);
-      if (settings?.linked && settings.botOn && !settings.authorized) {
-        await notifications.accessEnded(userId);
-      }
+      await tellIfAccessStoppedRobot(userId);
     },
     onError: (error, what) => {
       app.log.error({ err: error }, `billing: ${what} failed`);

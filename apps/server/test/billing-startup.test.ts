@@ -5,9 +5,12 @@ import path from 'node:path';
 import { FixedSignalStrategy } from '@tradebot/robot';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
 import { buildApp } from '../src/app';
+import { notificationOutbox } from '../src/db/schema';
 import { loadConfig } from '../src/config';
 import { UsersRepository } from '../src/repositories/users.repository';
+import { renewalSlackMs } from '../src/services/billing-rules';
 import { useTestApp } from './helpers/app';
 import { getSettings, manualClock, v1 } from './helpers/accounts';
 import {
@@ -135,7 +138,8 @@ describe('events recorded before the server listens (SIM_PAY_WEBHOOK_URL behind 
 describe('a period that ended while the server was down', () => {
   const context = useRobotApp({ SIM_PAY_WEBHOOK_SECRET: simSecret }, { billingTimers: false });
 
-  it('gives no access from the first moment of the next start: the robot does not trade on it', async () => {
+  /** A paying trader whose renewal will be declined; the server is down `past` beyond the period's end. */
+  async function downPastPeriodEnd(past: number) {
     await context.app.listen({ port: 0, host: '127.0.0.1' });
     const { token, userId } = await trader(context.app, { authorized: false });
     await pay(context.app, token, 'monthly', testCards.renewalsDeclined);
@@ -145,8 +149,7 @@ describe('a period that ended while the server was down', () => {
     );
     await context.app.close();
 
-    // Down across the period's end: the renewal (declined) has not been tried, no event sent.
-    context.clock.advance(periodEnd - context.clock.now().getTime() + 3_600_000);
+    context.clock.advance(periodEnd - context.clock.now().getTime() + past);
     const again = await buildApp(
       loadConfig({
         NODE_ENV: 'test',
@@ -162,17 +165,48 @@ describe('a period that ended while the server was down', () => {
         clock: context.clock,
         robotTimers: false,
         billingTimers: false,
+        notificationTimers: false,
         robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
       },
     );
     context.app = again;
+    // What the user is told (issue 22: "the robot stopped … access ended").
+    const told = async () => {
+      await again.services.notifications.settled();
+      const rows = await again.database.db
+        .select({ payload: notificationOutbox.payload })
+        .from(notificationOutbox)
+        .where(
+          and(eq(notificationOutbox.userId, userId), eq(notificationOutbox.kind, 'robot_stopped')),
+        );
+      return rows.map((row) => row.payload);
+    };
+    return { again, userId, told };
+  }
+
+  it('gives no access from the first moment of the next start: the robot does not trade on it', async () => {
+    // Down across the period's end: the renewal (declined) has not been tried, no event sent.
+    const { again, userId, told } = await downPastPeriodEnd(3_600_000);
     // Billing's first run, before the server listens: no event can have come yet.
     await again.services.billing.runDue();
     expect(await again.services.billing.overview(await userRow(again, userId))).toMatchObject({
       authorized: false,
       subscription: { status: 'past_due' },
     });
-    // The robot is off for this user.
+    // The robot is off for this user, and the user is told so, once.
     expect((await robotOf(again).accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
+    expect(await told()).toEqual([{ reason: 'access_ended' }]);
+    await again.services.billing.runDue();
+    expect(await told()).toEqual([{ reason: 'access_ended' }]);
+  });
+
+  it('tells the user when access ran out while it was down, before billing runs', async () => {
+    // Down past the renewal's slack: access is taken away while the server starts, before
+    // billing's clock (or the robot) runs; the user hears of it as from billing's run.
+    const { again, userId, told } = await downPastPeriodEnd(renewalSlackMs + 3_600_000);
+    expect((await robotOf(again).accountStatus(userId)).idleReason).toBe('ROBOT_OFF');
+    expect(await told()).toEqual([{ reason: 'access_ended' }]);
+    await again.services.billing.runDue();
+    expect(await told()).toEqual([{ reason: 'access_ended' }]);
   });
 });
