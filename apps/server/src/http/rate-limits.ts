@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import rateLimit, {
   normalizeIP,
   type FastifyRateLimitStore,
@@ -143,7 +144,11 @@ const knownAddressesInMemory = 100_000;
  * e-mail or address is stored in clear.
  */
 export class KnownAddresses {
-  private readonly local = new Map<string, number>();
+  /** Addresses known here, most recently used kept (lru-cache, decision 090); Redis holds them all. */
+  private readonly local = new LRUCache<string, true>({
+    max: knownAddressesInMemory,
+    ttl: knownAddressMs,
+  });
 
   constructor(
     private readonly redis?: Redis,
@@ -157,8 +162,7 @@ export class KnownAddresses {
 
   async has(action: string, account: string, address: string): Promise<boolean> {
     const key = KnownAddresses.keyOf(action, account, address);
-    const until = this.local.get(key);
-    if (until !== undefined && until > Date.now()) return true;
+    if (this.local.get(key)) return true;
     if (!this.redis) return false;
     try {
       return (await this.redis.exists(`${this.prefix}${key}`)) === 1;
@@ -170,12 +174,7 @@ export class KnownAddresses {
 
   async add(action: string, account: string, address: string): Promise<void> {
     const key = KnownAddresses.keyOf(action, account, address);
-    this.local.delete(key);
-    this.local.set(key, Date.now() + knownAddressMs);
-    if (this.local.size > knownAddressesInMemory) {
-      const oldest = this.local.keys().next();
-      if (!oldest.done) this.local.delete(oldest.value);
-    }
+    this.local.set(key, true);
     if (!this.redis) return;
     try {
       await this.redis.set(`${this.prefix}${key}`, '1', 'PX', knownAddressMs);

@@ -10,7 +10,8 @@ const session = (sessionId: string, userId: string, expiresAt = 10_000) => ({
 });
 
 function cacheAt(options: { maxEntries?: number; ttlMs?: number; bus?: SessionCacheBus } = {}) {
-  let now = 0;
+  // A monotonic clock well past 0 (lru-cache takes a start of 0 for "no lifetime").
+  let now = 1_000;
   const cache = new SessionCache({
     maxEntries: options.maxEntries ?? 10,
     ttlMs: options.ttlMs ?? 1_000,

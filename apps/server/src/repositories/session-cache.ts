@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { SettingsRow, UserRow } from './users.repository';
 
 /**
@@ -43,11 +44,6 @@ export interface SessionCacheOptions {
   readonly onBusError?: (error: unknown) => void;
 }
 
-interface Entry<T> {
-  readonly value: T;
-  readonly until: number;
-}
-
 /**
  * The session and user reads every authenticated request repeats (token hash -> session and
  * user; user -> settings), kept in this process (docs/decisions/045-session-cache-and-live-reads.md).
@@ -56,14 +52,23 @@ interface Entry<T> {
  * it resolves. A read that raced with a change does not store what it read.
  */
 export class SessionCache {
-  private readonly sessions = new Map<string, Entry<CachedSession>>();
-  private readonly settings = new Map<string, Entry<SettingsRow>>();
+  private readonly sessions: LRUCache<string, CachedSession>;
+  private readonly settings: LRUCache<string, SettingsRow>;
   /** Moves on every change: a read that started before it must not store its result. */
   private generation = 0;
-  private readonly now: () => number;
 
   constructor(private readonly options: SessionCacheOptions) {
-    this.now = options.now ?? (() => performance.now());
+    // lru-cache (decision 090): the least recently used entry goes first; an entry older than
+    // `ttlMs` is never served.
+    const lru = {
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      // Read the clock on every check, not once per millisecond behind a timer.
+      ttlResolution: 0,
+      ...(options.now ? { perf: { now: options.now } } : {}),
+    };
+    this.sessions = new LRUCache<string, CachedSession>(lru);
+    this.settings = new LRUCache<string, SettingsRow>(lru);
   }
 
   /** The live session behind a token hash, read through `load` when not cached. */
@@ -73,13 +78,13 @@ export class SessionCache {
     load: () => Promise<CachedSession | undefined>,
   ): Promise<CachedSession | undefined> {
     if (this.usable()) {
-      const cached = this.fresh(this.sessions, tokenHash);
+      const cached = this.sessions.get(tokenHash);
       if (cached && cached.expiresAt > nowMs) return cached;
     }
     const generation = this.generation;
     const loaded = await load();
     if (loaded && this.usable() && generation === this.generation) {
-      this.store(this.sessions, tokenHash, loaded);
+      this.sessions.set(tokenHash, loaded);
     }
     return loaded;
   }
@@ -90,13 +95,13 @@ export class SessionCache {
     load: () => Promise<SettingsRow | undefined>,
   ): Promise<SettingsRow | undefined> {
     if (this.usable()) {
-      const cached = this.fresh(this.settings, userId);
+      const cached = this.settings.get(userId);
       if (cached) return cached;
     }
     const generation = this.generation;
     const loaded = await load();
     if (loaded && this.usable() && generation === this.generation) {
-      this.store(this.settings, userId, loaded);
+      this.settings.set(userId, loaded);
     }
     return loaded;
   }
@@ -114,15 +119,15 @@ export class SessionCache {
   /** Drops what the change makes wrong in this process only (a change another one published). */
   apply(change: SessionCacheChange): void {
     this.generation++;
-    if (change.kind === 'session') {
-      for (const [key, entry] of this.sessions) {
-        if (entry.value.sessionId === change.sessionId) this.sessions.delete(key);
-      }
-      return;
-    }
-    for (const [key, entry] of this.sessions) {
-      if (entry.value.user.id === change.userId) this.sessions.delete(key);
-    }
+    const gone =
+      change.kind === 'session'
+        ? (session: CachedSession) => session.sessionId === change.sessionId
+        : (session: CachedSession) => session.user.id === change.userId;
+    const keys = [...this.sessions.entries()].flatMap(([key, session]) =>
+      gone(session) ? [key] : [],
+    );
+    for (const key of keys) this.sessions.delete(key);
+    if (change.kind === 'session') return;
     this.settings.delete(change.userId);
   }
 
@@ -139,24 +144,5 @@ export class SessionCache {
 
   private usable(): boolean {
     return this.options.bus?.listening() ?? true;
-  }
-
-  private fresh<T>(map: Map<string, Entry<T>>, key: string): T | undefined {
-    const entry = map.get(key);
-    if (!entry) return undefined;
-    if (entry.until > this.now()) return entry.value;
-    map.delete(key);
-    return undefined;
-  }
-
-  private store<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
-    map.delete(key);
-    map.set(key, { value, until: this.now() + this.options.ttlMs });
-    // Maps keep insertion order: the first key is the oldest entry.
-    while (map.size > this.options.maxEntries) {
-      const oldest = map.keys().next();
-      if (oldest.done) break;
-      map.delete(oldest.value);
-    }
   }
 }

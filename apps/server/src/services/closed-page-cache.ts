@@ -1,4 +1,5 @@
 import type { TradeRow, TradingData } from '@tradebot/contract';
+import { LRUCache } from 'lru-cache';
 
 /** The first page of a user's whole closed history, as get-all-data answers it. */
 export interface CachedClosedPage {
@@ -14,11 +15,14 @@ export interface CachedClosedPage {
  * from the database each time.
  */
 export class ClosedPageCache {
-  private readonly pages = new Map<string, { limit: number; page: CachedClosedPage }>();
+  /** The users read least recently go first (lru-cache, decision 090). */
+  private readonly pages: LRUCache<string, { limit: number; page: CachedClosedPage }>;
   /** Per user, moves on each closure stored; kept while the process runs (a number per user). */
   private readonly closures = new Map<string, number>();
 
-  constructor(private readonly maxUsers: number) {}
+  constructor(maxUsers: number) {
+    this.pages = new LRUCache({ max: maxUsers });
+  }
 
   async firstPage(
     userId: string,
@@ -30,14 +34,7 @@ export class ClosedPageCache {
     const closures = this.closures.get(userId) ?? 0;
     const page = await load();
     if (closures === (this.closures.get(userId) ?? 0)) {
-      this.pages.delete(userId);
       this.pages.set(userId, { limit, page });
-      // Maps keep insertion order: the first key is the page stored longest ago.
-      while (this.pages.size > this.maxUsers) {
-        const oldest = this.pages.keys().next();
-        if (oldest.done) break;
-        this.pages.delete(oldest.value);
-      }
     }
     return page;
   }

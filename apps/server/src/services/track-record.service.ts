@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { type EquityPoint, type TrackRecord, type TrackRecordSummary } from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import type { Clock } from '../repositories/clock';
@@ -71,7 +72,8 @@ export function trackRecordSummaryOf(stored: StoredTrackRecord): TrackRecordSumm
  * (or another process) shows the same record. Answers are reused for `trackRecordCacheMs`.
  */
 export class TrackRecordService {
-  private readonly answers = new Map<string, { expires: number; answer: Promise<TrackRecord> }>();
+  /** Answers by query, each for `trackRecordCacheMs` of wall time (lru-cache, decision 090). */
+  private readonly answers: LRUCache<string, Promise<TrackRecord>>;
 
   constructor(
     private readonly repository: TrackRecordRepository,
@@ -83,30 +85,26 @@ export class TrackRecordService {
     /** The robot's time: the curve ends at it. */
     private readonly robotNow: () => number,
     private readonly accountId: string = houseAccount.accountId,
-  ) {}
+  ) {
+    this.answers = new LRUCache({
+      max: cachedAnswersMax,
+      ttl: trackRecordCacheMs,
+      ttlResolution: 0,
+      perf: { now: () => clock.now().getTime() },
+    });
+  }
 
   read(query: { limit: number; before?: string | undefined }): Promise<TrackRecord> {
     const before = query.before === undefined ? undefined : decodeCursor(query.before);
     const key = `${String(query.limit)}|${query.before ?? ''}`;
-    const now = this.clock.now().getTime();
     const cached = this.answers.get(key);
-    if (cached && cached.expires > now) return cached.answer;
-    this.forgetExpired(now);
+    if (cached) return cached;
     const answer = this.compute(query.limit, before);
-    this.answers.set(key, { expires: now + trackRecordCacheMs, answer });
+    this.answers.set(key, answer);
     answer.catch(() => {
-      if (this.answers.get(key)?.answer === answer) this.answers.delete(key);
+      if (this.answers.peek(key) === answer) this.answers.delete(key);
     });
     return answer;
-  }
-
-  private forgetExpired(now: number): void {
-    for (const [key, entry] of this.answers) if (entry.expires <= now) this.answers.delete(key);
-    while (this.answers.size >= cachedAnswersMax) {
-      const oldest = this.answers.keys().next();
-      if (oldest.done) break;
-      this.answers.delete(oldest.value);
-    }
   }
 
   private async compute(
