@@ -4,6 +4,7 @@
 // Ports and their in-memory or embedded adapters.
 export type { Clock } from './time/clock';
 export { ManualClock } from './time/clock';
+export { backoffDelay, type Backoff } from './time/backoff';
 export type { RandomSource } from './random/random-source';
 export { createSeededRandom, deriveSeed, GaussianSampler } from './random/random-source';
 export type { MarketDataFeed } from './market-data/market-data-feed';

@@ -1,5 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
+  backoffDelay,
   InstrumentCatalogue,
   type AccountState,
   type AccountStatus,
@@ -278,7 +279,10 @@ export class RobotClient implements RobotRuntime {
 
   private scheduleRestart(): void {
     if (Date.now() - this.startedAt > restartResetMs) this.restartAttempt = 0;
-    const delay = Math.min(restartMaxDelayMs, restartFirstDelayMs * 2 ** this.restartAttempt);
+    const delay = backoffDelay(this.restartAttempt, {
+      firstMs: restartFirstDelayMs,
+      capMs: restartMaxDelayMs,
+    });
     this.restartAttempt++;
     this.restartTimer = setTimeout(() => {
       this.connect().then(

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
+import { backoffDelay } from '@tradebot/robot';
 import type { Db } from '../../db/database';
 import { simPayEvents } from '../../db/schema';
 import type { Clock } from '../../repositories/clock';
@@ -202,7 +203,7 @@ export class SimulatedWebhookOutbox {
         continue;
       }
       const attempts = event.attempts + 1;
-      const delay = Math.min(1000 * 2 ** (attempts - 1), deliveryBackoffCapMs);
+      const delay = backoffDelay(attempts - 1, { firstMs: 1000, capMs: deliveryBackoffCapMs });
       const nextAttemptAt = attempts >= deliveryAttempts ? null : new Date(now.getTime() + delay);
       await this.options.db
         .update(simPayEvents)

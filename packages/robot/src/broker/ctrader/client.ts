@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { backoffDelay } from '../../time/backoff';
 import { frame, FrameReader } from './framing';
 import { CTraderProtocol, type DecodedMessage, type MessageBody } from './protocol';
 import { SlidingWindowQueue } from './rate-limiter';
@@ -378,11 +379,12 @@ export class CTraderClient {
 
   private scheduleReconnect(): void {
     if (this.closing || this.reconnectTimer !== undefined) return;
-    const initial = this.options.backoffInitialMs ?? 250;
-    const max = this.options.backoffMaxMs ?? 30_000;
-    const ceiling = Math.min(max, initial * 2 ** this.attempt);
     // Full jitter, so that many robots do not reconnect in step.
-    const delay = Math.max(initial / 2, Math.random() * ceiling);
+    const delay = backoffDelay(this.attempt, {
+      firstMs: this.options.backoffInitialMs ?? 250,
+      capMs: this.options.backoffMaxMs ?? 30_000,
+      jitter: true,
+    });
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;

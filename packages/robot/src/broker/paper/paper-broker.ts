@@ -18,6 +18,7 @@ import type {
   Side,
 } from '../broker-adapter';
 import { CurrencyConverter } from '../../money/currency-converter';
+import { backoffDelay } from '../../time/backoff';
 import type { Clock } from '../../time/clock';
 import type { PlatformEntry, PlatformJournal } from './platform-journal';
 
@@ -626,10 +627,10 @@ export class PaperBroker implements BrokerAdapter {
           waiters: batch.waiters.concat(this.gathered.waiters),
         };
         this.failedWrites++;
-        const delay = Math.min(
-          this.journalRetryMs * 2 ** (this.failedWrites - 1),
-          maxJournalRetryMs,
-        );
+        const delay = backoffDelay(this.failedWrites - 1, {
+          firstMs: this.journalRetryMs,
+          capMs: maxJournalRetryMs,
+        });
         this.writeScheduled = true;
         setTimeout(() => {
           this.writeScheduled = false;
