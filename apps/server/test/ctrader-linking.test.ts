@@ -121,7 +121,7 @@ describe('cTrader not configured', () => {
       data: { configured: false, environment: 'demo', accounts: null },
     });
     const refused = await authorize(app, headers);
-    expect(refused.statusCode).toBe(503);
+    expect(refused.statusCode).toBe(404);
     expect(refused.json()).toMatchObject({
       message: 'La vinculación con brókers cTrader no está habilitada en este servidor todavía.',
     });

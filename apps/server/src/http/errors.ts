@@ -94,7 +94,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [linking.PlatformEmailTaken, 'PLATFORM_EMAIL_TAKEN'],
   [linking.PlatformLoginFailed, 'SERVICE_UNAVAILABLE'],
   [linking.PlatformPasswordInvalid, 'VALIDATION_FAILED'],
-  [linking.CTraderNotConfigured, 'SERVICE_UNAVAILABLE'],
+  [linking.CTraderNotConfigured, 'NOT_FOUND'],
   [linking.OAuthStateInvalid, 'BAD_REQUEST'],
   [linking.OAuthGrantRefused, 'BAD_REQUEST'],
   [linking.BrokerUnavailable, 'SERVICE_UNAVAILABLE'],

@@ -21,6 +21,7 @@ const errors = {
   400: apiErrorSchema,
   401: apiErrorSchema,
   403: apiErrorSchema,
+  404: apiErrorSchema,
   409: apiErrorSchema,
   422: apiErrorSchema,
   429: apiErrorSchema,
