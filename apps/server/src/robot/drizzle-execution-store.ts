@@ -41,32 +41,16 @@ function intentOf(row: IntentRow): OrderIntent {
   };
 }
 
+/** A stored operation as the robot books it: the same fields, instants as epoch ms. */
 export function tradeOf(row: OperationRow): TradeRecord {
+  const { openedAt, closedAt, category, side, closeReason, ...same } = row;
   return {
-    positionId: row.positionId,
-    clientOrderId: row.clientOrderId,
-    accountId: row.accountId,
-    symbol: row.symbol,
-    category: row.category as Category,
-    side: row.side as Side,
-    units: row.units,
-    openedAt: row.openedAt.getTime(),
-    entryBid: row.entryBid,
-    entryAsk: row.entryAsk,
-    entryPrice: row.entryPrice,
-    pipSize: row.pipSize,
-    takeProfit: row.takeProfit,
-    stopLoss: row.stopLoss,
-    probability: row.probability,
-    breakEvenProbability: row.breakEvenProbability,
-    marginCents: row.marginCents,
-    equityAtEntryCents: row.equityAtEntryCents,
-    freeMarginAtEntryCents: row.freeMarginAtEntryCents,
-    usedMarginAfterEntryCents: row.usedMarginAfterEntryCents,
-    closedAt: row.closedAt === null ? null : row.closedAt.getTime(),
-    closePrice: row.closePrice,
-    closeReason: row.closeReason as CloseReason | 'open',
-    profitCents: row.profitCents,
+    ...same,
+    category: category as Category,
+    side: side as Side,
+    openedAt: openedAt.getTime(),
+    closedAt: closedAt === null ? null : closedAt.getTime(),
+    closeReason: closeReason as CloseReason | 'open',
   };
 }
 
@@ -93,30 +77,9 @@ function driverValue(value: OperationInsert[keyof OperationInsert]): string | nu
 
 function operationRow(trade: TradeRecord): OperationInsert {
   return {
-    positionId: trade.positionId,
-    clientOrderId: trade.clientOrderId,
-    accountId: trade.accountId,
-    symbol: trade.symbol,
-    category: trade.category,
-    side: trade.side,
-    units: trade.units,
+    ...trade,
     openedAt: new Date(trade.openedAt),
-    entryBid: trade.entryBid,
-    entryAsk: trade.entryAsk,
-    entryPrice: trade.entryPrice,
-    pipSize: trade.pipSize,
-    takeProfit: trade.takeProfit,
-    stopLoss: trade.stopLoss,
-    probability: trade.probability,
-    breakEvenProbability: trade.breakEvenProbability,
-    marginCents: trade.marginCents,
-    equityAtEntryCents: trade.equityAtEntryCents,
-    freeMarginAtEntryCents: trade.freeMarginAtEntryCents,
-    usedMarginAfterEntryCents: trade.usedMarginAfterEntryCents,
     closedAt: trade.closedAt === null ? null : new Date(trade.closedAt),
-    closePrice: trade.closePrice,
-    closeReason: trade.closeReason,
-    profitCents: trade.profitCents,
   };
 }
 
