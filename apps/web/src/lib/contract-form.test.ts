@@ -1,5 +1,5 @@
 import { changePasswordRequestSchema, contactRequestSchema } from '@tradebot/contract';
-import type { FieldErrors, FieldValues } from 'react-hook-form';
+import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { shownError } from '../components/form/form-fields';
 import { ApiRequestError } from './api-client';
@@ -10,7 +10,7 @@ const options = { fields: {}, shouldUseNativeValidation: false };
 /** Each field's error as the form shows it. */
 function shownAll(errors: FieldErrors) {
   return Object.fromEntries(
-    Object.entries(errors).map(([name, error]) => [name, shownError(error as never)]),
+    Object.entries(errors).map(([name, error]) => [name, shownError(error as FieldError)]),
   );
 }
 

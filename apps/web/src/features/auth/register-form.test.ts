@@ -1,6 +1,6 @@
 import { registerRequestSchema } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
-import type { FieldErrors } from 'react-hook-form';
+import type { FieldError, FieldErrors } from 'react-hook-form';
 import { shownError } from '../../components/form/form-fields';
 import { contractResolver } from '../../lib/contract-form';
 import { issueError } from '../../lib/form-errors';
@@ -32,7 +32,7 @@ async function shown(form: RegisterValues, language: 'es' | 'pt' = 'es') {
   });
   const fields = errors as FieldErrors<RegisterValues>;
   return Object.fromEntries(
-    Object.entries(fields).map(([name, error]) => [name, shownError(error)]),
+    Object.entries(fields).map(([name, error]) => [name, shownError(error as FieldError)]),
   );
 }
 
