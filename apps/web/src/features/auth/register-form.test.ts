@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { FieldError, FieldErrors } from 'react-hook-form';
 import { shownError } from '../../components/form/form-fields';
 import { contractResolver } from '../../lib/contract-form';
-import { issueError } from '../../lib/form-errors';
 import { registerPayload, type RegisterValues } from './register-form';
 
 const values: RegisterValues = {
@@ -87,19 +86,6 @@ describe('the register form', () => {
   it('says the passwords differ (once the other fields pass, as zod refines objects)', async () => {
     expect(await shown({ ...values, confirm_password: 'segura124' })).toEqual({
       confirm_password: { key: 'contract:validation.passwordsMatch' },
-    });
-  });
-
-  it('falls back by issue code when a message is not a catalogue key', () => {
-    expect(issueError({ code: 'invalid_type', message: 'x' })).toEqual({
-      key: 'contract:validation.required',
-    });
-    expect(issueError({ code: 'too_big', message: 'x', origin: 'string', maximum: 5 })).toEqual({
-      key: 'contract:validation.max',
-      count: 5,
-    });
-    expect(issueError({ code: 'custom', message: 'x', input: 1 })).toEqual({
-      key: 'contract:validation.invalidValue',
     });
   });
 });
