@@ -3,14 +3,16 @@ import { z } from 'zod';
 import { issueMessage, issueMessageText, readIssueMessage } from './issue-message';
 import { text } from './text';
 
-/** The message of the first issue a schema reports for an input, parsed as the server does. */
-const messageOf = (schema: z.ZodType, input: unknown) => {
+/** The first issue a schema reports for an input, parsed as the server does. */
+function firstIssue(schema: z.ZodType, input: unknown) {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) throw new Error('expected the input to be refused');
   const [issue] = result.error.issues;
   if (!issue) throw new Error('no issue');
-  return issueMessage(issue);
-};
+  return issue;
+}
+
+const messageOf = (schema: z.ZodType, input: unknown) => issueMessage(firstIssue(schema, input));
 
 describe('issueMessage: one mapping for the server and the web app', () => {
   it("keeps a schema's own catalogue key, with the bound it speaks of", () => {
@@ -45,13 +47,7 @@ describe('issueMessage: one mapping for the server and the web app', () => {
 });
 
 describe('issueMessageText and readIssueMessage: the mapping through a string-only form library', () => {
-  const textOf = (schema: z.ZodType, input: unknown) => {
-    const result = schema.safeParse(input, { reportInput: true });
-    if (result.success) throw new Error('expected the input to be refused');
-    const [issue] = result.error.issues;
-    if (!issue) throw new Error('no issue');
-    return issueMessageText(issue);
-  };
+  const textOf = (schema: z.ZodType, input: unknown) => issueMessageText(firstIssue(schema, input));
 
   it('writes the key, and the bound after it', () => {
     expect(textOf(z.string().min(8, { error: 'validation.min' }), 'corta')).toBe(

@@ -37,34 +37,54 @@ interface Controlled<Values extends FieldValues, Submitted> {
   name: FieldPath<Values>;
 }
 
-/** A TextField driven by react-hook-form (our fields are controlled: useController). */
+/**
+ * What every field takes from react-hook-form (our fields are controlled: useController):
+ * its name, value and handlers, its error as shown, and the ref through which the form puts
+ * the focus on the first field in error.
+ */
+function useFormField<Values extends FieldValues, Submitted>({
+  control,
+  name,
+}: Controlled<Values, Submitted>) {
+  const {
+    field: { ref, ...field },
+    fieldState,
+  } = useController({ name, control });
+  return { ...field, ref, error: shownError(fieldState.error) };
+}
+
+type Bound = 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'ref';
+
+/** A TextField driven by react-hook-form. */
 export function FormTextField<Values extends FieldValues, Submitted = Values>({
   control,
   name,
   clean,
   ...props
-}: Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'ref'> &
+}: Omit<TextFieldProps, Bound> &
   Controlled<Values, Submitted> & {
     /** Rewrites what is typed before it is kept (digits only, for a code). */
     clean?: (typed: string) => string;
   }) {
-  const {
-    field: { ref, ...field },
-    fieldState,
-  } = useController({ name, control });
+  const { value, onChange, ...field } = useFormField({ control, name });
   return (
     <TextField
       {...props}
-      ref={ref}
-      name={field.name}
-      value={field.value ?? ''}
+      {...field}
+      value={value ?? ''}
       onChange={(event) => {
-        field.onChange(clean ? clean(event.target.value) : event.target.value);
+        onChange(clean ? clean(event.target.value) : event.target.value);
       }}
-      onBlur={field.onBlur}
-      error={shownError(fieldState.error)}
     />
   );
+}
+
+/** An e-mail FormTextField: the right keyboard on phones, and the browser's saved addresses. */
+export function FormEmailField<Values extends FieldValues, Submitted = Values>(
+  props: Omit<TextFieldProps, Bound | 'type' | 'autoComplete' | 'inputMode'> &
+    Controlled<Values, Submitted>,
+) {
+  return <FormTextField type="email" autoComplete="email" inputMode="email" {...props} />;
 }
 
 /** A TextAreaField driven by react-hook-form. */
@@ -72,23 +92,9 @@ export function FormTextAreaField<Values extends FieldValues, Submitted = Values
   control,
   name,
   ...props
-}: Omit<TextAreaFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'ref'> &
-  Controlled<Values, Submitted>) {
-  const {
-    field: { ref, ...field },
-    fieldState,
-  } = useController({ name, control });
-  return (
-    <TextAreaField
-      {...props}
-      ref={ref}
-      name={field.name}
-      value={field.value ?? ''}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={shownError(fieldState.error)}
-    />
-  );
+}: Omit<TextAreaFieldProps, Bound> & Controlled<Values, Submitted>) {
+  const { value, ...field } = useFormField({ control, name });
+  return <TextAreaField {...props} {...field} value={value ?? ''} />;
 }
 
 /** A SelectField driven by react-hook-form. */
@@ -100,26 +106,9 @@ export function FormSelectField<
   control,
   name,
   ...props
-}: Omit<
-  SelectFieldProps<Option>,
-  'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'ref' | 'onValueChange'
-> &
-  Controlled<Values, Submitted>) {
-  const {
-    field: { ref, ...field },
-    fieldState,
-  } = useController({ name, control });
-  return (
-    <SelectField<Option>
-      {...props}
-      ref={ref}
-      name={field.name}
-      value={field.value ?? ''}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={shownError(fieldState.error)}
-    />
-  );
+}: Omit<SelectFieldProps<Option>, Bound | 'onValueChange'> & Controlled<Values, Submitted>) {
+  const { value, ...field } = useFormField({ control, name });
+  return <SelectField<Option> {...props} {...field} value={value ?? ''} />;
 }
 
 /** A CheckboxField driven by react-hook-form. */
@@ -128,18 +117,9 @@ export function FormCheckboxField<Values extends FieldValues, Submitted = Values
   name,
   children,
 }: Controlled<Values, Submitted> & { children: ReactNode }) {
-  const {
-    field: { ref, ...field },
-    fieldState,
-  } = useController({ name, control });
+  const { value, onBlur: _onBlur, ...field } = useFormField({ control, name });
   return (
-    <CheckboxField
-      ref={ref}
-      name={field.name}
-      checked={field.value === true}
-      onChange={field.onChange}
-      error={shownError(fieldState.error)}
-    >
+    <CheckboxField {...field} checked={value === true}>
       {children}
     </CheckboxField>
   );

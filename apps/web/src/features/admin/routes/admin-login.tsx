@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormEmailField, FormTextField } from '../../../components/form/form-fields';
 import { LanguageSwitch } from '../../../components/ui/language-switch';
 import { Notice } from '../../../components/ui/notice';
 import { useContractForm } from '../../../lib/contract-form';
@@ -80,12 +80,9 @@ export default function AdminLoginRoute() {
               onSubmit={(event) => void submitPassword(event)}
             >
               <p className={styles.muted}>{t('login.intro')}</p>
-              <FormTextField
+              <FormEmailField
                 control={passwordStep.control}
                 name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
                 label={t('login.email')}
               />
               <FormTextField

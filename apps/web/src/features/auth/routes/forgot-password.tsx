@@ -3,7 +3,7 @@ import { AuthCard } from '../components/auth-card';
 import { forgotPasswordRequestSchema } from '@tradebot/contract';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormEmailField } from '../../../components/form/form-fields';
 import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
 import { useRestoreFormAfterHydration } from '../../../lib/use-hydrated';
@@ -38,14 +38,7 @@ export default function ForgotPasswordRoute() {
   return (
     <AuthCard titleId="forgot-title" title={t('forgot.title')} lead={t('forgot.lead')}>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <FormTextField
-          control={control}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          label={t('fields.email')}
-        />
+        <FormEmailField control={control} name="email" label={t('fields.email')} />
         <Button type="submit" label={t('forgot.submit')} loading={sending} block />
       </form>
       <p>

@@ -6,7 +6,11 @@ import { routePath } from '../../../lib/route-paths';
 import { afterLoginPath } from '../../../lib/return-path';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
-import { FormCheckboxField, FormTextField } from '../../../components/form/form-fields';
+import {
+  FormCheckboxField,
+  FormEmailField,
+  FormTextField,
+} from '../../../components/form/form-fields';
 import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
 import { login } from '../api/login';
@@ -38,14 +42,7 @@ export default function LoginRoute() {
   return (
     <AuthCard titleId="login-title" title={t('login.title')} lead={t('login.lead')}>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <FormTextField
-          control={control}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          label={t('fields.email')}
-        />
+        <FormEmailField control={control} name="email" label={t('fields.email')} />
         <FormTextField
           control={control}
           name="password"

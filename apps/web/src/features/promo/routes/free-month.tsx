@@ -1,6 +1,6 @@
 import { emailSubscriptionRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormEmailField } from '../../../components/form/form-fields';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ErrorText } from '../../../components/ui/form-field';
@@ -63,12 +63,9 @@ export default function FreeMonthRoute() {
             <Button to="/register" label={t('freeMonth.registerCta')} />
           ) : (
             <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
-              <FormTextField
+              <FormEmailField
                 control={control}
                 name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
                 label={t('freeMonth.emailLabel')}
                 hint={t('freeMonth.emailHint')}
               />
