@@ -46,11 +46,19 @@ describe('accounts in the browser (issue 4)', () => {
   it('says why a login failed, and validates on the client first', async () => {
     const { page } = state;
     await page.goto('/login');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('name'));
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Por favor, ingresa tu email').waitFor();
+    // The first field in error takes the focus, so the keyboard is where the fix goes.
+    expect(await focused()).toBe('email');
     await page.getByLabel('Correo electrónico').fill('not-an-email');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('Correo electrónico inválido').waitFor();
+    await page.getByLabel('Correo electrónico').fill('demo@tradebot.app');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByText('Este campo es obligatorio').waitFor();
+    expect(await page.getByText('Correo electrónico inválido').count()).toBe(0);
+    expect(await focused()).toBe('password');
 
     // A refused sign-in is said in the form (issue 23), not in a dialog to dismiss.
     await logIn(page, 'demo@tradebot.app', 'wrong-password-1');

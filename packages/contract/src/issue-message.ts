@@ -68,3 +68,22 @@ export function issueMessage(issue: ValidationIssue): IssueMessage {
       return { key: 'validation.invalidValue' };
   }
 }
+
+/**
+ * One issue's catalogue message as a single string ("validation.min|8"), for a form library
+ * whose errors carry only a string (react-hook-form's `message`); `readIssueMessage` turns it
+ * back. Both ends live here so the web app's forms say exactly what `issueMessage` says.
+ */
+export function issueMessageText(issue: ValidationIssue): string {
+  const { key, count } = issueMessage(issue);
+  return count === undefined ? key : `${key}|${String(count)}`;
+}
+
+/** The message `issueMessageText` wrote; anything else is the generic "invalid value". */
+export function readIssueMessage(text: string): IssueMessage {
+  const [key = '', count, ...rest] = text.split('|');
+  if (!isMessageKey(key) || rest.length > 0) return { key: 'validation.invalidValue' };
+  if (count === undefined) return { key };
+  const bound = Number(count);
+  return Number.isInteger(bound) ? { key, count: bound } : { key: 'validation.invalidValue' };
+}

@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { updatePromocodeRequestSchema } from '@tradebot/contract';
-import { isMessageKey } from '@tradebot/contract/constants';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
-import { ApiRequestError } from '../lib/api-client';
 import { billingQueryKey, reloadUserConfig } from '../lib/billing';
+import { contractResolver, placeServerErrors } from '../lib/contract-form';
 import { failureMessage } from '../lib/form-errors';
 import { formatDay } from '../lib/format';
 import { useTranslation } from '../lib/i18n';
@@ -13,7 +11,8 @@ import { usePromocodeStatus, type PromocodeStatus } from '../lib/use-promocode-s
 import { updatePromocode } from '../lib/update-promocode';
 import { useAppStore } from '../stores/app';
 import { Button } from './ui/button';
-import { TextField, type ShownError } from './ui/form-field';
+import { shownError } from './form/form-fields';
+import { TextField } from './ui/form-field';
 import styles from './promocode-form.module.css';
 
 interface PromocodeValues {
@@ -46,10 +45,13 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
   const [applied, setApplied] = useState<{ trialEndsAt: string | null } | null>(null);
   const { control, handleSubmit, setError, formState } = useForm<PromocodeValues>({
     shouldFocusError: false,
-    resolver: zodResolver(updatePromocodeRequestSchema),
+    resolver: contractResolver(updatePromocodeRequestSchema),
     defaultValues: { promocode: '' },
   });
-  const { field, fieldState } = useController({ name: 'promocode', control });
+  const {
+    field: { ref, ...field },
+    fieldState,
+  } = useController({ name: 'promocode', control });
   const status = usePromocodeStatus(field.value);
 
   const submit = handleSubmit(async ({ promocode }) => {
@@ -64,23 +66,16 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
         reloadUserConfig().catch(() => undefined),
       ]);
     } catch (error) {
-      const refusal = error instanceof ApiRequestError ? error.fieldErrors.promocode?.[0] : null;
-      if (refusal) setError('promocode', { type: 'server', message: refusal });
-      else showMessage(failureMessage(error, 'billing:promocode.failed'));
+      if (!placeServerErrors(error, setError, ['promocode'])) {
+        showMessage(failureMessage(error, 'billing:promocode.failed'));
+      }
     }
   });
 
-  const fieldError = fieldState.error;
-  const error: ShownError | undefined =
+  const error =
     status.state === 'invalid'
       ? { key: 'contract:validation.promocodeInvalid' }
-      : fieldError?.message === undefined
-        ? undefined
-        : fieldError.type === 'server'
-          ? { text: fieldError.message }
-          : {
-              key: `contract:${isMessageKey(fieldError.message) ? fieldError.message : 'validation.invalidValue'}`,
-            };
+      : shownError(fieldState.error);
 
   if (applied !== null)
     return (
@@ -94,6 +89,7 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
   return (
     <form className={styles.form} noValidate onSubmit={(event) => void submit(event)}>
       <TextField
+        ref={ref}
         name={field.name}
         autoComplete="off"
         autoCapitalize="characters"

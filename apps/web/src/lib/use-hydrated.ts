@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 const subscribe = () => () => undefined;
 
@@ -27,4 +27,19 @@ export function useRestoreAfterHydration(restore: () => void): void {
     setRestored(true);
     restore();
   }
+}
+
+/**
+ * `useRestoreAfterHydration` for a react-hook-form form: its `setValue` tells the fields, and
+ * a component must not be told to render while another one renders, so the stored value is
+ * restored by an effect, once, right after hydration.
+ */
+export function useRestoreFormAfterHydration(restore: () => void): void {
+  const hydrated = useHydrated();
+  const restored = useRef(false);
+  useEffect(() => {
+    if (!hydrated || restored.current) return;
+    restored.current = true;
+    restore();
+  }, [hydrated, restore]);
 }

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import { ErrorText, type ShownError } from './form-field';
 import styles from './form-field.module.css';
 
@@ -9,7 +9,9 @@ export function CheckboxField({
   onChange,
   children,
   error,
+  ref,
 }: {
+  ref?: Ref<HTMLInputElement> | undefined;
   name: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
@@ -21,6 +23,7 @@ export function CheckboxField({
   return (
     <div className={`${styles.field} ${styles.checkbox}`} data-invalid={error ? true : undefined}>
       <input
+        ref={ref}
         id={id}
         name={name}
         type="checkbox"

@@ -1,6 +1,7 @@
 import {
   useId,
   type InputHTMLAttributes,
+  type Ref,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
@@ -22,6 +23,8 @@ export function ErrorText({ id, error }: { id: string; error: ShownError }) {
 }
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  /** The input itself (a form library focuses the first field in error through it). */
+  ref?: Ref<HTMLInputElement> | undefined;
   name: string;
   label: string;
   hint?: string;
@@ -121,6 +124,7 @@ export interface TextAreaFieldProps extends Omit<
   TextareaHTMLAttributes<HTMLTextAreaElement>,
   'id'
 > {
+  ref?: Ref<HTMLTextAreaElement> | undefined;
   name: string;
   label: string;
   hint?: string;
@@ -149,6 +153,7 @@ export interface SelectFieldProps<Value extends string = string> extends Omit<
   SelectHTMLAttributes<HTMLSelectElement>,
   'id' | 'value'
 > {
+  ref?: Ref<HTMLSelectElement> | undefined;
   name: string;
   label: string;
   hint?: string;

@@ -1,6 +1,8 @@
 import { registerRequestSchema } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
-import { issueError, validate } from '../../lib/form-errors';
+import type { FieldError, FieldErrors } from 'react-hook-form';
+import { shownError } from '../../components/form/form-fields';
+import { contractResolver } from '../../lib/contract-form';
 import { registerPayload, type RegisterValues } from './register-form';
 
 const values: RegisterValues = {
@@ -15,6 +17,23 @@ const values: RegisterValues = {
   subscribe_newsletter: false,
   promocode: '',
 };
+
+const tracking = { partner_id: null, client_source: null, referral: null };
+
+/** What the register form shows under each field, as its resolver checks `values` in `language`. */
+async function shown(form: RegisterValues, language: 'es' | 'pt' = 'es') {
+  const resolve = contractResolver(registerRequestSchema, (checked: RegisterValues) =>
+    registerPayload(checked, tracking, language, 'yearly'),
+  );
+  const { errors } = await resolve(form, undefined, {
+    fields: {},
+    shouldUseNativeValidation: false,
+  });
+  const fields = errors as FieldErrors<RegisterValues>;
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, error]) => [name, shownError(error as FieldError)]),
+  );
+}
 
 describe('the register form', () => {
   it('sends the stored tracking values under the contract names, empty ones as null', () => {
@@ -34,63 +53,39 @@ describe('the register form', () => {
     const tracking = { partner_id: null, client_source: null, referral: null };
     expect(registerPayload(values, tracking, 'es', 'yearly')).toMatchObject({ plan: 'yearly' });
     expect(registerPayload(values, tracking, 'es')).toMatchObject({ plan: null });
-    expect(
-      validate(registerRequestSchema, registerPayload(values, tracking, 'es', 'yearly')).errors,
-    ).toBeUndefined();
   });
 
-  it('maps contract issues to catalogue keys with their count', () => {
-    const result = validate(
-      registerRequestSchema,
-      registerPayload(
-        { ...values, name: 'A', password: 'abc', confirm_password: 'abc', accept_terms: false },
-        { partner_id: null, client_source: null, referral: null },
-        'es',
-      ),
-    );
-    expect(result.errors).toMatchObject({
+  it('sends the request the contract accepts when the form is filled in', async () => {
+    expect(await shown(values)).toEqual({});
+  });
+
+  it('shows contract issues as catalogue keys with their count', async () => {
+    expect(
+      await shown({
+        ...values,
+        name: 'A',
+        password: 'abc',
+        confirm_password: 'abc',
+        accept_terms: false,
+      }),
+    ).toMatchObject({
       name: { key: 'contract:validation.min', count: 2 },
       password: { key: 'contract:validation.min', count: 8 },
       accept_terms: { key: 'contract:validation.acceptTerms' },
     });
   });
 
-  it('wants the privacy box ticked and sends the newsletter as it was left (decision 087)', () => {
-    const untouched = registerPayload(
-      { ...values, accept_privacy: false },
-      { partner_id: null, client_source: null, referral: null },
-      'pt',
-    );
+  it('wants the privacy box ticked and sends the newsletter as it was left (decision 087)', async () => {
+    const untouched = registerPayload({ ...values, accept_privacy: false }, tracking, 'pt');
     expect(untouched).toMatchObject({ accept_privacy: false, subscribe_newsletter: false });
-    expect(validate(registerRequestSchema, untouched).errors).toEqual({
+    expect(await shown({ ...values, accept_privacy: false }, 'pt')).toEqual({
       accept_privacy: { key: 'contract:validation.acceptPrivacy' },
     });
   });
 
-  it('says the passwords differ (once the other fields pass, as zod refines objects)', () => {
-    const result = validate(
-      registerRequestSchema,
-      registerPayload(
-        { ...values, confirm_password: 'segura124' },
-        { partner_id: null, client_source: null, referral: null },
-        'es',
-      ),
-    );
-    expect(result.errors).toEqual({
+  it('says the passwords differ (once the other fields pass, as zod refines objects)', async () => {
+    expect(await shown({ ...values, confirm_password: 'segura124' })).toEqual({
       confirm_password: { key: 'contract:validation.passwordsMatch' },
-    });
-  });
-
-  it('falls back by issue code when a message is not a catalogue key', () => {
-    expect(issueError({ code: 'invalid_type', message: 'x' })).toEqual({
-      key: 'contract:validation.required',
-    });
-    expect(issueError({ code: 'too_big', message: 'x', origin: 'string', maximum: 5 })).toEqual({
-      key: 'contract:validation.max',
-      count: 5,
-    });
-    expect(issueError({ code: 'custom', message: 'x', input: 1 })).toEqual({
-      key: 'contract:validation.invalidValue',
     });
   });
 });

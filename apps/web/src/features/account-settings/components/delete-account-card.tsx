@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { deleteAccountRequestSchema, paymentRecordsKeptYears } from '@tradebot/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -12,7 +11,7 @@ import { useDeleteAccount } from '../api/delete-account';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
 import { PasswordConfirmation } from './password-confirmation';
-import { setServerErrors } from './server-errors';
+import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface DeleteValues {
   password: string;
@@ -30,7 +29,7 @@ export function DeleteAccountCard() {
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { control, handleSubmit, setError, getValues } = useForm<DeleteValues>({
-    resolver: zodResolver(deleteAccountRequestSchema),
+    resolver: contractResolver(deleteAccountRequestSchema),
     defaultValues: { password: '' },
   });
 
@@ -45,7 +44,7 @@ export function DeleteAccountCard() {
     try {
       await deleteAccount.mutateAsync({ password: getValues('password') });
     } catch (error) {
-      if (!setServerErrors(error, ['password'], setError)) {
+      if (!placeServerErrors(error, setError, ['password'])) {
         setFailure(serverMessage(error) ?? t('delete.failed'));
       }
       return;

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { updatePhoneRequestSchema, type AccountDetails } from '@tradebot/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -10,8 +9,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { useUpdatePhone } from '../api/account-details';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from './form-text-field';
-import { setServerErrors } from './server-errors';
+import { FormTextField } from '../../../components/form/form-fields';
+import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface PhoneValues {
   phone: string;
@@ -23,7 +22,7 @@ export function DetailsCard({ details }: { details: AccountDetails }) {
   const updatePhone = useUpdatePhone();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const { control, handleSubmit, setError, reset, formState } = useForm<PhoneValues>({
-    resolver: zodResolver(updatePhoneRequestSchema),
+    resolver: contractResolver(updatePhoneRequestSchema),
     defaultValues: { phone: details.phone ?? '' },
   });
 
@@ -34,7 +33,7 @@ export function DetailsCard({ details }: { details: AccountDetails }) {
       reset({ phone: stored ?? '' });
       setOutcome({ tone: 'success', text: stored ? t('phone.saved') : t('phone.removed') });
     } catch (error) {
-      if (!setServerErrors(error, ['phone'], setError)) {
+      if (!placeServerErrors(error, setError, ['phone'])) {
         setOutcome({ tone: 'error', text: serverMessage(error) ?? t('phone.failed') });
       }
     }

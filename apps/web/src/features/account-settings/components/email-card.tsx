@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { changeEmailRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,8 +8,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { useChangeEmail } from '../api/change-email';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from './form-text-field';
-import { setServerErrors } from './server-errors';
+import { FormTextField } from '../../../components/form/form-fields';
+import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface EmailValues {
   email: string;
@@ -27,7 +26,7 @@ export function EmailCard({ currentEmail }: { currentEmail: string }) {
   const changeEmail = useChangeEmail();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const { control, handleSubmit, setError, reset, formState } = useForm<EmailValues>({
-    resolver: zodResolver(changeEmailRequestSchema),
+    resolver: contractResolver(changeEmailRequestSchema),
     defaultValues: empty,
   });
 
@@ -41,7 +40,7 @@ export function EmailCard({ currentEmail }: { currentEmail: string }) {
         text: t('email.sent', { email: values.email.trim(), hours, current: currentEmail }),
       });
     } catch (error) {
-      if (!setServerErrors(error, ['email', 'current_password'] as const, setError)) {
+      if (!placeServerErrors(error, setError, ['email', 'current_password'] as const)) {
         setOutcome({ tone: 'error', text: serverMessage(error) ?? t('email.failed') });
       }
     }

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,8 +8,8 @@ import { useTranslation } from '../../../lib/i18n';
 import { useChangePassword } from '../api/change-password';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from './form-text-field';
-import { setServerErrors } from './server-errors';
+import { FormTextField } from '../../../components/form/form-fields';
+import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface PasswordValues {
   current_password: string;
@@ -25,7 +24,7 @@ export function PasswordCard() {
   const changePassword = useChangePassword();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const { control, handleSubmit, setError, reset, formState } = useForm<PasswordValues>({
-    resolver: zodResolver(changePasswordRequestSchema),
+    resolver: contractResolver(changePasswordRequestSchema),
     defaultValues: empty,
   });
 
@@ -43,7 +42,7 @@ export function PasswordCard() {
       });
     } catch (error) {
       const fields = ['current_password', 'password', 'confirm_password'] as const;
-      if (!setServerErrors(error, fields, setError)) {
+      if (!placeServerErrors(error, setError, fields)) {
         setOutcome({ tone: 'error', text: serverMessage(error) ?? t('password.failed') });
       }
     }

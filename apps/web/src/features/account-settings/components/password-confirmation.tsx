@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Notice } from '../../../components/ui/notice';
 import { useTranslation } from '../../../lib/i18n';
-import { FormTextField } from './form-text-field';
+import { FormTextField } from '../../../components/form/form-fields';
 
 /**
  * The end of a destructive card (deleting the account, unlinking): the password, what went

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { deleteAccountRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,7 +10,7 @@ import { useUnlinkAccount } from '../api/unlink-account';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
 import { PasswordConfirmation } from './password-confirmation';
-import { setServerErrors } from './server-errors';
+import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface UnlinkValues {
   password: string;
@@ -33,7 +32,7 @@ export function UnlinkAccountCard() {
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { control, handleSubmit, setError, getValues, reset } = useForm<UnlinkValues>({
-    resolver: zodResolver(deleteAccountRequestSchema),
+    resolver: contractResolver(deleteAccountRequestSchema),
     defaultValues: { password: '' },
   });
   if (!linked) return null;
@@ -60,7 +59,7 @@ export function UnlinkAccountCard() {
       // The guards follow the server: the account is no longer linked.
       await refreshSettings().catch(() => undefined);
     } catch (error) {
-      if (!setServerErrors(error, ['password'], setError)) {
+      if (!placeServerErrors(error, setError, ['password'])) {
         setFailure(serverMessage(error) ?? t('unlink.failed'));
       }
     }

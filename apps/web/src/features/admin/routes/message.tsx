@@ -3,17 +3,17 @@ import {
   contactLimits,
   type AdminMessageDetail,
 } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { TextAreaField } from '../../../components/ui/form-field';
+import { FormTextAreaField } from '../../../components/form/form-fields';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
+import { useContractForm } from '../../../lib/contract-form';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useAdminMessage, useMessageActions } from '../api/messages';
 import { MessageStatusBadge } from '../components/message-badges';
 import { QueryState } from '../components/query-state';
@@ -38,22 +38,18 @@ export default function MessageRoute() {
 function MessageThread({ message }: { message: AdminMessageDetail }) {
   const { t, language } = useTranslation('admin');
   const { reply, setStatus } = useMessageActions(message.id);
-  const [body, setBody] = useState('');
   const [replied, setReplied] = useState(false);
-  const { errors, sending, submit } = useFormSubmission(
-    adminReplyRequestSchema,
-    'admin:message.replyFailed',
-  );
+  const { control, reset, sending, submitWith } = useContractForm({
+    schema: adminReplyRequestSchema,
+    defaultValues: { body: '' },
+    failureKey: 'admin:message.replyFailed',
+  });
 
-  const onReply = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setReplied(false);
-    await submit({ body }, async (data) => {
-      await reply.mutateAsync(data.body);
-      setBody('');
-      setReplied(true);
-    });
-  };
+  const onReply = submitWith(async (data) => {
+    await reply.mutateAsync(data.body);
+    reset({ body: '' });
+    setReplied(true);
+  });
 
   return (
     <>
@@ -121,17 +117,20 @@ function MessageThread({ message }: { message: AdminMessageDetail }) {
         {replied && (
           <Notice tone="success" title={t('message.replySent', { email: message.user.email })} />
         )}
-        <form noValidate className={styles.form} onSubmit={(event) => void onReply(event)}>
-          <TextAreaField
-            name="reply"
+        <form
+          noValidate
+          className={styles.form}
+          onSubmit={(event) => {
+            setReplied(false);
+            void onReply(event);
+          }}
+        >
+          <FormTextAreaField
+            control={control}
+            name="body"
             label={t('message.reply')}
             hint={t('message.replyHint', { language: t(`languages.${message.language}`) })}
-            value={body}
             maxLength={contactLimits.reply.max}
-            onChange={(event) => {
-              setBody(event.target.value);
-            }}
-            error={errors.body}
           />
           <div className={styles.actions}>
             <Button type="submit" label={t('message.send')} loading={sending} />

@@ -1,17 +1,17 @@
 import {
   partnerReportDimensions,
   partnerReportQuerySchema,
-  type PartnerReportDimension,
   type PartnerReportQuery,
 } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormSelectField, FormTextField } from '../../../components/form/form-fields';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { SelectField, TextField } from '../../../components/ui/form-field';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Table } from '../../../components/ui/table';
-import { validate, type FieldErrors } from '../../../lib/form-errors';
+import { contractResolver } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
 import { useExportPartnerReport, usePartnerReport } from '../api/partner-report';
 import { formatCurrencyCents } from '../format-currency';
@@ -37,54 +37,33 @@ function thisMonth(): PartnerReportQuery {
  */
 export default function PartnersRoute() {
   const { t, language } = useTranslation('admin');
-  const [values, setValues] = useState<PartnerReportQuery>(thisMonth);
   const [query, setQuery] = useState<PartnerReportQuery>(thisMonth);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { control, handleSubmit } = useForm<PartnerReportQuery>({
+    resolver: contractResolver(partnerReportQuerySchema),
+    defaultValues: query,
+  });
   const report = usePartnerReport(query);
   const exportCsv = useExportPartnerReport();
 
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const checked = validate(partnerReportQuerySchema, values);
-    setErrors(checked.errors ?? {});
-    if (checked.data) setQuery(checked.data);
-  };
+  // The period asked about is the report's query; nothing is sent from here.
+  const onSubmit = handleSubmit((checked) => {
+    setQuery(checked);
+  });
 
   return (
     <Page title={t('partners.title')} intro={t('partners.intro')} width="wide">
       <Card title={t('partners.periodTitle')} titleId="partners-period">
-        <form noValidate className={styles.formRow} onSubmit={onSubmit}>
-          <TextField
-            name="from"
-            type="date"
-            label={t('partners.from')}
-            value={values.from}
-            onChange={(event) => {
-              setValues({ ...values, from: event.target.value });
-            }}
-            error={errors.from}
-          />
-          <TextField
-            name="to"
-            type="date"
-            label={t('partners.to')}
-            value={values.to}
-            onChange={(event) => {
-              setValues({ ...values, to: event.target.value });
-            }}
-            error={errors.to}
-          />
-          <SelectField
+        <form noValidate className={styles.formRow} onSubmit={(event) => void onSubmit(event)}>
+          <FormTextField control={control} name="from" type="date" label={t('partners.from')} />
+          <FormTextField control={control} name="to" type="date" label={t('partners.to')} />
+          <FormSelectField
+            control={control}
             name="dimension"
             label={t('partners.dimension')}
-            value={values.dimension}
             options={partnerReportDimensions.map((dimension) => ({
               value: dimension,
               label: t(`partners.dimensions.${dimension}`),
             }))}
-            onChange={(event) => {
-              setValues({ ...values, dimension: event.target.value as PartnerReportDimension });
-            }}
           />
           <Button type="submit" label={t('partners.show')} loading={report.isFetching} />
         </form>

@@ -6,20 +6,20 @@ import {
   type PromoCodeState,
 } from '@tradebot/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { AppLink } from '../../../components/ui/app-link';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
-import { SelectField, TextField } from '../../../components/ui/form-field';
+import { FormSelectField, FormTextField } from '../../../components/form/form-fields';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Table } from '../../../components/ui/table';
+import { useContractForm } from '../../../lib/contract-form';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useFormSubmission } from '../../../lib/use-form-submission';
 import {
   createPromoCode,
   usePromoCodes,
@@ -84,105 +84,88 @@ type PromoFormField = 'code' | 'benefit' | 'validFrom' | 'validUntil' | 'maxUses
 function CreatePromoCode() {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Record<PromoFormField, string>>({
-    code: '',
-    benefit: promoBenefits[0],
-    validFrom: today(),
-    validUntil: '',
-    maxUses: '',
-  });
   const [created, setCreated] = useState<string | null>(null);
-  const { errors, sending, submit } = useFormSubmission(
-    adminCreatePromoCodeRequestSchema,
-    'admin:promo.createFailed',
-  );
-
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setCreated(null);
-    const maxUses = values.maxUses.trim() === '' ? null : Number(values.maxUses);
-    await submit(
-      {
+  const { control, getValues, reset, sending, submitWith } = useContractForm({
+    schema: adminCreatePromoCodeRequestSchema,
+    defaultValues: {
+      code: '',
+      benefit: promoBenefits[0],
+      validFrom: today(),
+      validUntil: '',
+      maxUses: '',
+    } satisfies Record<PromoFormField, string>,
+    toRequest: (values) => {
+      const maxUses = values.maxUses.trim() === '' ? null : Number(values.maxUses);
+      return {
         code: values.code,
         benefit: values.benefit,
         validFrom: values.validFrom ? startOfDay(values.validFrom) : '',
         validUntil: values.validUntil ? endOfDay(values.validUntil) : null,
         maxUses: Number.isNaN(maxUses) ? -1 : maxUses,
-      },
-      async (data) => {
-        const code = await createPromoCode(data);
-        setCreated(code.code);
-        setValues({ ...values, code: '', maxUses: '', validUntil: '' });
-        await queryClient.invalidateQueries({ queryKey: ['admin', 'promo-codes'] });
-      },
-    );
-  };
+      };
+    },
+    failureKey: 'admin:promo.createFailed',
+  });
+
+  const onSubmit = submitWith(async (data) => {
+    const code = await createPromoCode(data);
+    setCreated(code.code);
+    reset({ ...getValues(), code: '', maxUses: '', validUntil: '' });
+    await queryClient.invalidateQueries({ queryKey: ['admin', 'promo-codes'] });
+  });
 
   return (
     <Card title={t('promo.createTitle')} titleId="promo-create">
       {created && <Notice tone="success" title={t('promo.created', { code: created })} />}
-      <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
+      <form
+        noValidate
+        className={styles.form}
+        onSubmit={(event) => {
+          setCreated(null);
+          void onSubmit(event);
+        }}
+      >
         <div className={styles.formRow}>
-          <TextField
+          <FormTextField
+            control={control}
             name="code"
             label={t('promo.code')}
             hint={t('promo.codeHint')}
             autoCapitalize="characters"
             maxLength={limits.promocode.max}
-            value={values.code}
-            onChange={(event) => {
-              setValues({ ...values, code: event.target.value });
-            }}
-            error={errors.code}
           />
-          <SelectField
+          <FormSelectField
+            control={control}
             name="benefit"
             label={t('promo.benefit')}
-            value={values.benefit}
             options={promoBenefits.map((benefit) => ({
               value: benefit,
               label: t(`promo.benefits.${benefit}`),
             }))}
-            onChange={(event) => {
-              setValues({ ...values, benefit: event.target.value });
-            }}
-            error={errors.benefit}
           />
-          <TextField
+          <FormTextField
+            control={control}
             name="maxUses"
             type="number"
             min={1}
             inputMode="numeric"
             label={t('promo.maxUses')}
             hint={t('promo.maxUsesHint')}
-            value={values.maxUses}
-            onChange={(event) => {
-              setValues({ ...values, maxUses: event.target.value });
-            }}
-            error={errors.maxUses}
           />
         </div>
         <div className={styles.formRow}>
-          <TextField
+          <FormTextField
+            control={control}
             name="validFrom"
             type="date"
             label={t('promo.validFrom')}
-            value={values.validFrom}
-            onChange={(event) => {
-              setValues({ ...values, validFrom: event.target.value });
-            }}
-            error={errors.validFrom}
           />
-          <TextField
+          <FormTextField
+            control={control}
             name="validUntil"
             type="date"
             label={t('promo.validUntil')}
             hint={t('promo.validUntilHint')}
-            value={values.validUntil}
-            onChange={(event) => {
-              setValues({ ...values, validUntil: event.target.value });
-            }}
-            error={errors.validUntil}
           />
         </div>
         <div className={styles.actions}>

@@ -1,13 +1,12 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
 import { forgotPasswordRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { EmailField } from '../../../components/ui/form-field';
-import { useFormSubmission } from '../../../lib/use-form-submission';
+import { FormEmailField } from '../../../components/form/form-fields';
+import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
-import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
+import { useRestoreFormAfterHydration } from '../../../lib/use-hydrated';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { forgotPassword, resetEmail } from '../api/password';
@@ -17,38 +16,29 @@ export default function ForgotPasswordRoute() {
   const { t, language } = useTranslation('auth');
   const navigate = useNavigate();
   const showMessage = useAppStore((state) => state.showMessage);
-  const [email, setEmail] = useState('');
-  // The address this tab last asked a code for (docs/decisions/034).
-  useRestoreAfterHydration(() => {
-    const stored = resetEmail.get();
-    if (stored) setEmail((current) => current || stored);
+  const { control, getValues, setValue, sending, submitWith } = useContractForm({
+    schema: forgotPasswordRequestSchema,
+    defaultValues: { email: '' },
+    toRequest: ({ email }) => ({ email, language }),
+    failureKey: 'forms:errors.recoverPassword',
   });
-  const { errors, sending, submit } = useFormSubmission(
-    forgotPasswordRequestSchema,
-    'forms:errors.recoverPassword',
-  );
+  // The address this tab last asked a code for (docs/decisions/034).
+  useRestoreFormAfterHydration(() => {
+    const stored = resetEmail.get();
+    if (stored && getValues('email') === '') setValue('email', stored);
+  });
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    await submit({ email, language }, async (data) => {
-      await forgotPassword({ email: data.email, language });
-      resetEmail.set(data.email);
-      showMessage({ key: 'auth:forgot.sent' });
-      await navigate(routePath('SetPassword'), { state: { email: data.email } });
-    });
-  };
+  const onSubmit = submitWith(async (data) => {
+    await forgotPassword({ email: data.email, language });
+    resetEmail.set(data.email);
+    showMessage({ key: 'auth:forgot.sent' });
+    await navigate(routePath('SetPassword'), { state: { email: data.email } });
+  });
 
   return (
     <AuthCard titleId="forgot-title" title={t('forgot.title')} lead={t('forgot.lead')}>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
-        <EmailField
-          label={t('fields.email')}
-          value={email}
-          onChange={(event) => {
-            setEmail(event.target.value);
-          }}
-          error={errors.email}
-        />
+        <FormEmailField control={control} name="email" label={t('fields.email')} />
         <Button type="submit" label={t('forgot.submit')} loading={sending} block />
       </form>
       <p>

@@ -1,14 +1,15 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { privacyPolicyVersion, registerRequestSchema, type Language } from '@tradebot/contract';
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useController } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
-import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { FormCheckboxField, FormTextField, shownError } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
-import { useFormSubmission } from '../../../lib/use-form-submission';
-import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
+import { useContractForm } from '../../../lib/contract-form';
+import { useRestoreFormAfterHydration } from '../../../lib/use-hydrated';
 import { useTranslation } from '../../../lib/i18n';
 import { chosenPlan } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
@@ -70,49 +71,46 @@ export default function RegisterRoute() {
 function RegisterForm() {
   const { t, language } = useTranslation('auth');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [values, setValues] = useState<RegisterValues>(() => ({
-    name: '',
-    last_name: '',
-    email: '',
-    phone: '',
-    password: '',
-    confirm_password: '',
-    // spec §3: terms pre-ticked. Privacy consent and the newsletter are not (decision 087).
-    accept_terms: true,
-    accept_privacy: false,
-    subscribe_newsletter: false,
-    promocode: '',
-  }));
-  // The promo code a campaign link stored (spec §4 tracking parameters) prefills the field.
-  useRestoreAfterHydration(() => {
-    const stored = storedTracking().promocode;
-    if (stored) setValues((current) => ({ ...current, promocode: current.promocode || stored }));
+  const { control, getValues, setValue, sending, submitWith } = useContractForm({
+    schema: registerRequestSchema,
+    defaultValues: {
+      name: '',
+      last_name: '',
+      email: '',
+      phone: '',
+      password: '',
+      confirm_password: '',
+      // spec §3: terms pre-ticked. Privacy consent and the newsletter are not (decision 087).
+      accept_terms: true,
+      accept_privacy: false,
+      subscribe_newsletter: false,
+      promocode: '',
+    } satisfies RegisterValues,
+    toRequest: (values) => registerPayload(values, storedTracking(), language, chosenPlan.get()),
+    failureKey: 'forms:errors.register',
   });
-  const { errors, sending, submit } = useFormSubmission(
-    registerRequestSchema,
-    'forms:errors.register',
-  );
-  const promocode = usePromocodeStatus(values.promocode);
+  // The promo code a campaign link stored (spec §4 tracking parameters) prefills the field.
+  useRestoreFormAfterHydration(() => {
+    const stored = storedTracking().promocode;
+    if (stored && getValues('promocode') === '') setValue('promocode', stored);
+  });
+  const {
+    field: { ref: promocodeRef, ...promocodeField },
+    fieldState: promocodeState,
+  } = useController({ name: 'promocode', control });
+  const promocode = usePromocodeStatus(promocodeField.value);
   const promocodeError =
     promocode.state === 'invalid'
       ? { key: 'contract:validation.promocodeInvalid' }
-      : errors.promocode;
+      : shownError(promocodeState.error);
 
-  const update = (name: keyof RegisterValues, value: string | boolean) => {
-    setValues((current) => ({ ...current, [name]: value }));
-  };
-
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    await submit(
-      registerPayload(values, storedTracking(), language, chosenPlan.get()),
-      async (data) => {
-        registrationNonce.set(await register(data));
-        setSentTo(data.email);
-      },
-      promocode.state === 'invalid' || promocode.state === 'validating',
-    );
-  };
+  const onSubmit = submitWith(
+    async (data) => {
+      registrationNonce.set(await register(data));
+      setSentTo(data.email);
+    },
+    () => promocode.state === 'invalid' || promocode.state === 'validating',
+  );
 
   if (sentTo) {
     return (
@@ -141,70 +139,45 @@ function RegisterForm() {
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <div className={styles.grid}>
           {textFields.map((field) => (
-            <TextField
+            <FormTextField
               key={field.name}
+              control={control}
               name={field.name}
               type={field.type}
               autoComplete={field.autoComplete}
               label={t(`fields.${field.name}`)}
               {...('hint' in field ? { hint: t(field.hint) } : {})}
-              value={values[field.name]}
-              onChange={(event) => {
-                update(field.name, event.target.value);
-              }}
-              error={errors[field.name]}
             />
           ))}
         </div>
         <TextField
+          ref={promocodeRef}
           name="promocode"
           autoComplete="off"
           label={t('fields.promocode')}
-          value={values.promocode}
-          onChange={(event) => {
-            update('promocode', event.target.value);
-          }}
+          value={promocodeField.value}
+          onChange={promocodeField.onChange}
+          onBlur={promocodeField.onBlur}
           status={promocodeStatusText(promocode, t)}
           error={promocodeError}
         />
-        <CheckboxField
-          name="accept_terms"
-          checked={values.accept_terms}
-          onChange={(checked) => {
-            update('accept_terms', checked);
-          }}
-          error={errors.accept_terms}
-        >
+        <FormCheckboxField control={control} name="accept_terms">
           {t('acceptTerms.before')}
           <AppLink to="/terms-and-conditions" target="_blank" rel="noopener">
             {t('acceptTerms.terms')}
           </AppLink>
           {t('acceptTerms.after')}
-        </CheckboxField>
-        <CheckboxField
-          name="accept_privacy"
-          checked={values.accept_privacy}
-          onChange={(checked) => {
-            update('accept_privacy', checked);
-          }}
-          error={errors.accept_privacy}
-        >
+        </FormCheckboxField>
+        <FormCheckboxField control={control} name="accept_privacy">
           {t('acceptPrivacy.before')}
           <AppLink to="/privacy-policy" target="_blank" rel="noopener">
             {t('acceptPrivacy.privacy')}
           </AppLink>
           {t('acceptPrivacy.after', { date: policyDate(language) })}
-        </CheckboxField>
-        <CheckboxField
-          name="subscribe_newsletter"
-          checked={values.subscribe_newsletter}
-          onChange={(checked) => {
-            update('subscribe_newsletter', checked);
-          }}
-          error={errors.subscribe_newsletter}
-        >
+        </FormCheckboxField>
+        <FormCheckboxField control={control} name="subscribe_newsletter">
           {t('newsletterOptIn.label')}
-        </CheckboxField>
+        </FormCheckboxField>
         <Button
           type="submit"
           label={t('register.submit')}

@@ -1,13 +1,12 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
 import { setPasswordRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/form-field';
-import { useFormSubmission } from '../../../lib/use-form-submission';
+import { FormTextField } from '../../../components/form/form-fields';
+import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
-import { useRestoreAfterHydration } from '../../../lib/use-hydrated';
+import { useRestoreFormAfterHydration } from '../../../lib/use-hydrated';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { resetEmail, setPassword } from '../api/password';
@@ -44,31 +43,29 @@ export default function SetPasswordRoute() {
   const location = useLocation();
   const showMessage = useAppStore((state) => state.showMessage);
   const carried = (location.state as { email?: unknown } | null)?.email;
-  const [values, setValues] = useState<Values>(() => ({
-    email: typeof carried === 'string' ? carried : '',
-    otp: '',
-    password: '',
-    confirm_password: '',
-  }));
-  // Without router state (a reload), the address this tab asked a code for.
-  useRestoreAfterHydration(() => {
-    const stored = resetEmail.get();
-    if (stored) setValues((current) => ({ ...current, email: current.email || stored }));
+  const { control, getValues, setValue, sending, submitWith } = useContractForm({
+    schema: setPasswordRequestSchema,
+    defaultValues: {
+      email: typeof carried === 'string' ? carried : '',
+      otp: '',
+      password: '',
+      confirm_password: '',
+    } satisfies Values,
+    toRequest: (values) => ({ ...values, language }),
+    failureKey: 'forms:errors.recoverPassword',
   });
-  const { errors, sending, submit } = useFormSubmission(
-    setPasswordRequestSchema,
-    'forms:errors.recoverPassword',
-  );
+  // Without router state (a reload), the address this tab asked a code for.
+  useRestoreFormAfterHydration(() => {
+    const stored = resetEmail.get();
+    if (stored && getValues('email') === '') setValue('email', stored);
+  });
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    await submit({ ...values, language }, async (data) => {
-      await setPassword(data);
-      resetEmail.clear();
-      showMessage({ key: 'forms:success.passwordChanged' });
-      await navigate(routePath('Login'));
-    });
-  };
+  const onSubmit = submitWith(async (data) => {
+    await setPassword(data);
+    resetEmail.clear();
+    showMessage({ key: 'forms:success.passwordChanged' });
+    await navigate(routePath('Login'));
+  });
 
   return (
     <AuthCard
@@ -78,19 +75,15 @@ export default function SetPasswordRoute() {
     >
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         {fields.map((field) => (
-          <TextField
+          <FormTextField
             key={field.name}
+            control={control}
             name={field.name}
             type={field.type}
             autoComplete={field.autoComplete}
             {...(field.name === 'otp' ? { inputMode: 'numeric' as const, maxLength: 6 } : {})}
             label={t(field.label)}
             {...('hint' in field ? { hint: t(field.hint) } : {})}
-            value={values[field.name]}
-            onChange={(event) => {
-              setValues((current) => ({ ...current, [field.name]: event.target.value }));
-            }}
-            error={errors[field.name]}
           />
         ))}
         <Button type="submit" label={t('setPassword.submit')} loading={sending} block />

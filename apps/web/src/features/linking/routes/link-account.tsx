@@ -1,17 +1,18 @@
 import { builtInPlatform, linkAccountRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FactList } from '../../../components/ui/fact-list';
+import { FormTextField } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
 import { Page } from '../../../components/ui/page';
 import { ApiRequestError } from '../../../lib/api-client';
+import { useContractForm } from '../../../lib/contract-form';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
-import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
 import { linkAccount, platformEmailTaken } from '../api/link-account';
@@ -36,31 +37,28 @@ export default function LinkAccountRoute() {
   const email = useAuthStore((state) => state.userConfig?.user.email ?? '');
   const showMessage = useAppStore((state) => state.showMessage);
   const openDialog = useAppStore((state) => state.setTradingAccountModalOpen);
-  const [values, setValues] = useState({ password: '', confirm_password: '' });
   const [opened, setOpened] = useState<OpenedAccount | null>(null);
-  const { errors, sending, submit } = useFormSubmission(
-    linkAccountRequestSchema,
-    'forms:errors.tradingRegister',
-  );
+  const { control, sending, submitWith } = useContractForm({
+    schema: linkAccountRequestSchema,
+    defaultValues: { password: '', confirm_password: '' },
+    failureKey: 'forms:errors.tradingRegister',
+  });
   const toPlatformLogin = () => void navigate(routePath('TradearLogin'));
   const toDashboard = () => void navigate(routePath('Dashboard'));
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    await submit(values, async (data) => {
-      try {
-        const account = await linkAccount(data);
-        setOpened({ email: account.email, startingBalance: account.startingBalance });
-        openDialog(true);
-        await followStep({ linked: true, login_tradear: true });
-      } catch (error) {
-        if (!(error instanceof ApiRequestError) || error.code !== platformEmailTaken) throw error;
-        // spec §8: the e-mail already has a platform account: log in there instead.
-        showMessage({ text: error.message });
-        toPlatformLogin();
-      }
-    });
-  };
+  const onSubmit = submitWith(async (data) => {
+    try {
+      const account = await linkAccount(data);
+      setOpened({ email: account.email, startingBalance: account.startingBalance });
+      openDialog(true);
+      await followStep({ linked: true, login_tradear: true });
+    } catch (error) {
+      if (!(error instanceof ApiRequestError) || error.code !== platformEmailTaken) throw error;
+      // spec §8: the e-mail already has a platform account: log in there instead.
+      showMessage({ text: error.message });
+      toPlatformLogin();
+    }
+  });
 
   return (
     <Page title={t('link.title')} intro={t('link.intro')} width="wide">
@@ -96,28 +94,20 @@ export default function LinkAccountRoute() {
               value={email}
               readOnly
             />
-            <TextField
+            <FormTextField
+              control={control}
               name="password"
               type="password"
               autoComplete="new-password"
               label={t('fields.platformPassword')}
               hint={t('link.passwordHint')}
-              value={values.password}
-              onChange={(event) => {
-                setValues({ ...values, password: event.target.value });
-              }}
-              error={errors.password}
             />
-            <TextField
+            <FormTextField
+              control={control}
               name="confirm_password"
               type="password"
               autoComplete="new-password"
               label={t('fields.confirmPlatformPassword')}
-              value={values.confirm_password}
-              onChange={(event) => {
-                setValues({ ...values, confirm_password: event.target.value });
-              }}
-              error={errors.confirm_password}
             />
             <Button
               type="submit"

@@ -1,14 +1,14 @@
 import { tradingPlatformLoginRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { FormTextField } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
 import { Page } from '../../../components/ui/page';
+import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
-import { useFormSubmission } from '../../../lib/use-form-submission';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
 import { tradingPlatformLogin } from '../api/trading-platform-login';
@@ -24,21 +24,18 @@ export default function TradingPlatformLoginRoute() {
   const navigate = useNavigate();
   const config = useAuthStore((state) => state.userConfig);
   const showMessage = useAppStore((state) => state.showMessage);
-  const [password, setPassword] = useState('');
-  const { errors, sending, submit } = useFormSubmission(
-    tradingPlatformLoginRequestSchema,
-    'forms:errors.login',
-  );
+  const { control, sending, submitWith } = useContractForm({
+    schema: tradingPlatformLoginRequestSchema,
+    defaultValues: { password: '' },
+    failureKey: 'forms:errors.login',
+  });
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    await submit({ password }, async (data) => {
-      await tradingPlatformLogin(data);
-      await followStep({ linked: true, login_tradear: true });
-      showMessage({ key: 'linking:login.done' });
-      await navigate(routePath('Dashboard'));
-    });
-  };
+  const onSubmit = submitWith(async (data) => {
+    await tradingPlatformLogin(data);
+    await followStep({ linked: true, login_tradear: true });
+    showMessage({ key: 'linking:login.done' });
+    await navigate(routePath('Dashboard'));
+  });
 
   return (
     <Page title={t('login.title')} intro={t('login.intro')} width="narrow">
@@ -56,16 +53,12 @@ export default function TradingPlatformLoginRoute() {
             value={config?.user.email ?? ''}
             readOnly
           />
-          <TextField
+          <FormTextField
+            control={control}
             name="password"
             type="password"
             autoComplete="current-password"
             label={t('fields.platformPassword')}
-            value={password}
-            onChange={(event) => {
-              setPassword(event.target.value);
-            }}
-            error={errors.password}
           />
           <Button type="submit" label={t('login.submit')} loading={sending} block />
         </form>

@@ -1,14 +1,11 @@
 import { emailSubscriptionRequestSchema } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
+import { FormEmailField } from '../../../components/form/form-fields';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { EmailField, ErrorText } from '../../../components/ui/form-field';
-import {
-  failureMessage,
-  fieldErrorsFromServer,
-  validate,
-  type FieldErrors,
-} from '../../../lib/form-errors';
+import { ErrorText } from '../../../components/ui/form-field';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useContractForm } from '../../../lib/contract-form';
 import { translateObject, useTranslation } from '../../../lib/i18n';
 import { subscribeEmail } from '../api/subscribe-email';
 import styles from '../promo.module.css';
@@ -16,40 +13,32 @@ import styles from '../promo.module.css';
 /** The promotion this landing page subscribes to. */
 export const freeMonthPromo = 'mesgratis';
 
-type Outcome = 'idle' | 'sending' | 'subscribed';
-
 /** /promo/mesgratis: the free-month landing page and its e-mail subscription form. */
 export default function FreeMonthRoute() {
   const { t } = useTranslation('promo');
-  const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<{ key: string } | { text: string } | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>('idle');
+  const [done, setDone] = useState(false);
   const benefits = translateObject<string[]>(t, 'freeMonth.benefits');
+  const { control, failure, sending, submitWith } = useContractForm({
+    schema: emailSubscriptionRequestSchema,
+    defaultValues: { email: '' },
+    toRequest: ({ email }) => ({ email, promo: freeMonthPromo }),
+    failureKey: 'forms:errors.generic',
+    inline: true,
+  });
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setFailure(null);
-    const checked = validate(emailSubscriptionRequestSchema, { email, promo: freeMonthPromo });
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setOutcome('sending');
+  const onSubmit = submitWith(async ({ email }) => {
     try {
-      setOutcome(await subscribeEmail({ email: checked.data.email, promo: freeMonthPromo }));
+      await subscribeEmail({ email, promo: freeMonthPromo });
+      setDone(true);
     } catch (error) {
-      setOutcome('idle');
-      const { promo, ...fields } = fieldErrorsFromServer(error);
-      if (Object.keys(fields).length) setErrors(fields);
-      // The promotion itself is not available now: nothing the visitor typed is wrong.
-      else if (promo && 'text' in promo) setFailure(promo);
-      else setFailure(failureMessage(error, 'forms:errors.generic'));
+      if (!(error instanceof ApiRequestError)) throw error;
+      const promo = error.fieldErrors.promo?.[0];
+      if (promo === undefined || Object.keys(error.fieldErrors).length > 1) throw error;
+      // The promotion itself is not available now: nothing the visitor typed is wrong, so it
+      // is said under the form, not under the e-mail.
+      throw new ApiRequestError(error.status, error.code, promo);
     }
-  };
-
-  const done = outcome === 'subscribed';
+  });
 
   return (
     <div className={styles.page}>
@@ -74,26 +63,18 @@ export default function FreeMonthRoute() {
             <Button to="/register" label={t('freeMonth.registerCta')} />
           ) : (
             <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
-              <EmailField
+              <FormEmailField
+                control={control}
+                name="email"
                 label={t('freeMonth.emailLabel')}
                 hint={t('freeMonth.emailHint')}
-                value={email}
-                onChange={(event) => {
-                  setEmail(event.target.value);
-                }}
-                error={errors.email}
               />
               {failure && (
                 <div role="alert">
                   <ErrorText id="promo-failure" error={failure} />
                 </div>
               )}
-              <Button
-                type="submit"
-                label={t('freeMonth.submit')}
-                loading={outcome === 'sending'}
-                block
-              />
+              <Button type="submit" label={t('freeMonth.submit')} loading={sending} block />
             </form>
           )}
         </Card>

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   notificationEvents,
   updateNotificationSettingsRequestSchema,
@@ -15,6 +14,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { SwitchField } from '../../../components/ui/switch';
 import type { ToastMessage } from '../../../components/ui/toast';
 import { useTranslation } from '../../../lib/i18n';
+import { contractResolver } from '../../../lib/contract-form';
 import {
   useNotificationSettings,
   useUpdateNotificationSettings,
@@ -115,7 +115,7 @@ function NotificationSwitches({ saved, say }: { saved: NotificationSettings; say
   const update = useUpdateNotificationSettings();
   const { control, handleSubmit, setValue, getValues, reset } =
     useForm<UpdateNotificationSettingsRequest>({
-      resolver: zodResolver(updateNotificationSettingsRequestSchema),
+      resolver: contractResolver(updateNotificationSettingsRequestSchema),
       defaultValues: valuesOf(saved),
     });
   // One save at a time; a change made meanwhile is refused (the switch stays focusable).

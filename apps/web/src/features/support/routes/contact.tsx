@@ -5,17 +5,18 @@ import {
   supportReplyWorkingHours,
   type ContactKind,
 } from '@tradebot/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
+import { useController, useWatch } from 'react-hook-form';
+import { FormTextAreaField, FormTextField } from '../../../components/form/form-fields';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { TextAreaField, TextField } from '../../../components/ui/form-field';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { RadioCardGroup } from '../../../components/ui/radio-card-group';
 import { ApiRequestError } from '../../../lib/api-client';
+import { useContractForm } from '../../../lib/contract-form';
 import { formatDateTime } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useFormSubmission } from '../../../lib/use-form-submission';
 import { sendContactMessage } from '../api/send-contact-message';
 import styles from '../contact.module.css';
 
@@ -27,29 +28,27 @@ const empty = { kind: 'customer_service' as ContactKind, subject: '', message: '
  */
 export default function ContactRoute() {
   const { t, language } = useTranslation('support');
-  const [values, setValues] = useState(empty);
   const [sentDueAt, setSentDueAt] = useState<string | null>(null);
-  const { errors, sending, submit } = useFormSubmission(
-    contactRequestSchema,
-    'forms:errors.sendMessage',
-  );
+  const { control, reset, sending, submitWith } = useContractForm({
+    schema: contactRequestSchema,
+    defaultValues: empty,
+    failureKey: 'forms:errors.sendMessage',
+  });
+  const kind = useController({ name: 'kind', control }).field;
+  const message = useWatch({ control, name: 'message' });
 
-  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSentDueAt(null);
-    await submit(values, async (data) => {
-      try {
-        const sent = await sendContactMessage(data);
-        setSentDueAt(sent.dueAt);
-        setValues({ ...empty, kind: values.kind });
-      } catch (error) {
-        // The server's words for what the user can act on (a field, a limit, the session);
-        // otherwise the spec's "Error sending message".
-        if (error instanceof ApiRequestError && error.status < 500) throw error;
-        throw new Error('message not sent', { cause: error });
-      }
-    });
-  };
+  const onSubmit = submitWith(async (data) => {
+    try {
+      const sent = await sendContactMessage(data);
+      setSentDueAt(sent.dueAt);
+      reset({ ...empty, kind: data.kind });
+    } catch (error) {
+      // The server's words for what the user can act on (a field, a limit, the session);
+      // otherwise the spec's "Error sending message".
+      if (error instanceof ApiRequestError && error.status < 500) throw error;
+      throw new Error('message not sent', { cause: error });
+    }
+  });
 
   return (
     <Page title={t('title')} intro={t('intro', { hours: supportReplyWorkingHours })} width="narrow">
@@ -59,42 +58,36 @@ export default function ContactRoute() {
         </Notice>
       )}
       <Card title={t('formTitle')} titleId="contact-form-title">
-        <form noValidate className={styles.form} onSubmit={(event) => void onSubmit(event)}>
+        <form
+          noValidate
+          className={styles.form}
+          onSubmit={(event) => {
+            setSentDueAt(null);
+            void onSubmit(event);
+          }}
+        >
           <RadioCardGroup
             label={t('kind.label')}
-            value={values.kind}
-            onValueChange={(kind) => {
-              setValues({ ...values, kind });
-            }}
+            value={kind.value}
+            onValueChange={kind.onChange}
             options={contactKinds.map((kind) => ({
               value: kind,
               label: t(`kind.${kind}.label`),
               description: t(`kind.${kind}.description`),
             }))}
           />
-          <TextField
+          <FormTextField
+            control={control}
             name="subject"
             label={t('subject')}
-            value={values.subject}
             maxLength={contactLimits.subject.max}
-            onChange={(event) => {
-              setValues({ ...values, subject: event.target.value });
-            }}
-            error={errors.subject}
           />
-          <TextAreaField
+          <FormTextAreaField
+            control={control}
             name="message"
             label={t('message')}
-            hint={t('messageHint', {
-              count: values.message.length,
-              max: contactLimits.message.max,
-            })}
-            value={values.message}
+            hint={t('messageHint', { count: message.length, max: contactLimits.message.max })}
             maxLength={contactLimits.message.max}
-            onChange={(event) => {
-              setValues({ ...values, message: event.target.value });
-            }}
-            error={errors.message}
           />
           <Button type="submit" label={t('submit')} loading={sending} />
         </form>
