@@ -11,6 +11,7 @@ import type { Db, DatabaseLink } from '../db/database';
 import { RobotHost } from './robot-host';
 import type {
   AccountProjection,
+  CTraderGrant,
   HostMessage,
   RobotEvent,
   RobotHostOptions,
@@ -46,6 +47,11 @@ export interface RobotClientOptions {
   readonly log: RobotLog;
   /** Told once an operation's closure is in the database (the closed-page cache). */
   readonly onClosureStored: (accountId: string) => void;
+  /**
+   * The linked cTrader accounts with their grants opened (decision 096): sent to each robot
+   * started, and again on `syncCTrader`.
+   */
+  readonly ctraderGrants?: () => Promise<CTraderGrant[]>;
 }
 
 /** An account not read (nor listened to) for this long is no longer watched. */
@@ -129,7 +135,24 @@ export class RobotClient implements RobotRuntime {
       clearInterval(client.watchTimer);
       throw error;
     }
+    client.syncCTrader().catch((error: unknown) => {
+      options.log.error({ err: error }, 'robot: starting the linked cTrader accounts failed');
+    });
     return client;
+  }
+
+  /** Sends the robot the linked cTrader accounts as they are now (decision 096). */
+  private syncingCTrader: Promise<void> = Promise.resolve();
+
+  syncCTrader(): Promise<void> {
+    const provider = this.options.ctraderGrants;
+    if (!provider) return Promise.resolve();
+    const next = this.syncingCTrader.then(async () => {
+      if (!this.up) return;
+      await this.request('ctraderGrants', { grants: await provider() });
+    });
+    this.syncingCTrader = next.catch(() => undefined);
+    return next;
   }
 
   private hostOptions(): RobotHostOptions {
@@ -284,6 +307,9 @@ export class RobotClient implements RobotRuntime {
       this.connect().then(
         () => {
           this.options.log.info({ attempt: this.restartAttempt }, 'robot: the worker restarted');
+          this.syncCTrader().catch((error: unknown) => {
+            this.options.log.error({ err: error }, 'robot: restarting the cTrader accounts failed');
+          });
           const settings = [...this.settingsWhileDown];
           this.settingsWhileDown.clear();
           for (const [accountId, applied] of settings) {

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_ACCOUNT,
+  EURUSD,
+  FAKE_APP,
+  FakeCTraderOAuthServer,
+  FakeCTraderServer,
+  fakeOptions,
+} from '@tradebot/robot/ctrader/fake';
+import { operations, userSettings } from '../src/db/schema';
+import { effectiveRobotSettings } from '../src/domain/robot-settings';
+import { allCategoriesEnabled } from '../src/repositories/users.repository';
+import { v1, validRegistration } from './helpers/accounts';
+import { paidUser } from './helpers/linking';
+import { robotOf, useRobotApp } from './helpers/trading';
+
+/**
+ * The robot trading a linked cTrader account (decision 096), against the fake Open API and the
+ * fake Spotware OAuth: linked through OAuth2, prices from the account's spot subscription, market
+ * orders with the published geometry in the broker's units, fills and closures in the same
+ * operations, projection and real-time channel as the built-in platform; unlinked, it stops.
+ */
+
+let ctrader: FakeCTraderServer;
+let oauth: FakeCTraderOAuthServer;
+const redirectUri = 'http://127.0.0.1:9/link-account/ctrader/callback';
+
+beforeAll(async () => {
+  ctrader = new FakeCTraderServer(fakeOptions());
+  await ctrader.listen();
+  oauth = new FakeCTraderOAuthServer({
+    ...FAKE_APP,
+    accessToken: DEMO_ACCOUNT.accessToken,
+    onTokenReplaced: (previous, next) => {
+      ctrader.replaceToken(previous, next);
+    },
+  });
+  await oauth.listen();
+});
+afterAll(async () => {
+  await oauth.close();
+  await ctrader.close();
+});
+
+const env = () => ({
+  PLATFORM_CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  CTRADER_CLIENT_ID: FAKE_APP.clientId,
+  CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
+  CTRADER_AUTH_URL: oauth.authorizeUrl,
+  CTRADER_TOKEN_URL: oauth.tokenUrl,
+  CTRADER_REDIRECT_URI: redirectUri,
+  CTRADER_HOST: '127.0.0.1',
+  CTRADER_PORT: String(ctrader.port),
+  CTRADER_TLS: 'false',
+});
+
+async function linkDemo(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
+  const started = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/authorize`,
+    headers,
+    payload: {},
+  });
+  expect(started.statusCode).toBe(200);
+  const { authorizeUrl } = started.json<{ data: { authorizeUrl: string } }>().data;
+  const granted = await fetch(authorizeUrl, { redirect: 'manual' });
+  const back = new URL(granted.headers.get('location') ?? '');
+  const returned = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/callback`,
+    headers,
+    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+  });
+  expect(returned.statusCode).toBe(200);
+  const linked = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/link`,
+    headers,
+    payload: { ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId },
+  });
+  expect(linked.statusCode).toBe(201);
+}
+
+/** Moves the fake's EURUSD price a step at a time until `done`; false after `max` steps. */
+async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {
+  for (let step = 0; step < max; step++) {
+    if (await done()) return true;
+    const bid = EURUSD.bid + (step % 5) * 0.00001;
+    ctrader.setPrice(EURUSD.symbolId, bid, bid + 0.00012);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return done();
+}
+
+describe('the robot on a linked cTrader account', () => {
+  const context = useRobotApp(env);
+
+  it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', async () => {
+    const { app, publisher } = context;
+    const { userId, headers } = await paidUser(app, 'ctrader-robot@example.com');
+    await linkDemo(app, headers);
+    const [settings] = await app.database.db
+      .update(userSettings)
+      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
+      .where(eq(userSettings.userId, userId))
+      .returning();
+    if (!settings) throw new Error('no settings');
+    const robot = robotOf(app);
+    publisher.listening.add(userId);
+    robot.watch(userId);
+    await robot.applySettings(userId, effectiveRobotSettings(settings));
+
+    // The account as the broker reports it: its balance, nothing simulated.
+    const first = await robot.projection(userId);
+    expect(first?.figures.balanceCents).toBe(1_000_000);
+    expect(first?.trades).toEqual([]);
+    expect(ctrader.requests('ProtoOASubscribeSpotsReq').length).toBeGreaterThan(0);
+
+    const opened = await tickUntil(
+      async () => ((await robot.projection(userId))?.trades.length ?? 0) > 0,
+    );
+    expect(opened).toBe(true);
+    await robot.settled();
+
+    // A market order in the broker's units, with the geometry relative to its own pip.
+    const [order] = ctrader.requests('ProtoOANewOrderReq');
+    if (!order) throw new Error('no order reached the fake');
+    const body = order.body;
+    expect(body.orderType).toBe('MARKET');
+    expect(body.ctidTraderAccountId).toBe(DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(typeof body.clientOrderId).toBe('string');
+    const pip = 100_000 / 10 ** EURUSD.pipPosition;
+    expect(body.relativeTakeProfit).toBe(pip);
+    const spread = 12;
+    expect(body.relativeStopLoss).toBe(spread + 5 * (spread + pip));
+    const volume = Number(body.volume);
+    expect(volume).toBeGreaterThanOrEqual(EURUSD.minVolume);
+    expect(volume % EURUSD.stepVolume).toBe(0);
+
+    // Stored as an operation, keyed in the broker's own namespace, and shown live.
+    const stored = await app.database.db
+      .select()
+      .from(operations)
+      .where(eq(operations.accountId, userId));
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored[0]?.positionId).toMatch(
+      new RegExp(`^ct${String(DEMO_ACCOUNT.ctidTraderAccountId)}-`),
+    );
+    expect(stored[0]?.clientOrderId).toBe(body.clientOrderId);
+    const projection = await robot.projection(userId);
+    expect(projection?.figures.usedMarginCents).toBeGreaterThan(0);
+    // The real-time channel told the user's browser, as for the built-in platform.
+    expect(
+      publisher
+        .to(userId)
+        .some((info) => JSON.stringify(info).includes(stored[0]?.positionId ?? '-')),
+    ).toBe(true);
+    // The 50% cap by the broker's figures: used margin never passes half the equity.
+    expect(projection?.figures.usedMarginCents ?? 0).toBeLessThanOrEqual(
+      (projection?.figures.equityCents ?? 0) / 2,
+    );
+
+    // Its take-profit is hit at the broker: the closure lands in the history.
+    const positionId = stored[0]?.positionId ?? '';
+    ctrader.setPrice(EURUSD.symbolId, EURUSD.bid + 0.01, EURUSD.ask + 0.01);
+    const closed = await tickUntil(async () => {
+      const [row] = await app.database.db
+        .select()
+        .from(operations)
+        .where(eq(operations.positionId, positionId));
+      return row?.closedAt !== null && row?.closedAt !== undefined;
+    }, 100);
+    expect(closed).toBe(true);
+    const [row] = await app.database.db
+      .select()
+      .from(operations)
+      .where(eq(operations.positionId, positionId));
+    expect(row?.closeReason).toBe('tp');
+
+    // Unlinked: the robot stops on that account, its connection closes, nothing more is sent.
+    const connections = ctrader.connections;
+    const unlinked = await app.inject({
+      method: 'POST',
+      url: `${v1}/unlink-account`,
+      headers,
+      payload: { password: validRegistration.password, closeOperations: true },
+    });
+    expect(unlinked.statusCode).toBe(200);
+    expect(robot.hasAccount(userId)).toBe(false);
+    const deadline = Date.now() + 2000;
+    while (ctrader.connections >= connections && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(ctrader.connections).toBeLessThan(connections);
+    const sent = ctrader.requests('ProtoOANewOrderReq').length;
+    await tickUntil(() => Promise.resolve(false), 20);
+    expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
+  });
+});
