@@ -10,7 +10,7 @@ import {
   FakeCTraderServer,
   fakeOptions,
 } from '@tradebot/robot/ctrader/fake';
-import { operations, userSettings } from '../src/db/schema';
+import { notificationOutbox, operations, userSettings } from '../src/db/schema';
 import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
@@ -84,11 +84,14 @@ async function linkDemo(app: FastifyInstance, headers: Record<string, string>): 
   expect(linked.statusCode).toBe(201);
 }
 
+/** Where the fake's EURUSD trades now (a test moves it to hit a take-profit). */
+let base = EURUSD.bid;
+
 /** Moves the fake's EURUSD price a step at a time until `done`; false after `max` steps. */
 async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {
   for (let step = 0; step < max; step++) {
     if (await done()) return true;
-    const bid = EURUSD.bid + (step % 5) * 0.00001;
+    const bid = base + (step % 5) * 0.00001;
     ctrader.setPrice(EURUSD.symbolId, bid, bid + 0.00012);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -97,6 +100,39 @@ async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boole
 
 describe('the robot on a linked cTrader account', () => {
   const context = useRobotApp(env);
+
+  /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
+  async function linkedTrader(email: string) {
+    const { app, publisher } = context;
+    const { userId, headers } = await paidUser(app, email);
+    await app.database.db
+      .update(userSettings)
+      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
+      .where(eq(userSettings.userId, userId));
+    // Linking tells the user cache, so the API reads these settings.
+    await linkDemo(app, headers);
+    const [settings] = await app.database.db
+      .select()
+      .from(userSettings)
+      .where(eq(userSettings.userId, userId));
+    if (!settings) throw new Error('no settings');
+    const robot = robotOf(app);
+    publisher.listening.add(userId);
+    robot.watch(userId);
+    await robot.applySettings(userId, effectiveRobotSettings(settings));
+    return { userId, headers, robot };
+  }
+
+  const openCount = async (userId: string) =>
+    (await robotOf(context.app).projection(userId))?.trades.length ?? 0;
+
+  const unlinkClosing = (headers: Record<string, string>) =>
+    context.app.inject({
+      method: 'POST',
+      url: `${v1}/unlink-account`,
+      headers,
+      payload: { password: validRegistration.password, closeOperations: true },
+    });
 
   it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', async () => {
     const { app, publisher } = context;
@@ -165,7 +201,7 @@ describe('the robot on a linked cTrader account', () => {
 
     // Its take-profit is hit at the broker: the closure lands in the history.
     const positionId = stored[0]?.positionId ?? '';
-    ctrader.setPrice(EURUSD.symbolId, EURUSD.bid + 0.01, EURUSD.ask + 0.01);
+    base += 0.01;
     const closed = await tickUntil(async () => {
       const [row] = await app.database.db
         .select()
@@ -198,5 +234,87 @@ describe('the robot on a linked cTrader account', () => {
     const sent = ctrader.requests('ProtoOANewOrderReq').length;
     await tickUntil(() => Promise.resolve(false), 20);
     expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
+  });
+
+  it('an order executed while the connection dropped is reconciled by its client order id after the reconnection: recorded once, never sent twice; then trading goes on', async () => {
+    const { app } = context;
+    const { userId, headers, robot } = await linkedTrader('ctrader-drop@example.com');
+    expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
+    // The first operation closes at its take-profit, so the instrument is free again.
+    base += 0.01;
+    expect(await tickUntil(async () => (await openCount(userId)) === 0, 100)).toBe(true);
+    await robot.settled();
+    const sentBefore = ctrader.requests('ProtoOANewOrderReq').length;
+    ctrader.failNextOrder('drop-after-execution');
+    base += 0.001;
+    expect(
+      await tickUntil(
+        () => Promise.resolve(ctrader.requests('ProtoOANewOrderReq').length > sentBefore),
+        100,
+      ),
+    ).toBe(true);
+    const dropped = ctrader.requests('ProtoOANewOrderReq')[sentBefore]?.body.clientOrderId;
+    expect(typeof dropped).toBe('string');
+    const storedIds = async () =>
+      (
+        await app.database.db
+          .select({ clientOrderId: operations.clientOrderId })
+          .from(operations)
+          .where(eq(operations.accountId, userId))
+      ).map((row) => row.clientOrderId);
+    // Reconnected and reconciled: the order executed in the dark becomes its operation.
+    expect(await tickUntil(async () => (await storedIds()).includes(String(dropped)), 200)).toBe(
+      true,
+    );
+    await robot.settled();
+    // Every order the broker executed is one operation here; none was sent twice.
+    const executed = ctrader.orders
+      .filter((order) => order.accountId === DEMO_ACCOUNT.ctidTraderAccountId)
+      .map((order) => order.clientOrderId)
+      .filter((id) => id?.startsWith(userId));
+    expect(new Set(executed).size).toBe(executed.length);
+    expect((await storedIds()).sort()).toEqual([...executed].sort());
+    expect((await robot.projection(userId))?.status.idleReason ?? null).toBe(null);
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
+  it('a grant the broker stops accepting: the robot opens nothing more there, the dashboard asks to link again (es, pt) and the user is notified once', async () => {
+    const { app } = context;
+    const { userId, headers, robot } = await linkedTrader('ctrader-expired@example.com');
+    await tickUntil(() => Promise.resolve(false), 3);
+    ctrader.expireToken(DEMO_ACCOUNT.accessToken);
+    try {
+      await tickUntil(
+        async () =>
+          (await robot.projection(userId))?.status.idleReason === 'BROKER_RECONNECT_NEEDED',
+        100,
+      );
+      expect((await robot.projection(userId))?.status.idleReason).toBe('BROKER_RECONNECT_NEEDED');
+      const data = await app.inject({ method: 'GET', url: `${v1}/get-all-data`, headers });
+      // A broker's demo account is said to be one; its figures are the broker's, never a ledger.
+      expect(data.json<{ data: { accountKind: string } }>().data.accountKind).toBe('demo');
+      expect(data.json<{ data: { robot: { idleReason: string } } }>().data.robot).toMatchObject({
+        trading: false,
+        idleReason: 'BROKER_RECONNECT_NEEDED',
+      });
+      const sent = ctrader.requests('ProtoOANewOrderReq').length;
+      base += 0.002;
+      await tickUntil(() => Promise.resolve(false), 30);
+      await robot.settled();
+      expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const notices = await app.database.db
+        .select()
+        .from(notificationOutbox)
+        .where(eq(notificationOutbox.userId, userId));
+      const stopped = notices.filter((notice) => notice.kind === 'robot_stopped');
+      expect(stopped.map((notice) => notice.payload)).toEqual([
+        { reason: 'broker_reconnect_needed' },
+      ]);
+    } finally {
+      // The fake's account answers to its token again, for the next test.
+      ctrader.replaceToken(DEMO_ACCOUNT.accessToken, DEMO_ACCOUNT.accessToken);
+    }
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });
 });

@@ -18,7 +18,7 @@ import {
   type TradeRecord,
   type Unsubscribe,
 } from '@tradebot/robot';
-import { CTraderBroker, CTraderClient } from '@tradebot/robot/ctrader';
+import { CTraderBroker, CTraderClient, CTraderTokenError } from '@tradebot/robot/ctrader';
 import type { Db } from '../db/database';
 import { ctraderProtocol } from '../platforms/ctrader/ctrader-accounts';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
@@ -41,7 +41,18 @@ export interface CTraderRunsOptions {
   readonly heldBack?: (accountId: string) => void;
   /** The connection's clock; a real broker's time is the wall clock. */
   readonly now?: () => number;
+  /**
+   * The account's broker status changed (connection lost or back, grant refused): null while it
+   * trades, else why not. Told once per change.
+   */
+  readonly onBrokerStatus?: (accountId: string, status: BrokerTrouble | null) => void;
+  /** A start that failed for a reason other than the grant is retried after this (doubling). */
+  readonly retryFirstMs?: number;
+  readonly retryMaxMs?: number;
 }
+
+/** Why a linked account's robot cannot trade at its broker now (decision 096). */
+export type BrokerTrouble = 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED';
 
 /** One linked cTrader account's robot: its own connection, adapter, store and engine. */
 interface CTraderRun {
@@ -51,6 +62,7 @@ interface CTraderRun {
   readonly adapter: PrefixedBroker;
   readonly engine: TradingEngine;
   readonly settings: DrizzleAccountSettingsSource;
+  readonly unsubscribe: () => void;
 }
 
 /**
@@ -65,6 +77,11 @@ export class CTraderRuns {
   private readonly runs = new Map<string, CTraderRun>();
   /** Why a linked account has no run now (its connection or authorisation failed). */
   private readonly failures = new Map<string, unknown>();
+  /** The broker status last told per account (see onBrokerStatus). */
+  private readonly told = new Map<string, BrokerTrouble | null>();
+  /** Starts to try again (connection failures), with their attempt number. */
+  private readonly retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  private grants: readonly CTraderGrant[] = [];
   private syncing: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -105,6 +122,7 @@ export class CTraderRuns {
 
   private async apply(grants: readonly CTraderGrant[]): Promise<string[]> {
     if (this.stopped) return [];
+    this.grants = grants;
     const fence = this.options.fence;
     const wanted = new Map(
       grants
@@ -119,21 +137,74 @@ export class CTraderRuns {
       await stopRun(run);
       moved.push(accountId);
     }
-    for (const accountId of this.failures.keys()) {
-      if (!wanted.has(accountId)) this.failures.delete(accountId);
+    for (const accountId of [...this.failures.keys(), ...this.told.keys()]) {
+      if (wanted.has(accountId)) continue;
+      this.failures.delete(accountId);
+      this.told.delete(accountId);
+      const retry = this.retries.get(accountId);
+      if (retry) clearTimeout(retry.timer);
+      this.retries.delete(accountId);
     }
     for (const [accountId, grant] of wanted) {
       if (this.runs.has(accountId)) continue;
-      try {
-        this.runs.set(accountId, await this.start(grant));
-        this.failures.delete(accountId);
-        moved.push(accountId);
-      } catch (error) {
-        this.failures.set(accountId, error);
-        this.options.onError(error, `starting the robot on cTrader account ${accountId}`);
-      }
+      if (await this.tryStart(grant)) moved.push(accountId);
     }
     return moved;
+  }
+
+  /**
+   * Starts the account's run. A refused grant waits for the user to link again (a new grant);
+   * any other failure (the broker unreachable, a timeout) is tried again with backoff.
+   */
+  private async tryStart(grant: CTraderGrant): Promise<boolean> {
+    const { accountId } = grant;
+    try {
+      const run = await this.start(grant);
+      this.runs.set(accountId, run);
+      this.failures.delete(accountId);
+      this.retries.delete(accountId);
+      this.tell(accountId, this.trouble(run));
+      return true;
+    } catch (error) {
+      this.failures.set(accountId, error);
+      this.options.onError(error, `starting the robot on cTrader account ${accountId}`);
+      if (error instanceof CTraderTokenError) {
+        this.tell(accountId, 'BROKER_RECONNECT_NEEDED');
+        return false;
+      }
+      this.tell(accountId, 'BROKER_DISCONNECTED');
+      const attempt = (this.retries.get(accountId)?.attempt ?? 0) + 1;
+      const delay = Math.min(
+        this.options.retryMaxMs ?? 60_000,
+        (this.options.retryFirstMs ?? 1000) * 2 ** (attempt - 1),
+      );
+      const timer = setTimeout(() => {
+        void this.sync(this.grants);
+      }, delay);
+      timer.unref();
+      this.retries.set(accountId, { timer, attempt });
+      return false;
+    }
+  }
+
+  /** Why the run cannot trade at its broker now, or null. */
+  private trouble(run: CTraderRun): BrokerTrouble | null {
+    if (!run.broker.authorised(run.grant.accountId)) return 'BROKER_RECONNECT_NEEDED';
+    if (run.client.state !== 'ready') return 'BROKER_DISCONNECTED';
+    return null;
+  }
+
+  /** The broker status of an account linked here (running or not), or null while it trades. */
+  brokerStatus(accountId: string): BrokerTrouble | null {
+    const run = this.runs.get(accountId);
+    if (run) return this.trouble(run);
+    return this.told.get(accountId) ?? null;
+  }
+
+  private tell(accountId: string, status: BrokerTrouble | null): void {
+    if (this.told.has(accountId) && this.told.get(accountId) === status) return;
+    this.told.set(accountId, status);
+    this.options.onBrokerStatus?.(accountId, status);
   }
 
   private async start(grant: CTraderGrant): Promise<CTraderRun> {
@@ -177,6 +248,12 @@ export class CTraderRuns {
         gateOrders(adapter, store, options.fence, options.heldBack ?? (() => undefined));
       }
       const settings = new DrizzleAccountSettingsSource(options.db, held, 'ctrader');
+      // The robot opens nothing while the broker cannot take it: disconnected, or the grant
+      // refused (decision 096). An order of a signal from before a drop is never sent late.
+      adapter.gate = () => {
+        const run = this.runs.get(grant.accountId);
+        return run ? this.trouble(run) : null;
+      };
       const engine = await TradingEngine.start({
         catalogue: options.catalogue,
         feed: adapter,
@@ -188,7 +265,22 @@ export class CTraderRuns {
         strategy: options.strategy(),
         minimumEdge: defaultSignalModelOptions.minimumEdge,
       });
-      return { grant, client, broker, adapter, engine, settings };
+      // Each change of the connection or the grant is told once (the dashboard, the notice).
+      const check = () => {
+        const run = this.runs.get(grant.accountId);
+        if (run?.client === client) this.tell(grant.accountId, this.trouble(run));
+      };
+      const offState = client.onState(() => {
+        queueMicrotask(check);
+      });
+      const offEvent = client.onEvent((message) => {
+        if (message.name === 'ProtoOAAccountsTokenInvalidatedEvent') queueMicrotask(check);
+      });
+      const unsubscribe = () => {
+        offState();
+        offEvent();
+      };
+      return { grant, client, broker, adapter, engine, settings, unsubscribe };
     } catch (error) {
       client.close();
       throw error;
@@ -201,7 +293,14 @@ export class CTraderRuns {
 
   accountStatus(accountId: string): AccountStatus {
     const run = this.runs.get(accountId);
-    return run ? run.engine.accountStatus(accountId) : { idleReason: 'ROBOT_OFF' };
+    if (!run) return { idleReason: 'ROBOT_OFF' };
+    const status = run.engine.accountStatus(accountId);
+    // The user's own choices first (robot off, no category); then the broker.
+    if (status.idleReason === 'ROBOT_OFF' || status.idleReason === 'NO_CATEGORY_ENABLED') {
+      return status;
+    }
+    const trouble = this.trouble(run);
+    return trouble ? { idleReason: trouble } : status;
   }
 
   openTrades(accountId: string): readonly TradeRecord[] {
@@ -235,6 +334,8 @@ export class CTraderRuns {
   /** Every run stops: no more ticks, orders in flight land, the connections close. */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const retry of this.retries.values()) clearTimeout(retry.timer);
+    this.retries.clear();
     await this.syncing;
     for (const run of this.runs.values()) await stopRun(run);
     this.runs.clear();
@@ -246,6 +347,7 @@ function sameGrant(a: CTraderGrant, b: CTraderGrant): boolean {
 }
 
 async function stopRun(run: CTraderRun): Promise<void> {
+  run.unsubscribe();
   await run.engine.idle();
   run.engine.stop();
   await run.engine.idle();
@@ -259,6 +361,10 @@ async function stopRun(run: CTraderRun): Promise<void> {
  * platform's.
  */
 export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
+  /** Why no order may leave now (the run's broker status), or null. */
+  gate: () => string | null = () => null;
+  private readonly listeners = new Set<(report: ExecutionReport) => void>();
+
   constructor(
     readonly inner: CTraderBroker,
     private readonly prefix: string,
@@ -277,7 +383,20 @@ export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
   }
 
   submitOrder(order: OrderRequest): void {
-    this.inner.submitOrder(order);
+    const trouble = this.gate();
+    if (trouble === null) {
+      this.inner.submitOrder(order);
+      return;
+    }
+    const rejection: ExecutionReport = {
+      kind: 'rejected',
+      clientOrderId: order.clientOrderId,
+      accountId: order.accountId,
+      reason: trouble === 'BROKER_RECONNECT_NEEDED' ? 'NOT_AUTHORISED' : 'BROKER_REJECTED',
+      brokerCode: trouble,
+      time: Date.now(),
+    };
+    for (const listener of this.listeners) listener(rejection);
   }
 
   closePosition(accountId: string, positionId: string, reason: CloseReason): void {
@@ -286,9 +405,14 @@ export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
   }
 
   onReport(listener: (report: ExecutionReport) => void): Unsubscribe {
-    return this.inner.onReport((report) => {
+    this.listeners.add(listener);
+    const off = this.inner.onReport((report) => {
       listener(this.outerReport(report));
     });
+    return () => {
+      this.listeners.delete(listener);
+      off();
+    };
   }
 
   private outerReport<R extends ExecutionReport>(report: R): R {

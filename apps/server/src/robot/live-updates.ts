@@ -81,6 +81,7 @@ export class LiveUpdates {
       case 'TradingHalted':
       case 'TradingResumed':
       case 'RobotStopped':
+      case 'BrokerStatus':
         return;
     }
   }

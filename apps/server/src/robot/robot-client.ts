@@ -110,6 +110,16 @@ export class RobotClient implements RobotRuntime {
     (projection: AccountProjection | undefined) => void
   >();
   private readonly watchTimer: NodeJS.Timeout;
+  /** Linked broker accounts that cannot trade now, and why (BrokerStatus events). */
+  private readonly brokerTrouble = new Map<
+    string,
+    'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED'
+  >();
+
+  brokerStatus(accountId: string): 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null {
+    return this.brokerTrouble.get(accountId) ?? null;
+  }
+
   /** Settings applied while the robot was down, for the worker that replaces it. */
   private readonly settingsWhileDown = new Map<string, RobotSettings>();
   private restartTimer: NodeJS.Timeout | undefined;
@@ -217,7 +227,8 @@ export class RobotClient implements RobotRuntime {
   private receive(message: HostMessage): void {
     switch (message.type) {
       case 'ready':
-        // A new robot watches nothing yet.
+        // A new robot watches nothing yet, and tells the broker statuses again.
+        this.brokerTrouble.clear();
         this.lastRead.clear();
         this.projections.clear();
         for (const projection of message.projections) {
@@ -273,6 +284,10 @@ export class RobotClient implements RobotRuntime {
         break;
       case 'TradingHalted':
         this.options.log.error({ reason: event.reason }, 'robot: trading halted');
+        break;
+      case 'BrokerStatus':
+        if (event.status === null) this.brokerTrouble.delete(event.accountId);
+        else this.brokerTrouble.set(event.accountId, event.status);
         break;
       case 'TradingResumed':
       case 'RobotStopped':

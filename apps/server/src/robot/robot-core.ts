@@ -19,7 +19,7 @@ import {
   saveMarketQuotes,
 } from './drizzle-platform-journal';
 import { projectAccount, projectionMark, type ProjectionSources } from './account-projection';
-import { CTraderRuns, gateOrders } from './ctrader-runs';
+import { CTraderRuns, gateOrders, type BrokerTrouble } from './ctrader-runs';
 import type { AccountProjection, CTraderConnectionOptions, CTraderGrant } from './robot-protocol';
 import type { WriteFence } from './write-fence';
 
@@ -53,6 +53,10 @@ export interface RobotCoreOptions {
     readonly strategy: () => Strategy;
     /** The grants this run starts with (a run replaced under leases keeps them). */
     readonly grants?: readonly CTraderGrant[];
+    /** An account's broker status changed (CTraderRuns' onBrokerStatus). */
+    readonly onBrokerStatus?: (accountId: string, status: BrokerTrouble | null) => void;
+    /** Failed starts are retried after this, doubling (tests make it short). */
+    readonly retryFirstMs?: number;
   };
   readonly onError: (error: unknown, what: string) => void;
   /** Told once an operation's closure is in the database. */
@@ -172,6 +176,12 @@ export class RobotCore {
         events,
         strategy: options.ctrader.strategy,
         onError: options.onError,
+        ...(options.ctrader.onBrokerStatus
+          ? { onBrokerStatus: options.ctrader.onBrokerStatus }
+          : {}),
+        ...(options.ctrader.retryFirstMs === undefined
+          ? {}
+          : { retryFirstMs: options.ctrader.retryFirstMs }),
         ...(options.onClosureStored ? { onClosureStored: options.onClosureStored } : {}),
         ...(leases ? { fence: leases.fence, heldBack: leases.heldBack } : {}),
       });

@@ -35,7 +35,12 @@ type PendingChange =
   | { readonly type: 'PositionOpened' | 'PositionClosed'; readonly trade: TradeRecord }
   | { readonly type: 'ClosureStored'; readonly accountId: string }
   | { readonly type: 'TradingHalted'; readonly reason: string }
-  | { readonly type: 'TradingResumed' };
+  | { readonly type: 'TradingResumed' }
+  | {
+      readonly type: 'BrokerStatus';
+      readonly accountId: string;
+      readonly status: 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
+    };
 
 /**
  * The robot's side of the facade (decisions 046 and 070): runs a RobotCore, answers the main
@@ -132,6 +137,13 @@ export class RobotHost {
                 (options.testOnlyStrategy
                   ? testOnlyStrategy(options.testOnlyStrategy)
                   : new SignalModel()),
+              ...(options.ctrader.retryFirstMs === undefined
+                ? {}
+                : { retryFirstMs: options.ctrader.retryFirstMs }),
+              onBrokerStatus: (accountId, status) => {
+                host.touched.add(accountId);
+                host.queue({ type: 'BrokerStatus', accountId, status });
+              },
             },
           }
         : {}),
@@ -512,6 +524,14 @@ export class RobotHost {
           break;
         case 'TradingResumed':
           events.push({ type: 'TradingResumed', seq: ++this.seq });
+          break;
+        case 'BrokerStatus':
+          events.push({
+            type: 'BrokerStatus',
+            seq: ++this.seq,
+            accountId: change.accountId,
+            status: change.status,
+          });
           break;
       }
     }

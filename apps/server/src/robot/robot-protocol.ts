@@ -54,6 +54,8 @@ export interface CTraderConnectionOptions {
   readonly tls: boolean;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** A start that failed is tried again after this, doubling (1 s by default). */
+  readonly retryFirstMs?: number;
   /** Reconnection backoff (the client's defaults unless set; tests make them short). */
   readonly backoffInitialMs?: number;
   readonly backoffMaxMs?: number;
@@ -172,7 +174,17 @@ export type RobotEvent =
   | (Sequenced & { readonly type: 'TradingHalted'; readonly reason: string })
   | (Sequenced & { readonly type: 'TradingResumed' })
   /** The robot stopped cleanly: nothing more comes from this run. */
-  | (Sequenced & { readonly type: 'RobotStopped' });
+  | (Sequenced & { readonly type: 'RobotStopped' })
+  /**
+   * A linked broker account's connection or grant changed (decision 096): why the robot cannot
+   * trade there now, or null once it can again. Sent for accounts with no projection too (a
+   * grant refused at start).
+   */
+  | (Sequenced & {
+      readonly type: 'BrokerStatus';
+      readonly accountId: string;
+      readonly status: 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
+    });
 
 export type RobotEventType = RobotEvent['type'];
 
