@@ -317,4 +317,42 @@ describe('the robot on a linked cTrader account', () => {
     }
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });
+
+  it('a refreshed grant restarts the account on a new connection: the open operation is reconciled by its client order id, nothing is sent again, and it closes into the history', async () => {
+    const { app, clock } = context;
+    const { userId, headers, robot } = await linkedTrader('ctrader-restart@example.com');
+    expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
+    await robot.settled();
+    const [open] = (await robot.projection(userId))?.trades ?? [];
+    const orders = ctrader.requests('ProtoOANewOrderReq').length;
+    const authorisations = ctrader.requests('ProtoOAAccountAuthReq').length;
+
+    // Within the week before the token expires: refreshed, and the robot takes the new token.
+    clock.advance(24 * 24 * 60 * 60_000);
+    expect(await app.services.ctraderLinking.refreshDue()).toBe(1);
+    expect(ctrader.requests('ProtoOAAccountAuthReq').length).toBeGreaterThan(authorisations);
+    expect(ctrader.requests('ProtoOAAccountAuthReq').at(-1)?.body.accessToken).toBe(
+      oauth.currentAccessToken,
+    );
+    // The new run found the position at the broker by its label, the same operation.
+    const after = await robot.projection(userId);
+    expect(after?.trades.map((trade) => trade.id)).toEqual([open?.id]);
+    expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(orders);
+
+    base += 0.01;
+    const closed = await tickUntil(async () => {
+      const [row] = await app.database.db
+        .select()
+        .from(operations)
+        .where(eq(operations.positionId, String(open?.id)));
+      return row?.closeReason === 'tp';
+    }, 100);
+    expect(closed).toBe(true);
+    const ids = ctrader.orders
+      .map((order) => order.clientOrderId)
+      .filter((id) => id?.startsWith(userId));
+    expect(new Set(ids).size).toBe(ids.length);
+    // (The session lapsed with the 24 days; the app's close stops the robot's run.)
+    void headers;
+  });
 });
