@@ -320,7 +320,7 @@ describe('the robot on a linked cTrader account', () => {
 
   it('a refreshed grant restarts the account on a new connection: the open operation is reconciled by its client order id, nothing is sent again, and it closes into the history', async () => {
     const { app, clock } = context;
-    const { userId, headers, robot } = await linkedTrader('ctrader-restart@example.com');
+    const { userId, robot } = await linkedTrader('ctrader-restart@example.com');
     expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
     await robot.settled();
     const [open] = (await robot.projection(userId))?.trades ?? [];
@@ -352,7 +352,6 @@ describe('the robot on a linked cTrader account', () => {
       .map((order) => order.clientOrderId)
       .filter((id) => id?.startsWith(userId));
     expect(new Set(ids).size).toBe(ids.length);
-    // (The session lapsed with the 24 days; the app's close stops the robot's run.)
-    void headers;
+    // The session lapsed with the 24 days: no unlink here; the app's close stops the run.
   });
 });
