@@ -293,6 +293,12 @@ describe('the robot on a linked cTrader account', () => {
       const data = await app.inject({ method: 'GET', url: `${v1}/get-all-data`, headers });
       // A broker's demo account is said to be one; its figures are the broker's, never a ledger.
       expect(data.json<{ data: { accountKind: string } }>().data.accountKind).toBe('demo');
+      // A browser listening was told at once, without a reload.
+      expect(
+        context.publisher
+          .to(userId)
+          .some((info) => info.robot?.idleReason === 'BROKER_RECONNECT_NEEDED'),
+      ).toBe(true);
       expect(data.json<{ data: { robot: { idleReason: string } } }>().data.robot).toMatchObject({
         trading: false,
         idleReason: 'BROKER_RECONNECT_NEEDED',

@@ -230,6 +230,12 @@ export class TradingService {
     return page.trades.map((trade) => tradeRowOf(trade, this.catalogue));
   }
 
+  /** The user's robot status now, or undefined without settings (a deleted account). */
+  async robotStatusOf(userId: string): Promise<RobotStatus | undefined> {
+    const settings = await this.users.findSettings(userId);
+    return settings ? this.robotStatus(settings) : undefined;
+  }
+
   /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
   async robotStatus(settings: SettingsRow): Promise<RobotStatus> {
     const idleReason = await this.idleReason(settings);
