@@ -95,6 +95,7 @@ import { CTraderAuthorizationsRepository } from './repositories/ctrader-authoriz
 import { CTraderOAuth } from './platforms/ctrader/ctrader-oauth';
 import { ctraderHosts, listCTraderAccounts } from './platforms/ctrader/ctrader-accounts';
 import { ctraderLinkingRoutes } from './http/v1/ctrader-linking.routes';
+import { loadCTraderGrants } from './robot/ctrader-grants';
 import { BrokerSearchService } from './services/broker-search.service';
 import { BrokersRepository } from './repositories/brokers.repository';
 import { PlatformUsersRepository } from './repositories/platform-users.repository';
@@ -568,6 +569,21 @@ export async function buildApp(
             : {}),
           quoteSaveMs,
           mirrorMs: config.ROBOT_MIRROR_MS,
+          // Linked cTrader accounts trade at this server's environment (decision 096).
+          ...(config.CTRADER_CLIENT_ID && config.CTRADER_CLIENT_SECRET
+            ? {
+                ctrader: {
+                  host: config.CTRADER_HOST ?? ctraderHosts[config.CTRADER_ENVIRONMENT],
+                  port: config.CTRADER_PORT,
+                  tls: config.CTRADER_TLS,
+                  clientId: config.CTRADER_CLIENT_ID,
+                  clientSecret: config.CTRADER_CLIENT_SECRET,
+                  ...(config.NODE_ENV === 'test'
+                    ? { backoffInitialMs: 50, backoffMaxMs: 500 }
+                    : {}),
+                },
+              }
+            : {}),
           ...(config.ROBOT_LEASES
             ? {
                 leases: {
@@ -584,6 +600,10 @@ export async function buildApp(
         onClosureStored: (accountId) => {
           closedPages?.stored(accountId);
         },
+        ctraderGrants: () =>
+          loadCTraderGrants(db, credentialsCipher, (userId, error) => {
+            app.log.error({ err: error, userId }, 'robot: a cTrader grant does not open');
+          }),
       })
     : undefined;
   app.decorate('robot', robot);
@@ -816,7 +836,12 @@ export async function buildApp(
     },
     onLinked: async (row) => {
       await users.userChanged(row.userId);
+      // The robot starts trading the account at the broker before its settings are applied.
+      await robot?.syncCTrader();
       await trading.applyStoredSettings(row.userId);
+    },
+    onTokenRefreshed: async () => {
+      await robot?.syncCTrader();
     },
     onFailure: (error, what) => {
       app.log.error({ err: error }, `ctrader: ${what} failed`);
@@ -833,6 +858,7 @@ export async function buildApp(
       robot?.hasAccount(userId) ? ((await robot.projection(userId))?.trades.length ?? 0) : 0,
     onUnlinked: async (row) => {
       await users.userChanged(row.userId);
+      await robot?.syncCTrader();
       await trading.applyStoredSettings(row.userId);
     },
   });

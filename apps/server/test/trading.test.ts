@@ -142,6 +142,7 @@ describe('get-all-data', () => {
         exposure: 0,
         exposureCap: 0.5,
       },
+      accountKind: 'simulated',
       trades: [],
       closed: [],
       closedPage: { period: 'all', total: 0, nextCursor: null },

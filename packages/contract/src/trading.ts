@@ -115,6 +115,16 @@ export const robotIdleReasons = [
    * break-even plus costs lately (decision 093): "no trade: no edge today".
    */
   'NO_EDGE',
+  /**
+   * A linked broker's connection is down; the robot opens nothing there until it is back
+   * (decision 096). It reconnects on its own.
+   */
+  'BROKER_DISCONNECTED',
+  /**
+   * The broker refused the grant (expired or revoked): the robot opens nothing there until the
+   * user links the account again (decision 096).
+   */
+  'BROKER_RECONNECT_NEEDED',
 ] as const;
 export type RobotIdleReason = (typeof robotIdleReasons)[number];
 
@@ -133,8 +143,16 @@ export const closedPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/**
+ * Where the account the dashboard shows lives (decision 096): the built-in platform's simulated
+ * money, a cTrader broker's demo account, or a live one with the user's own money.
+ */
+export const accountKinds = ['simulated', 'demo', 'live'] as const;
+export type AccountKind = (typeof accountKinds)[number];
+
 export const tradingDataSchema = z.object({
   account: tradingAccountSchema.nullable(),
+  accountKind: z.enum(accountKinds),
   trades: z.array(tradeRowSchema),
   closed: z.array(tradeRowSchema),
   closedPage: closedPageSchema,

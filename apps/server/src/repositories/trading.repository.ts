@@ -1,8 +1,9 @@
+import type { AccountKind } from '@tradebot/contract';
 import type { TradeRecord } from '@tradebot/robot';
 import { and, asc, count, desc, eq, gte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
-import { operations, platformAccounts } from '../db/schema';
+import { operations, platformAccounts, tradingPlatformLinks } from '../db/schema';
 import { tradeOf } from '../robot/drizzle-execution-store';
 
 export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
@@ -24,6 +25,20 @@ const isClosed = ne(operations.closeReason, 'open');
 /** The live account's reads: operations and the platform's account rows. */
 export class TradingRepository {
   constructor(private readonly db: Db) {}
+
+  /** Where the user's account lives: the built-in platform, or a cTrader demo or live one. */
+  async accountKind(userId: string): Promise<AccountKind> {
+    const [row] = await this.db
+      .select({
+        platform: tradingPlatformLinks.platform,
+        broker: tradingPlatformLinks.brokerAccount,
+      })
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId))
+      .limit(1);
+    if (row?.platform !== 'ctrader') return 'simulated';
+    return row.broker?.live === true ? 'live' : 'demo';
+  }
 
   async platformAccount(accountId: string): Promise<PlatformAccountRow | undefined> {
     const [row] = await this.db

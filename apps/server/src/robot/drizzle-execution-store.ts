@@ -9,11 +9,17 @@ import type {
   TradeRecord,
 } from '@tradebot/robot';
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
 import { pgArrayLiteral } from '../db/pg-array';
-import { dayStarts, operations, orderIntents } from '../db/schema';
+import { dayStarts, operations, orderIntents, tradingPlatformLinks } from '../db/schema';
 import { fenced, type WriteFence } from './write-fence';
+
+/** The account is not linked to a cTrader broker (decision 096). */
+export function notLinkedToCTrader(account: SQL | AnyPgColumn): SQL {
+  return sql`not exists (select 1 from ${tradingPlatformLinks} where ${tradingPlatformLinks.userId} = ${account} and ${tradingPlatformLinks.platform} = 'ctrader')`;
+}
 
 type IntentRow = typeof orderIntents.$inferSelect;
 type OperationRow = typeof operations.$inferSelect;
@@ -90,6 +96,11 @@ function operationRow(trade: TradeRecord): OperationInsert {
 export interface StoreScope {
   readonly accounts?: readonly string[];
   readonly fence?: WriteFence;
+  /**
+   * The built-in platform's run leaves out the accounts linked to a cTrader broker: their
+   * intents and operations are the cTrader runs' (decision 096).
+   */
+  readonly builtInOnly?: boolean;
 }
 
 type StoreWrite =
@@ -161,9 +172,13 @@ export class DrizzleExecutionStore implements ExecutionStore {
       typeof orderIntents.accountId | typeof operations.accountId | typeof dayStarts.accountId,
   ): SQL | undefined {
     const accounts = this.scope.accounts;
-    return accounts === undefined
-      ? undefined
-      : sql`${column} = any(${pgArrayLiteral(accounts)}::uuid[])`;
+    const held =
+      accounts === undefined
+        ? undefined
+        : sql`${column} = any(${pgArrayLiteral(accounts)}::uuid[])`;
+    if (!this.scope.builtInOnly) return held;
+    const builtIn = notLinkedToCTrader(column);
+    return held === undefined ? builtIn : sql`${held} and ${builtIn}`;
   }
 
   private enqueue(write: StoreWrite): Promise<void> {

@@ -141,10 +141,14 @@ export class LeaseKeeper {
 
   /** This process's fair share: the accounts over the processes holding leases now. */
   private async share(): Promise<number> {
-    // Every account at the platform has a lease row (a new one is free at once).
+    // Every account at the platform, and every account linked to a cTrader broker (decision
+    // 096), has a lease row (a new one is free at once).
     await this.db.execute(sql`
       insert into robot_leases (account_id, lease_until)
-      select p.account_id, '-infinity'::timestamptz from platform_accounts p
+      select p.account_id, '-infinity'::timestamptz from (
+        select account_id from platform_accounts
+        union select user_id from trading_platform_links where platform = 'ctrader'
+      ) p
       where not exists (select 1 from robot_leases l where l.account_id = p.account_id)
       on conflict do nothing`);
     // This process says it is alive for a lease's time; the others alive share the accounts.

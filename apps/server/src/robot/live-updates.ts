@@ -77,6 +77,10 @@ export class LiveUpdates {
         if (event.projection.trades.length > 0) this.moved.set(event.accountId, event.projection);
         else this.moved.delete(event.accountId);
         return;
+      case 'BrokerStatus':
+        // The broker's connection or grant changed (decision 096): the dashboard says it now.
+        this.enqueue(() => this.robotStatus(event.accountId));
+        return;
       case 'ClosureStored':
       case 'TradingHalted':
       case 'TradingResumed':
@@ -124,6 +128,13 @@ export class LiveUpdates {
       }
       this.publisher.toUser(accountId, info);
     }
+  }
+
+  /** The user's robot status, to a browser listening. */
+  private async robotStatus(accountId: string): Promise<void> {
+    if (this.stopped || !this.publisher.hasListeners(accountId)) return;
+    const robot = await this.trading.robotStatusOf(accountId);
+    if (robot) this.publisher.toUser(accountId, { robot });
   }
 
   /** The newest closed rows: the database's, with the ones just closed in case it lags. */

@@ -12,6 +12,7 @@ import type { Db, DatabaseLink } from '../db/database';
 import { RobotHost } from './robot-host';
 import type {
   AccountProjection,
+  CTraderGrant,
   HostMessage,
   RobotEvent,
   RobotHostOptions,
@@ -47,6 +48,11 @@ export interface RobotClientOptions {
   readonly log: RobotLog;
   /** Told once an operation's closure is in the database (the closed-page cache). */
   readonly onClosureStored: (accountId: string) => void;
+  /**
+   * The linked cTrader accounts with their grants opened (decision 096): sent to each robot
+   * started, and again on `syncCTrader`.
+   */
+  readonly ctraderGrants?: () => Promise<CTraderGrant[]>;
 }
 
 /** An account not read (nor listened to) for this long is no longer watched. */
@@ -105,6 +111,16 @@ export class RobotClient implements RobotRuntime {
     (projection: AccountProjection | undefined) => void
   >();
   private readonly watchTimer: NodeJS.Timeout;
+  /** Linked broker accounts that cannot trade now, and why (BrokerStatus events). */
+  private readonly brokerTrouble = new Map<
+    string,
+    'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED'
+  >();
+
+  brokerStatus(accountId: string): 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null {
+    return this.brokerTrouble.get(accountId) ?? null;
+  }
+
   /** Settings applied while the robot was down, for the worker that replaces it. */
   private readonly settingsWhileDown = new Map<string, RobotSettings>();
   private restartTimer: NodeJS.Timeout | undefined;
@@ -130,7 +146,24 @@ export class RobotClient implements RobotRuntime {
       clearInterval(client.watchTimer);
       throw error;
     }
+    client.syncCTrader().catch((error: unknown) => {
+      options.log.error({ err: error }, 'robot: starting the linked cTrader accounts failed');
+    });
     return client;
+  }
+
+  /** Sends the robot the linked cTrader accounts as they are now (decision 096). */
+  private syncingCTrader: Promise<void> = Promise.resolve();
+
+  syncCTrader(): Promise<void> {
+    const provider = this.options.ctraderGrants;
+    if (!provider) return Promise.resolve();
+    const next = this.syncingCTrader.then(async () => {
+      if (!this.up) return;
+      await this.request('ctraderGrants', { grants: await provider() });
+    });
+    this.syncingCTrader = next.catch(() => undefined);
+    return next;
   }
 
   private hostOptions(): RobotHostOptions {
@@ -195,7 +228,8 @@ export class RobotClient implements RobotRuntime {
   private receive(message: HostMessage): void {
     switch (message.type) {
       case 'ready':
-        // A new robot watches nothing yet.
+        // A new robot watches nothing yet, and tells the broker statuses again.
+        this.brokerTrouble.clear();
         this.lastRead.clear();
         this.projections.clear();
         for (const projection of message.projections) {
@@ -252,6 +286,10 @@ export class RobotClient implements RobotRuntime {
       case 'TradingHalted':
         this.options.log.error({ reason: event.reason }, 'robot: trading halted');
         break;
+      case 'BrokerStatus':
+        if (event.status === null) this.brokerTrouble.delete(event.accountId);
+        else this.brokerTrouble.set(event.accountId, event.status);
+        break;
       case 'TradingResumed':
       case 'RobotStopped':
         break;
@@ -288,6 +326,9 @@ export class RobotClient implements RobotRuntime {
       this.connect().then(
         () => {
           this.options.log.info({ attempt: this.restartAttempt }, 'robot: the worker restarted');
+          this.syncCTrader().catch((error: unknown) => {
+            this.options.log.error({ err: error }, 'robot: restarting the cTrader accounts failed');
+          });
           const settings = [...this.settingsWhileDown];
           this.settingsWhileDown.clear();
           for (const [accountId, applied] of settings) {

@@ -19,7 +19,8 @@ import {
   saveMarketQuotes,
 } from './drizzle-platform-journal';
 import { projectAccount, projectionMark, type ProjectionSources } from './account-projection';
-import type { AccountProjection } from './robot-protocol';
+import { CTraderRuns, gateOrders, type BrokerTrouble } from './ctrader-runs';
+import type { AccountProjection, CTraderConnectionOptions, CTraderGrant } from './robot-protocol';
 import type { WriteFence } from './write-fence';
 
 const dayMs = 86_400_000;
@@ -42,6 +43,21 @@ export interface RobotCoreOptions {
   readonly warmUpMs: number;
   /** The signal model by default; tests and benchmarks may pass another (never warmed up). */
   readonly strategy?: Strategy;
+  /**
+   * Linked cTrader accounts (decision 096): where they connect, and the strategy each account's
+   * engine gets, a fresh one that learns from that broker's prices (never the built-in
+   * platform's, warmed on simulated history). Unset: cTrader accounts do not trade.
+   */
+  readonly ctrader?: {
+    readonly connection: CTraderConnectionOptions;
+    readonly strategy: () => Strategy;
+    /** The grants this run starts with (a run replaced under leases keeps them). */
+    readonly grants?: readonly CTraderGrant[];
+    /** An account's broker status changed (CTraderRuns' onBrokerStatus). */
+    readonly onBrokerStatus?: (accountId: string, status: BrokerTrouble | null) => void;
+    /** Failed starts are retried after this, doubling (tests make it short). */
+    readonly retryFirstMs?: number;
+  };
   readonly onError: (error: unknown, what: string) => void;
   /** Told once an operation's closure is in the database. */
   readonly onClosureStored?: (accountId: string) => void;
@@ -89,14 +105,17 @@ export class RobotCore {
     private readonly settingsSource: DrizzleAccountSettingsSource,
     /** The settings last given to the engine per account, as JSON. */
     private readonly applied: Map<string, string>,
+    /** Linked cTrader accounts, each on its own engine (decision 096). */
+    readonly ctrader: CTraderRuns | undefined,
   ) {
     this.accounts = new Set(accountIds);
+    const at = (accountId: string) => (ctrader?.has(accountId) ? ctrader : undefined);
     this.sources = {
       catalogue,
-      account: (accountId) => broker.account(accountId),
-      accountStatus: (accountId) => engine.accountStatus(accountId),
-      openTrades: (accountId) => engine.openTrades(accountId),
-      openPositions: (accountId) => broker.openPositions(accountId),
+      account: (accountId) => (at(accountId) ?? broker).account(accountId),
+      accountStatus: (accountId) => (at(accountId) ?? engine).accountStatus(accountId),
+      openTrades: (accountId) => (at(accountId) ?? engine).openTrades(accountId),
+      openPositions: (accountId) => (at(accountId) ?? broker).openPositions(accountId),
     };
   }
 
@@ -114,11 +133,11 @@ export class RobotCore {
       journal: new DrizzlePlatformJournal(db, leases?.fence),
       clock: { now: options.now },
     });
-    const store = new DrizzleExecutionStore(
-      db,
-      options.onClosureStored,
-      leases ? { accounts: held, fence: leases.fence } : {},
-    );
+    // Accounts linked to a cTrader broker trade there, on their own engines (decision 096).
+    const store = new DrizzleExecutionStore(db, options.onClosureStored, {
+      ...(leases ? { accounts: held, fence: leases.fence } : {}),
+      builtInOnly: true,
+    });
     if (leases) gateOrders(broker, store, leases.fence, leases.heldBack);
     // What the engine was given for each account, so a later read of the store applies changes.
     const settingsSource = new DrizzleAccountSettingsSource(db, held);
@@ -148,6 +167,24 @@ export class RobotCore {
           ? { warmUp: { historyMs: options.warmUpMs } }
           : {}),
     });
+    const ctrader =
+      options.ctrader &&
+      new CTraderRuns({
+        db,
+        catalogue,
+        connection: options.ctrader.connection,
+        events,
+        strategy: options.ctrader.strategy,
+        onError: options.onError,
+        ...(options.ctrader.onBrokerStatus
+          ? { onBrokerStatus: options.ctrader.onBrokerStatus }
+          : {}),
+        ...(options.ctrader.retryFirstMs === undefined
+          ? {}
+          : { retryFirstMs: options.ctrader.retryFirstMs }),
+        ...(options.onClosureStored ? { onClosureStored: options.onClosureStored } : {}),
+        ...(leases ? { fence: leases.fence, heldBack: leases.heldBack } : {}),
+      });
     const runtime = new RobotCore(
       options,
       catalogue,
@@ -159,7 +196,9 @@ export class RobotCore {
       strategy,
       settingsSource,
       applied,
+      ctrader,
     );
+    if (options.ctrader?.grants) await runtime.syncCTrader(options.ctrader.grants);
     for (const tick of state.lastTicks) runtime.savedQuoteTimes.set(tick.symbol, tick.time);
     if (options.autoAdvance) {
       runtime.timer = setInterval(() => {
@@ -196,11 +235,36 @@ export class RobotCore {
     await this.engine.idle();
     await this.broker.durable();
     await this.engine.idle();
+    await this.ctrader?.settled();
   }
 
-  /** Every account at the platform (with leases: every account this run holds). */
+  /**
+   * Every account at the platform and every linked cTrader account running (with leases: every
+   * account this run holds).
+   */
   accountIds(): string[] {
-    return [...this.accounts];
+    return [...new Set([...this.accounts, ...(this.ctrader?.accountIds() ?? [])])];
+  }
+
+  /** The grants this run trades now (a run replaced under leases starts with them). */
+  grants: readonly CTraderGrant[] = [];
+
+  /**
+   * Runs exactly these linked cTrader accounts (decision 096); an account that moves to cTrader
+   * leaves the built-in platform's engine. Resolves with the accounts whose run started or
+   * stopped.
+   */
+  async syncCTrader(grants: readonly CTraderGrant[]): Promise<string[]> {
+    this.grants = grants;
+    if (!this.ctrader) return [];
+    const moved = await this.ctrader.sync(grants);
+    for (const accountId of moved) {
+      if (this.ctrader.has(accountId)) {
+        this.engine.removeAccount(accountId);
+        this.applied.delete(accountId);
+      }
+    }
+    return moved;
   }
 
   /** Whether this run trades the account (always true without leases). */
@@ -250,12 +314,16 @@ export class RobotCore {
   /** Takes effect at once: the next tick already routes by these settings. */
   applySettings(accountId: string, settings: RobotSettings): void {
     this.applied.set(accountId, JSON.stringify(settings));
-    this.engine.applySettings(accountId, settings);
+    if (this.ctrader?.has(accountId)) this.ctrader.applySettings(accountId, settings);
+    else this.engine.applySettings(accountId, settings);
   }
 
   /** The settings of this run's accounts as stored now. */
-  storedSettings(): ReturnType<DrizzleAccountSettingsSource['loadAll']> {
-    return this.settingsSource.loadAll();
+  async storedSettings(): ReturnType<DrizzleAccountSettingsSource['loadAll']> {
+    return [
+      ...(await this.settingsSource.loadAll()),
+      ...((await this.ctrader?.storedSettings()) ?? []),
+    ];
   }
 
   /** Whether the settings differ from what the engine was last given for the account. */
@@ -265,6 +333,7 @@ export class RobotCore {
 
   /** The user's kill switch: closes every open operation at the platform. Returns how many. */
   closeAllPositions(accountId: string): number {
+    if (this.ctrader?.has(accountId)) return this.ctrader.closeAllPositions(accountId);
     return this.engine.closeAllPositions(accountId);
   }
 
@@ -303,34 +372,10 @@ export class RobotCore {
       // leases (decision 092), or a process stopped, leaves no fill or closure unrecorded.
       await this.settled();
       this.engine.stop();
+      await this.ctrader?.stop();
       await this.settled();
       await this.saveQuotes();
     })();
     return this.stopped;
   }
-}
-
-/**
- * With leases, an order leaves for the platform only while the lease keeper lets the account
- * trade and its intent is in the database under this run's token (decision 092). One held back
- * stays pending in the engine; the next owner reconciles it from the store.
- */
-function gateOrders(
-  broker: PaperBroker,
-  store: DrizzleExecutionStore,
-  fence: WriteFence,
-  heldBack: (accountId: string) => void,
-): void {
-  const submit = broker.submitOrder.bind(broker);
-  const told = new Set<string>();
-  broker.submitOrder = (order) => {
-    const written = store.mayBeSent(order.clientOrderId);
-    if (written && fence.mayTrade(order.accountId)) {
-      submit(order);
-      return;
-    }
-    if (told.has(order.accountId)) return;
-    told.add(order.accountId);
-    heldBack(order.accountId);
-  };
 }

@@ -1,4 +1,4 @@
-import { testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
+import { SignalModel, testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { tradeRowOf } from '../services/trading-rows';
 import { sql } from 'drizzle-orm';
@@ -8,6 +8,7 @@ import { RobotCore, type RobotCoreOptions } from './robot-core';
 import type { WriteFence } from './write-fence';
 import type {
   AccountProjection,
+  CTraderGrant,
   ClientMessage,
   HostMessage,
   RobotEvent,
@@ -34,7 +35,12 @@ type PendingChange =
   | { readonly type: 'PositionOpened' | 'PositionClosed'; readonly trade: TradeRecord }
   | { readonly type: 'ClosureStored'; readonly accountId: string }
   | { readonly type: 'TradingHalted'; readonly reason: string }
-  | { readonly type: 'TradingResumed' };
+  | { readonly type: 'TradingResumed' }
+  | {
+      readonly type: 'BrokerStatus';
+      readonly accountId: string;
+      readonly status: 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
+    };
 
 /**
  * The robot's side of the facade (decisions 046 and 070): runs a RobotCore, answers the main
@@ -72,6 +78,8 @@ export class RobotHost {
   private readonly surplus = new Set<string>();
   private coreOptions!: RobotCoreOptions;
   private db!: Db;
+  /** The linked cTrader accounts the main thread sent last (decision 096). */
+  private grants: readonly CTraderGrant[] = [];
 
   private constructor(
     private readonly port: HostPort,
@@ -118,6 +126,27 @@ export class RobotHost {
       onClosureStored: (accountId) => {
         host.queue({ type: 'ClosureStored', accountId });
       },
+      ...(options.ctrader
+        ? {
+            ctrader: {
+              connection: options.ctrader,
+              // Each linked account's own strategy: the model learns from that broker's prices
+              // alone, never from simulated history (decision 096).
+              strategy: (): Strategy =>
+                extras.strategy ??
+                (options.testOnlyStrategy
+                  ? testOnlyStrategy(options.testOnlyStrategy)
+                  : new SignalModel()),
+              ...(options.ctrader.retryFirstMs === undefined
+                ? {}
+                : { retryFirstMs: options.ctrader.retryFirstMs }),
+              onBrokerStatus: (accountId, status) => {
+                host.touched.add(accountId);
+                host.queue({ type: 'BrokerStatus', accountId, status });
+              },
+            },
+          }
+        : {}),
     };
     if (options.leases) {
       host.keeper = new LeaseKeeper(db, options.leases, (message, accountIds) => {
@@ -156,7 +185,10 @@ export class RobotHost {
   /** A run of the core: every account, or (leases) the accounts held now, with their tokens. */
   private async startCore(strategy?: Strategy): Promise<RobotCore> {
     const keeper = this.keeper;
-    const options = strategy ? { ...this.coreOptions, strategy } : this.coreOptions;
+    const base = this.coreOptions.ctrader
+      ? { ...this.coreOptions, ctrader: { ...this.coreOptions.ctrader, grants: this.grants } }
+      : this.coreOptions;
+    const options = strategy ? { ...base, strategy } : base;
     if (!keeper) return RobotCore.start(options);
     const post = (message: string, accountIds: readonly string[]) => {
       this.port.postMessage({ type: 'leases', message, accountIds });
@@ -383,6 +415,22 @@ export class RobotHost {
         return undefined;
       case 'snapshot':
         return core.snapshot();
+      case 'ctraderGrants': {
+        this.grants = request.grants;
+        const before = new Set(core.accountIds());
+        for (const accountId of await core.syncCTrader(request.grants)) {
+          this.sent.delete(accountId);
+          this.touched.add(accountId);
+        }
+        const now = new Set(core.accountIds());
+        const released = [...before].filter((accountId) => !now.has(accountId));
+        for (const accountId of released) {
+          this.sent.delete(accountId);
+          this.touched.delete(accountId);
+        }
+        if (released.length > 0) this.port.postMessage({ type: 'released', accountIds: released });
+        return undefined;
+      }
       case 'stop':
         this.stopping ??= this.stop(core);
         await this.stopping;
@@ -476,6 +524,14 @@ export class RobotHost {
           break;
         case 'TradingResumed':
           events.push({ type: 'TradingResumed', seq: ++this.seq });
+          break;
+        case 'BrokerStatus':
+          events.push({
+            type: 'BrokerStatus',
+            seq: ++this.seq,
+            accountId: change.accountId,
+            status: change.status,
+          });
           break;
       }
     }

@@ -43,6 +43,33 @@ export interface RobotHostOptions {
   readonly mirrorMs: number;
   /** Account leases (decision 092): trade only the accounts held. Unset: every account. */
   readonly leases?: RobotLeaseOptions;
+  /** Where linked cTrader accounts trade (decision 096); unset without the app's credentials. */
+  readonly ctrader?: CTraderConnectionOptions;
+}
+
+/** The Open API host of this server's environment and the application's credentials. */
+export interface CTraderConnectionOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly tls: boolean;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** A start that failed is tried again after this, doubling (1 s by default). */
+  readonly retryFirstMs?: number;
+  /** Reconnection backoff (the client's defaults unless set; tests make them short). */
+  readonly backoffInitialMs?: number;
+  readonly backoffMaxMs?: number;
+}
+
+/**
+ * A linked cTrader account as the robot trades it: the main thread opens the sealed grant and
+ * sends it across the port, never to a log (decision 096).
+ */
+export interface CTraderGrant {
+  readonly accountId: string;
+  readonly ctidTraderAccountId: number;
+  readonly accessToken: string;
+  readonly live: boolean;
 }
 
 /** How the robot holds accounts by lease (decision 092; lease-keeper.ts). */
@@ -74,6 +101,8 @@ export interface RobotOperations {
   advance: { args: Record<string, never>; answer: undefined };
   snapshot: { args: Record<string, never>; answer: PaperBrokerState };
   stop: { args: Record<string, never>; answer: undefined };
+  /** The linked cTrader accounts now: the robot runs exactly these (decision 096). */
+  ctraderGrants: { args: { grants: readonly CTraderGrant[] }; answer: undefined };
 }
 
 export type RobotOperation = keyof RobotOperations;
@@ -145,7 +174,17 @@ export type RobotEvent =
   | (Sequenced & { readonly type: 'TradingHalted'; readonly reason: string })
   | (Sequenced & { readonly type: 'TradingResumed' })
   /** The robot stopped cleanly: nothing more comes from this run. */
-  | (Sequenced & { readonly type: 'RobotStopped' });
+  | (Sequenced & { readonly type: 'RobotStopped' })
+  /**
+   * A linked broker account's connection or grant changed (decision 096): why the robot cannot
+   * trade there now, or null once it can again. Sent for accounts with no projection too (a
+   * grant refused at start).
+   */
+  | (Sequenced & {
+      readonly type: 'BrokerStatus';
+      readonly accountId: string;
+      readonly status: 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
+    });
 
 export type RobotEventType = RobotEvent['type'];
 

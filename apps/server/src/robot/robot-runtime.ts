@@ -64,6 +64,16 @@ export interface RobotRuntime {
   advance(): Promise<void>;
   /** The platform's whole state (tests and diagnostics). */
   snapshot(): Promise<PaperBrokerState>;
+  /**
+   * Sends the robot the linked cTrader accounts as stored now (decision 096): resolves once the
+   * runs of new ones started (or failed, logged) and those of unlinked ones stopped.
+   */
+  syncCTrader(): Promise<void>;
+  /**
+   * Why a linked broker account cannot trade there now (its connection is down, or its grant was
+   * refused and the user must link again), or null (decision 096).
+   */
+  brokerStatus(accountId: string): 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
   /** No more ticks, every write in flight lands, the last quotes are saved; then the thread ends. */
   stop(): Promise<void>;
 }

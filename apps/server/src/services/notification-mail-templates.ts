@@ -16,7 +16,12 @@ export interface OperationNotice {
   readonly closeReason: 'tp' | 'sl' | 'closeout' | 'kill' | null;
 }
 
-export const robotStopReasons = ['daily_loss_limit', 'kill_switch', 'access_ended'] as const;
+export const robotStopReasons = [
+  'daily_loss_limit',
+  'kill_switch',
+  'access_ended',
+  'broker_reconnect_needed',
+] as const;
 export type RobotStopReason = (typeof robotStopReasons)[number];
 
 export interface MarginNotice {
@@ -119,6 +124,8 @@ const copy: Record<Language, NotificationCopy> = {
         'Tu robot se apagó con la parada de emergencia: no abrirá operaciones nuevas hasta que lo enciendas.',
       access_ended:
         'Tu acceso terminó, así que tu robot no abre operaciones nuevas ni puede encenderse hasta que pagues. Puedes ver tus operaciones abiertas y cerrarlas.',
+      broker_reconnect_needed:
+        'Tu bróker cTrader desconectó a Tradebot: ya no acepta su autorización (venció o la retiraste). Tu robot no abre operaciones nuevas allí; las abiertas siguen en el bróker con su stop loss y take profit. Para reconectarla, desvincula tu cuenta en Configuración de la cuenta y vuelve a vincularla con cTrader.',
     },
     killClosed: (count) =>
       count === 1 ? 'Se cerró 1 operación abierta.' : `Se cerraron ${count} operaciones abiertas.`,
@@ -171,6 +178,8 @@ const copy: Record<Language, NotificationCopy> = {
         'Seu robô foi desligado com a parada de emergência: não abrirá operações novas até que você o ligue.',
       access_ended:
         'Seu acesso terminou, então seu robô não abre operações novas nem pode ser ligado até que você pague. Você pode ver suas operações abertas e fechá-las.',
+      broker_reconnect_needed:
+        'Sua corretora cTrader desconectou a Tradebot: não aceita mais a autorização dela (venceu ou você a retirou). Seu robô não abre operações novas lá; as abertas continuam na corretora com stop loss e take profit. Para reconectá-la, desvincule sua conta em Configurações da conta e vincule-a de novo com a cTrader.',
     },
     killClosed: (count) =>
       count === 1 ? '1 operação aberta foi fechada.' : `${count} operações abertas foram fechadas.`,

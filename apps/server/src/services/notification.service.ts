@@ -180,6 +180,19 @@ export class NotificationService implements RobotStopNotices {
       case 'AccountChanged':
         this.enqueue(...this.accountState(event.projection));
         return;
+      case 'BrokerStatus':
+        // The grant refused: the user must link again (decision 096). A dropped connection
+        // reconnects on its own and is shown on the dashboard only.
+        if (event.status === 'BROKER_RECONNECT_NEEDED') {
+          const day = utcDate(this.options.clock.now().getTime());
+          this.enqueue({
+            userId: event.accountId,
+            kind: 'robot_stopped',
+            key: `${event.accountId}:robot_stopped:broker_reconnect_needed:${day}`,
+            payload: { reason: 'broker_reconnect_needed' satisfies RobotStopReason },
+          });
+        }
+        return;
       case 'ClosureStored':
       case 'TradingHalted':
       case 'TradingResumed':

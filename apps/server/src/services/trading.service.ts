@@ -171,15 +171,22 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
+    const accountKind = await this.trading.accountKind(user.id);
     const [account, trades, closed, robot] = await Promise.all([
-      this.account(user.id),
+      // A broker account's figures come from the broker only: never the built-in ledger.
+      accountKind === 'simulated' ? this.account(user.id) : this.brokerAccount(user.id),
       this.openRows(user.id),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
       this.robotStatus(settings),
     ]);
-    return { account, trades, ...closed, robot };
+    return { account, accountKind, trades, ...closed, robot };
+  }
+
+  /** A linked broker account's figures as the robot last read them at the broker, or null. */
+  private async brokerAccount(userId: string): Promise<TradingAccount | null> {
+    return (await this.robot?.projection(userId))?.account ?? null;
   }
 
   /** The account's figures, live from the platform; null without a platform account. */
@@ -223,6 +230,12 @@ export class TradingService {
     return page.trades.map((trade) => tradeRowOf(trade, this.catalogue));
   }
 
+  /** The user's robot status now, or undefined without settings (a deleted account). */
+  async robotStatusOf(userId: string): Promise<RobotStatus | undefined> {
+    const settings = await this.users.findSettings(userId);
+    return settings ? this.robotStatus(settings) : undefined;
+  }
+
   /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
   async robotStatus(settings: SettingsRow): Promise<RobotStatus> {
     const idleReason = await this.idleReason(settings);
@@ -241,7 +254,10 @@ export class TradingService {
     // No robot runs in this process, or its worker is restarting: nothing trades now.
     if (!this.robot?.running()) return 'TRADING_HALTED';
     // Linked in the user's settings, but no account at the built-in platform to trade on.
-    if (!this.robot.hasAccount(settings.userId)) return 'NOT_LINKED';
+    // A linked broker account whose run could not start says why (decision 096).
+    if (!this.robot.hasAccount(settings.userId)) {
+      return this.robot.brokerStatus(settings.userId) ?? 'NOT_LINKED';
+    }
     return (await this.robot.accountStatus(settings.userId)).idleReason;
   }
 

@@ -50,7 +50,8 @@ export interface RobotTestContext extends TestContext {
  * all; decision 021). Saturday noon UTC: only crypto trades, as it does every day.
  */
 export function useRobotApp(
-  env: Record<string, string> = {},
+  /** A function is read when each test starts (ports chosen in beforeAll). */
+  env: Record<string, string> | (() => Record<string, string>) = {},
   dependencies:
     | Pick<AppDependencies, 'billingTimers' | 'notificationTimers' | 'pushAgent'>
     /** Read when each test starts (an agent made in beforeAll). */
@@ -59,7 +60,12 @@ export function useRobotApp(
   const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
   const publisher = new RecordingPublisher();
   const context = useTestApp(
-    { ROBOT_ENABLED: 'true', MARKET_TICK_MS: String(marketTickMs), MARKET_SEED: '11', ...env },
+    () => ({
+      ROBOT_ENABLED: 'true',
+      MARKET_TICK_MS: String(marketTickMs),
+      MARKET_SEED: '11',
+      ...(typeof env === 'function' ? env() : env),
+    }),
     () => ({
       clock,
       realtime: publisher,

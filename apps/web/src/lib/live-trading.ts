@@ -1,5 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { RealtimeInfo, RobotStatus, TradeRow, TradingAccount } from '@tradebot/contract';
+import type {
+  AccountKind,
+  RealtimeInfo,
+  RobotStatus,
+  TradeRow,
+  TradingAccount,
+} from '@tradebot/contract';
 
 /**
  * What get-all-data answers and a real-time event carries (spec §4 Real-time updates): each
@@ -7,6 +13,8 @@ import type { RealtimeInfo, RobotStatus, TradeRow, TradingAccount } from '@trade
  */
 export type TradingSnapshot = Omit<RealtimeInfo, 'account'> & {
   account?: TradingAccount | null;
+  /** Only get-all-data says it (decision 096): where the account lives. */
+  accountKind?: AccountKind;
 };
 
 /**
@@ -20,6 +28,8 @@ export interface LiveTrading {
   trades: TradeRow[];
   closed: TradeRow[];
   robot: RobotStatus | null;
+  /** Simulated, a broker's demo or a live account; null until get-all-data answered. */
+  accountKind: AccountKind | null;
   /**
    * Counts the snapshots that brought `closed`: the history, paged by the server, refetches
    * when it moves.
@@ -39,6 +49,7 @@ export function mergeLive(
     trades: [],
     closed: [],
     robot: null,
+    accountKind: null,
     closedRevision: 0,
   };
   return {
@@ -46,6 +57,7 @@ export function mergeLive(
     trades: snapshot.trades ?? held.trades,
     closed: snapshot.closed ?? held.closed,
     robot: snapshot.robot ?? held.robot,
+    accountKind: snapshot.accountKind ?? held.accountKind,
     closedRevision: snapshot.closed ? held.closedRevision + 1 : held.closedRevision,
   };
 }

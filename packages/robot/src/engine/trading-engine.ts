@@ -64,6 +64,9 @@ export const engineIdleReasons = [
   'EXPOSURE_CAP_REACHED',
   'TRADING_HALTED',
   'NO_EDGE',
+  /** Said by a real broker's adapter, not the engine: its connection or grant (decision 096). */
+  'BROKER_DISCONNECTED',
+  'BROKER_RECONNECT_NEEDED',
 ] as const satisfies readonly RobotIdleReason[];
 export type EngineIdleReason = (typeof engineIdleReasons)[number];
 
@@ -80,6 +83,8 @@ const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = 
   EXPOSURE_CAP_REACHED: { idleReason: 'EXPOSURE_CAP_REACHED' },
   TRADING_HALTED: { idleReason: 'TRADING_HALTED' },
   NO_EDGE: { idleReason: 'NO_EDGE' },
+  BROKER_DISCONNECTED: { idleReason: 'BROKER_DISCONNECTED' },
+  BROKER_RECONNECT_NEEDED: { idleReason: 'BROKER_RECONNECT_NEEDED' },
   TRADING: { idleReason: null },
 };
 

@@ -44,6 +44,7 @@ export function useLiveTradingData() {
         trades: data.trades,
         closed: data.closed,
         robot: data.robot,
+        accountKind: data.accountKind,
       });
     },
     staleTime: 0,

@@ -1,4 +1,4 @@
-import type { TradingAccount } from '@tradebot/contract';
+import type { AccountKind, TradingAccount } from '@tradebot/contract';
 import { Card } from '../../../components/ui/card';
 import { Meter } from '../../../components/ui/meter';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -11,9 +11,12 @@ import { useNumberLocale } from '../../../lib/number-locale';
 /** spec §2: balance, available capital, equity, earnings, and the exposure against the cap. */
 export function AccountSummary({
   account,
+  accountKind,
   loading,
 }: {
   account: TradingAccount | null;
+  /** Where the account lives: said on every view, simulated until a real account is linked. */
+  accountKind: AccountKind | null;
   loading: boolean;
 }) {
   const { t, language } = useTranslation('dashboard');
@@ -29,6 +32,11 @@ export function AccountSummary({
         <p className={styles.muted}>{t('account.noAccount')}</p>
       ) : (
         <div className={styles.stack}>
+          {accountKind ? (
+            <p className={styles.muted} data-testid="account-kind">
+              {t(`account.kind.${accountKind}`)}
+            </p>
+          ) : null}
           <StatGrid label={t('account.figures')}>
             <Stat
               label={t('account.balance')}

@@ -26,6 +26,11 @@ export function RobotState({ robot }: { robot: RobotStatus | null }) {
         </Badge>
       </h2>
       <p className={styles.robotText}>{sentence}</p>
+      {robot.idleReason === 'BROKER_RECONNECT_NEEDED' ? (
+        <AppLink className={styles.robotLink} to="/account-settings">
+          {t('robot.reconnectLink')}
+        </AppLink>
+      ) : null}
       <AppLink className={styles.robotLink} to="/profile-config">
         {t('robot.settingsLink')}
       </AppLink>

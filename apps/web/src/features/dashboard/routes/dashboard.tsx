@@ -111,7 +111,11 @@ export default function DashboardRoute() {
             neverTraded={trades.length === 0 && history.isSuccess && historyRows.length === 0}
           />
           <RobotState robot={robot} />
-          <AccountSummary account={account} loading={loading} />
+          <AccountSummary
+            account={account}
+            accountKind={live.data?.accountKind ?? null}
+            loading={loading}
+          />
           {!phone && <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />}
         </>
       )}
