@@ -595,6 +595,7 @@ export async function buildApp(
     closedPages,
     // The kill switch's robot-stopped notice (decision 088); the service is built below.
     { killSwitchPulled: (userId, closed) => notifications.killSwitchPulled(userId, closed) },
+    config.ROBOT_LEASES ? { owner } : undefined,
   );
   const trackRecordRepository = new TrackRecordRepository(db);
   const promoCodes = new PromoCodesRepository(db);
