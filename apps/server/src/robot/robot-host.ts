@@ -128,7 +128,9 @@ export class RobotHost {
     host.attach(await host.startCore());
     if (options.leases) {
       host.leaseTimer = setInterval(() => {
-        void host.leaseRound();
+        // A round still waiting on the database: the leases' own clock goes on regardless.
+        if (host.leaseRounding) host.expireWhileWaiting();
+        else void host.leaseRound();
       }, options.leases.renewMs);
     }
     if (options.mirrorMs > 0) {
@@ -237,6 +239,15 @@ export class RobotHost {
     } finally {
       this.leaseRounding = false;
     }
+  }
+
+  /**
+   * While a round hangs (the database does not answer): accounts whose trading time ran out are
+   * dropped and logged on the monotonic clock; the run is replaced once the round ends.
+   */
+  private expireWhileWaiting(): void {
+    if (!this.keeper || this.stopping) return;
+    if (this.keeper.expire().length > 0) this.heldMoved = true;
   }
 
   /** Replaces the run until it matches the accounts held (they may move during a switch). */
