@@ -564,6 +564,9 @@ export async function buildApp(
           ...(config.ROBOT_TEST_ONLY_STRATEGY
             ? { testOnlyStrategy: config.ROBOT_TEST_ONLY_STRATEGY }
             : {}),
+          ...(config.ROBOT_TEST_ONLY_CRASH_AT
+            ? { testOnlyCrashAt: config.ROBOT_TEST_ONLY_CRASH_AT }
+            : {}),
           quoteSaveMs,
           mirrorMs: config.ROBOT_MIRROR_MS,
           ...(config.ROBOT_LEASES

@@ -12,6 +12,7 @@ import {
 } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
+import { crashAt, type TestOnlyCrashPoint } from './test-only-crash';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
 import {
   DrizzlePlatformJournal,
@@ -50,6 +51,12 @@ export interface RobotCoreOptions {
    * holds, every write carries their tokens, no order leaves for an account the fence no longer
    * lets trade, and positions are numbered from the run's own block.
    */
+  /**
+   * Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended; refused unless NODE_ENV=test):
+   * the process kills itself with SIGKILL at that exact point of an order's life, so the
+   * takeover's reconciliation is proven there (issue 21, proofs 2 and 3).
+   */
+  readonly testOnlyCrashAt?: TestOnlyCrashPoint;
   readonly leases?: {
     readonly fence: WriteFence;
     readonly firstPositionNumber: number;
@@ -110,8 +117,9 @@ export class RobotCore {
       settledSince: now - dayMs,
       ...(leases ? { accounts: held, firstPositionNumber: leases.firstPositionNumber } : {}),
     });
+    const journal = new DrizzlePlatformJournal(db, leases?.fence);
     const broker = PaperBroker.restore(catalogue, state, {
-      journal: new DrizzlePlatformJournal(db, leases?.fence),
+      journal,
       clock: { now: options.now },
     });
     const store = new DrizzleExecutionStore(
@@ -119,6 +127,7 @@ export class RobotCore {
       options.onClosureStored,
       leases ? { accounts: held, fence: leases.fence } : {},
     );
+    if (options.testOnlyCrashAt) crashAt(options.testOnlyCrashAt, journal, store);
     if (leases) gateOrders(broker, store, leases.fence, leases.heldBack);
     // What the engine was given for each account, so a later read of the store applies changes.
     const settingsSource = new DrizzleAccountSettingsSource(db, held);

@@ -100,6 +100,7 @@ export class RobotHost {
       now,
       marketTickMs: options.marketTickMs,
       marketSeed: options.marketSeed,
+      ...(options.testOnlyCrashAt ? { testOnlyCrashAt: options.testOnlyCrashAt } : {}),
       autoAdvance: options.autoAdvance,
       quoteSaveMs: options.quoteSaveMs,
       warmUpMs: options.warmUpMs,
