@@ -61,6 +61,8 @@ export interface LeasingRobotOptions {
   readonly speed: number;
   /** A test-only crash point: the process kills itself with SIGKILL there (decision 092). */
   readonly crashAt?: 'intent-stored' | 'platform-accepted';
+  /** The most accounts the process holds (1,000 unless set). */
+  readonly capacity?: number;
 }
 
 /** The robot's time at a wall time, for processes started with these options. */
@@ -85,6 +87,7 @@ export function startLeasingRobot(options: LeasingRobotOptions): LeasingRobot {
       WALL_ORIGIN: String(options.wallOrigin),
       SPEED: String(options.speed),
       ...(options.crashAt ? { CRASH_AT: options.crashAt } : {}),
+      ...(options.capacity ? { CAPACITY: String(options.capacity) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
