@@ -7,8 +7,9 @@
  * test/helpers/leasing-robot.ts: a strategy that signals on every tick, market ×20, 15 s leases
  * renewed every second). Once every account is held and shared, and SETTLE_MS later (default
  * 30 s: a fresh account first opens operations up to its exposure cap), for WINDOW_MS (20 s):
- * platform orders settled per second, CPU time of the robot processes (user + system, from
- * /proc), and rows PostgreSQL wrote in the schema (pg_stat_user_tables). The first process count
+ * platform orders settled per second, CPU time of the robot processes and of the PostgreSQL
+ * backends serving them (user + system, from /proc; PostgreSQL must run on this machine), and
+ * rows PostgreSQL wrote in the schema (pg_stat_user_tables). The first process count
  * of each account count is the baseline its ratios are measured against.
  */
 import fs from 'node:fs';
@@ -54,6 +55,9 @@ interface Result {
   cpuCores: number;
   cpuMsPerAccountSecond: number;
   cpuMsPerOrder: number;
+  /** CPU of PostgreSQL's backends serving the robot processes, in cores. */
+  postgresCores: number;
+  postgresMsPerOrder: number;
   pgRowsPerSecond: number;
   startMs: number;
 }
@@ -64,8 +68,12 @@ async function measure(accounts: number, processes: number): Promise<Result> {
   const robots: ReturnType<typeof startLeasingRobot>[] = [];
   try {
     await seedPlatformAccounts(db, accounts, { trading: true });
+    // The robot processes' PostgreSQL backends are told apart by their application name.
+    const application = `lease-bench-${test.schema}`;
+    const databaseUrl = new URL(process.env.TEST_DATABASE_URL ?? '');
+    databaseUrl.searchParams.set('application_name', application);
     const options = {
-      databaseUrl: process.env.TEST_DATABASE_URL ?? '',
+      databaseUrl: databaseUrl.toString(),
       schema: test.schema,
       wallOrigin: Date.now(),
       capacity: accounts,
@@ -87,6 +95,11 @@ async function measure(accounts: number, processes: number): Promise<Result> {
       600_000,
     );
     const startMs = Date.now() - started;
+    // Statistics, as autovacuum keeps them in a database that lives: without them, a fresh
+    // schema's fenced writes are planned as nested loops (held accounts × rows, seconds each).
+    await db.execute(
+      sql`analyze robot_leases, order_intents, operations, platform_orders, platform_accounts`,
+    );
     // Runs restart as accounts move, and a fresh account first opens operations up to its
     // exposure cap: measure the steady state after that burst.
     await sleep(settleMs);
@@ -105,16 +118,37 @@ async function measure(accounts: number, processes: number): Promise<Result> {
         )[0]?.n ?? 0,
       );
     const cpu = () => robots.reduce((sum, robot) => sum + cpuSeconds(robot.child.pid ?? 0), 0);
-    const before = {
+    // PostgreSQL's CPU for these processes: their backends' (on this machine), each backend's
+    // last reading kept if it ends during the window.
+    const backends = new Map<number, number>();
+    const postgresCpu = async () => {
+      const pids = rowsOf<{ pid: number }>(
+        await db.execute(
+          sql`select pid from pg_stat_activity where application_name = ${application}`,
+        ),
+      );
+      for (const { pid } of pids) {
+        try {
+          backends.set(pid, cpuSeconds(pid));
+        } catch {
+          // ended between the query and the read: its last reading stays
+        }
+      }
+      return [...backends.values()].reduce((sum, seconds) => sum + seconds, 0);
+    };
+    const reading = async () => ({
       at: Date.now(),
       orders: await orders(),
       rows: await rowsWritten(),
       cpu: cpu(),
-    };
+      postgres: await postgresCpu(),
+    });
+    const before = await reading();
     await sleep(windowMs);
-    const after = { at: Date.now(), orders: await orders(), rows: await rowsWritten(), cpu: cpu() };
+    const after = await reading();
     const seconds = (after.at - before.at) / 1000;
     const cpuCores = (after.cpu - before.cpu) / seconds;
+    const postgresCores = (after.postgres - before.postgres) / seconds;
     return {
       accounts,
       processes,
@@ -122,6 +156,9 @@ async function measure(accounts: number, processes: number): Promise<Result> {
       cpuCores,
       cpuMsPerAccountSecond: (cpuCores * 1000) / accounts,
       cpuMsPerOrder: ((after.cpu - before.cpu) * 1000) / Math.max(1, after.orders - before.orders),
+      postgresCores,
+      postgresMsPerOrder:
+        ((after.postgres - before.postgres) * 1000) / Math.max(1, after.orders - before.orders),
       pgRowsPerSecond: (after.rows - before.rows) / seconds,
       startMs,
     };
@@ -149,6 +186,8 @@ for (const accounts of accountCounts) {
         cpuCores: Math.round(result.cpuCores * 100) / 100,
         cpuMsPerAccountSecond: Math.round(result.cpuMsPerAccountSecond * 1000) / 1000,
         cpuMsPerOrder: Math.round(result.cpuMsPerOrder * 100) / 100,
+        postgresCores: Math.round(result.postgresCores * 100) / 100,
+        postgresMsPerOrder: Math.round(result.postgresMsPerOrder * 100) / 100,
         pgRowsPerSecond: Math.round(result.pgRowsPerSecond),
         ordersRatio: ratio(result.ordersPerSecond, base?.ordersPerSecond),
         cpuPerAccountRatio: ratio(result.cpuMsPerAccountSecond, base?.cpuMsPerAccountSecond),
