@@ -567,6 +567,9 @@ export async function buildApp(
           ...(config.ROBOT_TEST_ONLY_STRATEGY
             ? { testOnlyStrategy: config.ROBOT_TEST_ONLY_STRATEGY }
             : {}),
+          ...(config.ROBOT_TEST_ONLY_CRASH_AT
+            ? { testOnlyCrashAt: config.ROBOT_TEST_ONLY_CRASH_AT }
+            : {}),
           quoteSaveMs,
           mirrorMs: config.ROBOT_MIRROR_MS,
           // Linked cTrader accounts trade at this server's environment (decision 096).
@@ -617,6 +620,7 @@ export async function buildApp(
     closedPages,
     // The kill switch's robot-stopped notice (decision 088); the service is built below.
     { killSwitchPulled: (userId, closed) => notifications.killSwitchPulled(userId, closed) },
+    config.ROBOT_LEASES ? { owner } : undefined,
   );
   const trackRecordRepository = new TrackRecordRepository(db);
   const promoCodes = new PromoCodesRepository(db);

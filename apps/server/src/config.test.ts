@@ -103,4 +103,21 @@ describe('loadConfig', () => {
       ConfigError,
     );
   });
+
+  it('takes a crash point for the robot only in tests (decision 092, amended)', () => {
+    expect(
+      loadConfig({ NODE_ENV: 'test', ROBOT_TEST_ONLY_CRASH_AT: 'intent-stored' })
+        .ROBOT_TEST_ONLY_CRASH_AT,
+    ).toBe('intent-stored');
+    expect(loadConfig({}).ROBOT_TEST_ONLY_CRASH_AT).toBeUndefined();
+    for (const env of [
+      { ROBOT_TEST_ONLY_CRASH_AT: 'platform-accepted' },
+      { NODE_ENV: 'production', ROBOT_TEST_ONLY_CRASH_AT: 'platform-accepted' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/ROBOT_TEST_ONLY_CRASH_AT: is for tests only/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', ROBOT_TEST_ONLY_CRASH_AT: 'anywhere' })).toThrow(
+      ConfigError,
+    );
+  });
 });

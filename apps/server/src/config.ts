@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from '@tradebot/contract';
 import { testOnlyStrategies } from '@tradebot/robot';
+import { testOnlyCrashPoints } from './robot/test-only-crash';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**
@@ -197,6 +198,11 @@ export const configSchema = z.object({
    */
   ROBOT_TEST_ONLY_STRATEGY: z.enum(testOnlyStrategies).optional(),
   /**
+   * Tests only (decision 092, amended): the robot process kills itself with SIGKILL at this point
+   * of an order's life, the first time it is reached. Refused unless NODE_ENV=test.
+   */
+  ROBOT_TEST_ONLY_CRASH_AT: z.enum(testOnlyCrashPoints).optional(),
+  /**
    * Payments through Stripe (decision 047) when both are set; otherwise the built-in simulated
    * provider. The secret key is sk_test_... or sk_live_...; the webhook secret whsec_...
    */
@@ -282,6 +288,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((config) => !config.ROBOT_TEST_ONLY_STRATEGY || config.NODE_ENV === 'test', {
       message: 'is for tests only: it is refused unless NODE_ENV=test',
       path: ['ROBOT_TEST_ONLY_STRATEGY'],
+    })
+    .refine((config) => !config.ROBOT_TEST_ONLY_CRASH_AT || config.NODE_ENV === 'test', {
+      message: 'is for tests only: it is refused unless NODE_ENV=test',
+      path: ['ROBOT_TEST_ONLY_CRASH_AT'],
     })
     .safeParse(cleaned);
   if (!parsed.success) {

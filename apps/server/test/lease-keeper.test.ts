@@ -91,6 +91,29 @@ describe('account leases (decision 092)', () => {
     expect(Number(row?.left)).toBeGreaterThan(0);
   });
 
+  it('while a round hangs on a database that does not answer, expire() drops lapsed accounts', async () => {
+    const [id = ''] = await seedPlatformAccounts(db, 1);
+    const logs: { message: string; accounts: readonly string[] }[] = [];
+    const a = new LeaseKeeper(
+      db,
+      { owner: 'a', leaseMs: 400, marginMs: 100, capacity: 10 },
+      (message, accounts) => logs.push({ message, accounts }),
+    );
+    await a.round();
+    // Packets held by a partition: the round's query never answers.
+    Object.assign(a, { db: { execute: () => new Promise(() => undefined) } as unknown as Db });
+    void a.round();
+    expect(a.expire()).toEqual([]);
+    expect(a.mayTrade(id)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 310));
+    expect(a.expire()).toEqual([id]);
+    expect(a.mayTrade(id)).toBe(false);
+    expect(logs.at(-1)).toEqual({
+      message: 'leases: stopped trading accounts whose lease this process lost',
+      accounts: [id],
+    });
+  });
+
   it('releases on shutdown: another process claims at once', async () => {
     const ids = await seedPlatformAccounts(db, 3);
     const a = keeper(db, 'a', 60_000);

@@ -128,10 +128,26 @@ export const robotIdleReasons = [
 ] as const;
 export type RobotIdleReason = (typeof robotIdleReasons)[number];
 
+/**
+ * Which robot process trades the account, and since when (decision 092, amended): the scaled
+ * set-up (ROBOT_LEASES) runs several; `process` is the holder's name (host:pid:random), `since`
+ * the moment it claimed the account's lease (ISO 8601, UTC).
+ */
+export const robotHolderSchema = z.object({
+  process: z.string(),
+  since: z.string().describe('ISO 8601 instant, UTC'),
+});
+export type RobotHolder = z.infer<typeof robotHolderSchema>;
+
 export const robotStatusSchema = z.object({
   bot_on: z.boolean(),
   trading: z.boolean(),
   idleReason: z.enum(robotIdleReasons).nullable(),
+  /**
+   * Only in the scaled set-up (ROBOT_LEASES): the process holding the account's lease, null
+   * while none does (between a process's end and the next claim). Absent with one process.
+   */
+  holder: robotHolderSchema.nullable().optional(),
 });
 export type RobotStatus = z.infer<typeof robotStatusSchema>;
 

@@ -3,7 +3,7 @@ import type { TradeRecord } from '@tradebot/robot';
 import { and, asc, count, desc, eq, gte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
-import { operations, platformAccounts, tradingPlatformLinks } from '../db/schema';
+import { operations, platformAccounts, robotLeases, tradingPlatformLinks } from '../db/schema';
 import { tradeOf } from '../robot/drizzle-execution-store';
 
 export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
@@ -47,6 +47,25 @@ export class TradingRepository {
       .where(eq(platformAccounts.accountId, accountId))
       .limit(1);
     return row;
+  }
+
+  /**
+   * The robot process holding the account's lease now (decision 092), with the moment it
+   * claimed it; undefined while no process holds it (never claimed, released, or lapsed).
+   */
+  async leaseHolder(accountId: string): Promise<{ owner: string; since: Date } | undefined> {
+    const [row] = await this.db
+      .select({ owner: robotLeases.owner, since: robotLeases.heldSince })
+      .from(robotLeases)
+      .where(
+        and(
+          eq(robotLeases.accountId, accountId),
+          ne(robotLeases.owner, ''),
+          sql`${robotLeases.leaseUntil} > now()`,
+        ),
+      )
+      .limit(1);
+    return row?.since ? { owner: row.owner, since: row.since } : undefined;
   }
 
   async openOperations(accountId: string): Promise<TradeRecord[]> {

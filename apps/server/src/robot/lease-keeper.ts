@@ -102,6 +102,29 @@ export class LeaseKeeper {
     } catch (error) {
       this.log(`leases: the database could not be reached (${errorText(error)})`, []);
     }
+    lost.push(...this.lapsed());
+    if (lost.length > 0) {
+      this.log('leases: stopped trading accounts whose lease this process lost', lost);
+    }
+    return { gained, lost, surplus };
+  }
+
+  /**
+   * Between rounds, or while a round hangs on a database that does not answer (a network
+   * partition holds its packets): drops the accounts whose trading time ran out on the monotonic
+   * clock, and says so. `mayTrade` already refuses them; this makes the loss seen and logged in
+   * time, not when the hanging round ends.
+   */
+  expire(): string[] {
+    const lost = this.lapsed();
+    if (lost.length > 0) {
+      this.log('leases: stopped trading accounts whose lease this process lost', lost);
+    }
+    return lost;
+  }
+
+  private lapsed(): string[] {
+    const lost: string[] = [];
     const time = now();
     for (const [accountId, lease] of this.held) {
       if (time >= lease.tradeUntil) {
@@ -109,10 +132,7 @@ export class LeaseKeeper {
         lost.push(accountId);
       }
     }
-    if (lost.length > 0) {
-      this.log('leases: stopped trading accounts whose lease this process lost', lost);
-    }
-    return { gained, lost, surplus };
+    return lost;
   }
 
   private async renew(lost: string[]): Promise<void> {

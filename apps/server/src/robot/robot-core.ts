@@ -12,6 +12,7 @@ import {
 } from '@tradebot/robot';
 import type { Db } from '../db/database';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
+import { crashAt, type TestOnlyCrashPoint } from './test-only-crash';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
 import {
   DrizzlePlatformJournal,
@@ -66,6 +67,12 @@ export interface RobotCoreOptions {
    * holds, every write carries their tokens, no order leaves for an account the fence no longer
    * lets trade, and positions are numbered from the run's own block.
    */
+  /**
+   * Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended; refused unless NODE_ENV=test):
+   * the process kills itself with SIGKILL at that exact point of an order's life, so the
+   * takeover's reconciliation is proven there (issue 21, proofs 2 and 3).
+   */
+  readonly testOnlyCrashAt?: TestOnlyCrashPoint;
   readonly leases?: {
     readonly fence: WriteFence;
     readonly firstPositionNumber: number;
@@ -129,8 +136,9 @@ export class RobotCore {
       settledSince: now - dayMs,
       ...(leases ? { accounts: held, firstPositionNumber: leases.firstPositionNumber } : {}),
     });
+    const journal = new DrizzlePlatformJournal(db, leases?.fence);
     const broker = PaperBroker.restore(catalogue, state, {
-      journal: new DrizzlePlatformJournal(db, leases?.fence),
+      journal,
       clock: { now: options.now },
     });
     // Accounts linked to a cTrader broker trade there, on their own engines (decision 096).
@@ -138,6 +146,7 @@ export class RobotCore {
       ...(leases ? { accounts: held, fence: leases.fence } : {}),
       builtInOnly: true,
     });
+    if (options.testOnlyCrashAt) crashAt(options.testOnlyCrashAt, journal, store);
     if (leases) gateOrders(broker, store, leases.fence, leases.heldBack);
     // What the engine was given for each account, so a later read of the store applies changes.
     const settingsSource = new DrizzleAccountSettingsSource(db, held);

@@ -108,6 +108,7 @@ export class RobotHost {
       now,
       marketTickMs: options.marketTickMs,
       marketSeed: options.marketSeed,
+      ...(options.testOnlyCrashAt ? { testOnlyCrashAt: options.testOnlyCrashAt } : {}),
       autoAdvance: options.autoAdvance,
       quoteSaveMs: options.quoteSaveMs,
       warmUpMs: options.warmUpMs,
@@ -157,7 +158,9 @@ export class RobotHost {
     host.attach(await host.startCore());
     if (options.leases) {
       host.leaseTimer = setInterval(() => {
-        void host.leaseRound();
+        // A round still waiting on the database: the leases' own clock goes on regardless.
+        if (host.leaseRounding) host.expireWhileWaiting();
+        else void host.leaseRound();
       }, options.leases.renewMs);
     }
     if (options.mirrorMs > 0) {
@@ -269,6 +272,15 @@ export class RobotHost {
     } finally {
       this.leaseRounding = false;
     }
+  }
+
+  /**
+   * While a round hangs (the database does not answer): accounts whose trading time ran out are
+   * dropped and logged on the monotonic clock; the run is replaced once the round ends.
+   */
+  private expireWhileWaiting(): void {
+    if (!this.keeper || this.stopping) return;
+    if (this.keeper.expire().length > 0) this.heldMoved = true;
   }
 
   /** Replaces the run until it matches the accounts held (they may move during a switch). */

@@ -7,6 +7,7 @@ import type {
   TestOnlyStrategyName,
 } from '@tradebot/robot';
 import type { DatabaseLink } from '../db/database';
+import type { TestOnlyCrashPoint } from './test-only-crash';
 
 /**
  * The messages between the robot's facade in the main thread (`RobotClient`) and the thread that
@@ -35,6 +36,8 @@ export interface RobotHostOptions {
   readonly warmUpMs: number;
   /** Tests only (ROBOT_TEST_ONLY_STRATEGY, decision 093): this strategy instead of the model. */
   readonly testOnlyStrategy?: TestOnlyStrategyName;
+  /** Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended): SIGKILL at that point. */
+  readonly testOnlyCrashAt?: TestOnlyCrashPoint;
   /**
    * How often the projections of watched accounts that moved with prices (or whose robot status
    * changed) are pushed as AccountChanged; 0 pushes them only with other events and before

@@ -4,6 +4,7 @@ import {
   historyPageSize,
   type EquityPoint,
   type HistoryPeriod,
+  type RobotHolder,
   type RobotIdleReason,
   type RobotSettingsView,
   type RobotStatus,
@@ -129,6 +130,11 @@ export class TradingService {
     /** Only where operations close, with the robot (decision 045). */
     private readonly closedPages?: ClosedPageCache,
     private readonly stops?: RobotStopNotices,
+    /**
+     * The scaled set-up (ROBOT_LEASES, decision 092): this process's name. The status then says
+     * which process holds the account, and an account another process trades is trading.
+     */
+    private readonly leases?: { readonly owner: string },
   ) {}
 
   /**
@@ -238,11 +244,21 @@ export class TradingService {
 
   /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
   async robotStatus(settings: SettingsRow): Promise<RobotStatus> {
-    const idleReason = await this.idleReason(settings);
-    return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
+    if (!this.leases) {
+      const idleReason = await this.idleReason(settings);
+      return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
+    }
+    const lease = await this.trading.leaseHolder(settings.userId);
+    const holder = lease ? { process: lease.owner, since: lease.since.toISOString() } : null;
+    const idleReason = await this.idleReason(settings, holder);
+    return { bot_on: settings.botOn, trading: idleReason === null, idleReason, holder };
   }
 
-  private async idleReason(settings: SettingsRow): Promise<RobotIdleReason | null> {
+  private async idleReason(
+    settings: SettingsRow,
+    /** With leases: the process holding the account now (null: none). */
+    holder?: RobotHolder | null,
+  ): Promise<RobotIdleReason | null> {
     if (!settings.botOn) return 'ROBOT_OFF';
     if (!settings.authorized) return 'NOT_AUTHORIZED';
     if (!settings.linked) return 'NOT_LINKED';
@@ -251,6 +267,15 @@ export class TradingService {
       (category) => effective.categories_enabled.all || effective.categories_enabled[category],
     );
     if (!anyCategory) return 'NO_CATEGORY_ENABLED';
+    if (holder !== undefined && holder?.process !== this.leases?.owner) {
+      // Scaled set-up, an account this process does not hold: the process holding its lease
+      // trades it (its finer reasons, a closed market or a loss limit, are that process's to
+      // know); with no holder, nothing trades it until a process claims it.
+      if (holder) return null;
+      return (await this.trading.platformAccount(settings.userId))
+        ? 'TRADING_HALTED'
+        : 'NOT_LINKED';
+    }
     // No robot runs in this process, or its worker is restarting: nothing trades now.
     if (!this.robot?.running()) return 'TRADING_HALTED';
     // Linked in the user's settings, but no account at the built-in platform to trade on.

@@ -59,6 +59,10 @@ export interface LeasingRobotOptions {
   readonly wallOrigin: number;
   /** Simulated milliseconds per wall millisecond (TP and SL are reached sooner). */
   readonly speed: number;
+  /** A test-only crash point: the process kills itself with SIGKILL there (decision 092). */
+  readonly crashAt?: 'intent-stored' | 'platform-accepted';
+  /** The most accounts the process holds (1,000 unless set). */
+  readonly capacity?: number;
 }
 
 /** The robot's time at a wall time, for processes started with these options. */
@@ -82,6 +86,8 @@ export function startLeasingRobot(options: LeasingRobotOptions): LeasingRobot {
       ORIGIN: String(options.wallOrigin),
       WALL_ORIGIN: String(options.wallOrigin),
       SPEED: String(options.speed),
+      ...(options.crashAt ? { CRASH_AT: options.crashAt } : {}),
+      ...(options.capacity ? { CAPACITY: String(options.capacity) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

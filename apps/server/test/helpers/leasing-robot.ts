@@ -6,7 +6,7 @@
  * thread about leases goes to stdout, one JSON line each, with the wall time.
  * Environment: DATABASE_URL, SCHEMA, OWNER, LEASE_MS, RENEW_MS, MARGIN_MS, TICK_MS, ORIGIN (the
  * robot's time at WALL_ORIGIN, epoch ms; shared by the processes of one test), SPEED (the
- * market's, 1 unless set).
+ * market's, 1 unless set), CRASH_AT (a test-only crash point, decision 092 amended), CAPACITY (1,000 unless set).
  */
 import { FixedSignalStrategy } from '@tradebot/robot';
 import { openDatabase } from '../../src/db/database';
@@ -69,12 +69,15 @@ await RobotHost.start(
     quoteSaveMs: 5_000,
     warmUpMs: 0,
     mirrorMs: 0,
+    ...(process.env.CRASH_AT
+      ? { testOnlyCrashAt: process.env.CRASH_AT as 'intent-stored' | 'platform-accepted' }
+      : {}),
     leases: {
       owner: env('OWNER'),
       leaseMs: Number(env('LEASE_MS')),
       renewMs: Number(env('RENEW_MS')),
       marginMs: Number(env('MARGIN_MS')),
-      capacity: 1_000,
+      capacity: Number(process.env.CAPACITY ?? 1_000),
     },
   },
   database.db,

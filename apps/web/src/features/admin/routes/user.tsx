@@ -80,6 +80,20 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
                 : t(`user.idle.${robot.idleReason ?? 'ROBOT_OFF'}`)}
             </dd>
           </div>
+          {/* Only in the scaled set-up: which robot process trades the account (decision 092). */}
+          {robot.holder !== undefined && (
+            <div>
+              <dt>{t('user.holder')}</dt>
+              <dd>
+                {robot.holder
+                  ? t('user.holderSince', {
+                      process: robot.holder.process,
+                      since: formatDateTime(language, robot.holder.since),
+                    })
+                  : t('user.noHolder')}
+              </dd>
+            </div>
+          )}
           <div>
             <dt>{t('user.risk')}</dt>
             <dd>{settings.risk}</dd>
