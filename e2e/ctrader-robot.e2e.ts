@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EURUSD } from '../packages/robot/src/broker/ctrader/fake/index';
+import { EURUSD, eurusdOpenAt } from '../packages/robot/src/broker/ctrader/fake/index';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { DEMO_ACCOUNT, startCTraderFakes, type CTraderFakes } from './support/ctrader';
@@ -30,7 +30,9 @@ async function operationIds(list: Locator): Promise<string[]> {
   );
 }
 
-describe('the robot trades a linked cTrader account (issue 20)', () => {
+// The fake's prices carry the wall clock: on a weekend the forex market is closed and the robot
+// rightly trades nothing, so this runs while it is open (decision 096, amended).
+describe.skipIf(!eurusdOpenAt())('the robot trades a linked cTrader account (issue 20)', () => {
   let fakes: CTraderFakes;
   let server: RunningServer;
   let browser: Browser;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_ACCOUNT,
   EURUSD,
+  eurusdOpenAt,
   FAKE_APP,
   FakeCTraderOAuthServer,
   FakeCTraderServer,
@@ -98,7 +99,9 @@ async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boole
   return done();
 }
 
-describe('the robot on a linked cTrader account', () => {
+// The fake's prices carry the wall clock: on a weekend the forex market is closed and the robot
+// rightly trades nothing, so these cases run while it is open (decision 096, amended).
+describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => {
   const context = useRobotApp(env);
 
   /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */

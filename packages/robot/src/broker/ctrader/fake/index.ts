@@ -6,4 +6,4 @@ export {
   spotwareAuthorizePath,
   spotwareTokenPath,
 } from './fake-ctrader-oauth';
-export { DEMO_ACCOUNT, EURUSD, XAUUSD, FAKE_APP, fakeOptions } from './fixtures';
+export { DEMO_ACCOUNT, EURUSD, XAUUSD, FAKE_APP, eurusdOpenAt, fakeOptions } from './fixtures';
