@@ -81,7 +81,7 @@ export class TrackRecordService {
     /** Whether the robot runs in this process (ROBOT_ENABLED). */
     private readonly running: boolean,
     /** Wall time, for the cache. */
-    private readonly clock: Clock,
+    clock: Clock,
     /** The robot's time: the curve ends at it. */
     private readonly robotNow: () => number,
     private readonly accountId: string = houseAccount.accountId,
