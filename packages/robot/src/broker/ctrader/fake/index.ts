@@ -6,4 +6,13 @@ export {
   spotwareAuthorizePath,
   spotwareTokenPath,
 } from './fake-ctrader-oauth';
-export { DEMO_ACCOUNT, EURUSD, XAUUSD, FAKE_APP, eurusdOpenAt, fakeOptions } from './fixtures';
+export {
+  BRL_ACCOUNT,
+  DEMO_ACCOUNT,
+  EURUSD,
+  USDBRL,
+  XAUUSD,
+  FAKE_APP,
+  eurusdOpenAt,
+  fakeOptions,
+} from './fixtures';
