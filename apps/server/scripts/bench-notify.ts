@@ -116,6 +116,7 @@ const trade = (id: string): TradeRow => ({
 const projection = (accountId: string): AccountProjection => ({
   accountId,
   figures: {} as AccountProjection['figures'],
+  currency: 'USD',
   account: {
     balance: 10_000,
     freeMargin: 9_999,

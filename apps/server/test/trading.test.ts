@@ -143,6 +143,8 @@ describe('get-all-data', () => {
         exposureCap: 0.5,
       },
       accountKind: 'simulated',
+      // The built-in platform's simulated money is in dollars (decision 097).
+      accountCurrency: 'USD',
       trades: [],
       closed: [],
       closedPage: { period: 'all', total: 0, nextCursor: null },

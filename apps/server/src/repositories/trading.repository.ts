@@ -26,8 +26,12 @@ const isClosed = ne(operations.closeReason, 'open');
 export class TradingRepository {
   constructor(private readonly db: Db) {}
 
-  /** Where the user's account lives: the built-in platform, or a cTrader demo or live one. */
-  async accountKind(userId: string): Promise<AccountKind> {
+  /**
+   * Where the user's account lives (the built-in platform, or a cTrader demo or live one) and
+   * its currency as known when it was linked: USD on the built-in platform, what the broker said
+   * when the account was picked (null if it did not say).
+   */
+  async accountLink(userId: string): Promise<{ kind: AccountKind; currency: string | null }> {
     const [row] = await this.db
       .select({
         platform: tradingPlatformLinks.platform,
@@ -36,8 +40,11 @@ export class TradingRepository {
       .from(tradingPlatformLinks)
       .where(eq(tradingPlatformLinks.userId, userId))
       .limit(1);
-    if (row?.platform !== 'ctrader') return 'simulated';
-    return row.broker?.live === true ? 'live' : 'demo';
+    if (row?.platform !== 'ctrader') return { kind: 'simulated', currency: 'USD' };
+    return {
+      kind: row.broker?.live === true ? 'live' : 'demo',
+      currency: row.broker?.currency ?? null,
+    };
   }
 
   async platformAccount(accountId: string): Promise<PlatformAccountRow | undefined> {

@@ -45,6 +45,7 @@ export function projectAccount(
   return {
     accountId,
     figures,
+    currency: figures.currency ?? 'USD',
     account: tradingAccountOf(figures),
     status: sources.accountStatus(accountId),
     trades,

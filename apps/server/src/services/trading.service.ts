@@ -44,6 +44,8 @@ export interface RobotStopNotices {
 
 /** The day's figures for the daily summary (decision 088), USD. */
 export interface DayFigures {
+  /** ISO 4217: the currency of the amounts below (decision 097). */
+  currency: string;
   closed: number;
   won: number;
   lost: number;
@@ -177,22 +179,53 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
-    const accountKind = await this.trading.accountKind(user.id);
-    const [account, trades, closed, robot] = await Promise.all([
+    const link = await this.trading.accountLink(user.id);
+    const [figures, trades, closed, robot] = await Promise.all([
       // A broker account's figures come from the broker only: never the built-in ledger.
-      accountKind === 'simulated' ? this.account(user.id) : this.brokerAccount(user.id),
+      link.kind === 'simulated'
+        ? this.account(user.id).then((account) => ({ account, currency: link.currency }))
+        : this.brokerAccount(user.id, link.currency),
       this.openRows(user.id),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
       this.robotStatus(settings),
     ]);
-    return { account, accountKind, trades, ...closed, robot };
+    return {
+      account: figures.account,
+      accountKind: link.kind,
+      accountCurrency: figures.currency,
+      trades,
+      ...closed,
+      robot,
+    };
   }
 
-  /** A linked broker account's figures as the robot last read them at the broker, or null. */
-  private async brokerAccount(userId: string): Promise<TradingAccount | null> {
-    return (await this.robot?.projection(userId))?.account ?? null;
+  /**
+   * A linked broker account's figures as the robot last read them at the broker, or null, in
+   * the currency the broker reported (what it said at linking while the robot has no figures).
+   */
+  private async brokerAccount(
+    userId: string,
+    linkedCurrency: string | null,
+  ): Promise<{ account: TradingAccount | null; currency: string | null }> {
+    const projection = await this.robot?.projection(userId);
+    return {
+      account: projection?.account ?? null,
+      currency: projection?.currency ?? linkedCurrency,
+    };
+  }
+
+  /**
+   * The currency of the account's amounts (decision 097): the robot's live reading at the
+   * broker, else what the broker said when the account was linked; USD on the built-in platform.
+   */
+  async accountCurrency(userId: string): Promise<string | null> {
+    const [projection, link] = await Promise.all([
+      this.robot?.projection(userId),
+      this.trading.accountLink(userId),
+    ]);
+    return projection?.currency ?? link.currency;
   }
 
   /** The account's figures, live from the platform; null without a platform account. */
@@ -375,16 +408,20 @@ export class TradingService {
   async dayFigures(userId: string, since: number): Promise<DayFigures | undefined> {
     const account = await this.account(userId);
     if (!account) return undefined;
-    const [closed, open] = await Promise.all([
+    const [closed, open, currency] = await Promise.all([
       this.trading.closedSince(userId, since),
       this.openRows(userId),
+      this.accountCurrency(userId),
     ]);
+    // A linked account whose broker never said its currency has no figures to sum up.
+    if (currency === null) return undefined;
     const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue).Profit);
     const cents = profits.reduce((sum, profit) => sum + Math.round(profit * 100), 0);
     return {
       closed: closed.length,
       won: profits.filter((profit) => profit > 0).length,
       lost: profits.filter((profit) => profit < 0).length,
+      currency,
       profit: cents / 100,
       balance: account.balance,
       equity: account.equity,

@@ -11,6 +11,7 @@ import {
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { useAccountCurrency } from '../account-currency';
 import styles from './operation-detail.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
 
@@ -27,6 +28,7 @@ export function OperationDetail({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
+  const currency = useAccountCurrency();
   const direction = row?.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   return (
     <Dialog
@@ -43,7 +45,7 @@ export function OperationDetail({
         <>
           <p className={styles.headline}>
             <span className={styles.profit} data-tone={toneOf(row.Profit)}>
-              {formatSignedMoney(numberLocale, row.Profit)}
+              {formatSignedMoney(numberLocale, row.Profit, currency)}
             </span>
             <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
               {row.status === 'open' ? t('operation.open') : t('operation.closed')}
@@ -70,7 +72,9 @@ export function OperationDetail({
             <Fact label={t('detail.closeReason')}>
               {row.closeReason ? t(`detail.reasons.${row.closeReason}`) : t('detail.stillOpen')}
             </Fact>
-            <Fact label={t('detail.margin')}>{formatMoney(numberLocale, row.margin)}</Fact>
+            <Fact label={t('detail.margin')}>
+              {formatMoney(numberLocale, row.margin, currency)}
+            </Fact>
           </dl>
           <section className={styles.model} aria-labelledby="operation-model-title">
             <h3 id="operation-model-title" className={styles.modelTitle}>

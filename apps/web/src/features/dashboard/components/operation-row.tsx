@@ -11,6 +11,7 @@ import {
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { useAccountCurrency } from '../account-currency';
 import { AssetBadge } from './asset-badge';
 import styles from './operations.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
@@ -52,6 +53,7 @@ export function OperationRow({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
+  const currency = useAccountCurrency();
   const tone = toneOf(row.Profit);
   const direction = row.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   const closed = kind === 'closed' && row.closePrice !== null && row.CloseTime !== null;
@@ -73,7 +75,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
-        {formatMoney(numberLocale, row.margin)}
+        {formatMoney(numberLocale, row.margin, currency)}
         <span className={styles.detail}>
           {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
         </span>
@@ -108,7 +110,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
-        {formatSignedMoney(numberLocale, row.Profit)}
+        {formatSignedMoney(numberLocale, row.Profit, currency)}
       </span>
     </button>
   );

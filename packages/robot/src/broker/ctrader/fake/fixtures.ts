@@ -18,13 +18,13 @@ export const DEMO_ACCOUNT: FakeAccount = {
 };
 
 /**
- * A live account in Brazilian reais (decision 097): the fake values its amounts in BRL, through
+ * A demo account in Brazilian reais (decision 097): the fake values its amounts in BRL, through
  * USDBRL, and the robot must size its orders in reais.
  */
 export const BRL_ACCOUNT: FakeAccount = {
   ctidTraderAccountId: 4_400_202,
   accessToken: 'brl-access-token',
-  isLive: true,
+  isLive: false,
   traderLogin: 5_002_468,
   brokerName: 'Fake Markets',
   balance: 2_000_000, // R$ 20,000.00 with moneyDigits 2
