@@ -112,6 +112,7 @@ const trade = (id: string): TradeRow => ({
   probability: 0.97,
   breakEvenProbability: 0.93,
   margin: 1,
+  currency: 'USD',
 });
 const projection = (accountId: string): AccountProjection => ({
   accountId,

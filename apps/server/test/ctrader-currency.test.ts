@@ -170,6 +170,7 @@ describe.skipIf(!eurusdOpenAt())('the robot on a cTrader account in reais', () =
     expect(data.accountCurrency).toBe('BRL');
     expect(data.account?.usedMargin).toBe((position?.usedMargin ?? 0) / 100);
     expect(data.trades[0]?.margin).toBe((position?.usedMargin ?? 0) / 100);
+    expect(data.trades[0]?.currency).toBe('BRL');
     expect(
       publisher
         .to(userId)

@@ -44,6 +44,17 @@ export const getAllDataQuerySchema = z.object({
 });
 export type GetAllDataQuery = z.input<typeof getAllDataQuerySchema>;
 
+/**
+ * The currency every amount of the account is in (account figures, Profit, margin), ISO 4217
+ * (decision 097): USD on the simulated platform, the broker account's deposit currency on a
+ * linked one (BRL, MXN, EUR...). Null while a linked broker has not said it yet (then no figures
+ * are shown either).
+ */
+export const accountCurrencySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .nullable();
+
 export const closeReasons = ['tp', 'sl', 'closeout', 'kill'] as const;
 export type CloseReasonCode = (typeof closeReasons)[number];
 
@@ -79,6 +90,12 @@ export const tradeRowSchema = z.object({
   breakEvenProbability: z.number(),
   /** Margin held while open, in the account currency. */
   margin: z.number(),
+  /**
+   * The currency of Profit and margin (decision 097): USD for the simulated platform's
+   * operations, the broker account's for a linked one's; null for a former broker link's, whose
+   * currency is not known any more.
+   */
+  currency: accountCurrencySchema,
 });
 export type TradeRow = z.infer<typeof tradeRowSchema>;
 
@@ -166,17 +183,6 @@ export const closedPageSchema = z.object({
  */
 export const accountKinds = ['simulated', 'demo', 'live'] as const;
 export type AccountKind = (typeof accountKinds)[number];
-
-/**
- * The currency every amount of the account is in (account figures, Profit, margin), ISO 4217
- * (decision 097): USD on the simulated platform, the broker account's deposit currency on a
- * linked one (BRL, MXN, EUR...). Null while a linked broker has not said it yet (then no figures
- * are shown either).
- */
-export const accountCurrencySchema = z
-  .string()
-  .regex(/^[A-Z]{3}$/)
-  .nullable();
 
 export const tradingDataSchema = z.object({
   account: tradingAccountSchema.nullable(),

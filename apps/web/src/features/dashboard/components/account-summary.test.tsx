@@ -44,6 +44,7 @@ const row: TradeRow = {
   probability: 0.95,
   breakEvenProbability: 0.9,
   margin: 9_985.1,
+  currency: 'BRL',
 };
 
 // An amount in dollars (the pair's name, EUR/USD, is not one).
@@ -52,13 +53,21 @@ const dollars = /US\$ ?\d|USD \d/;
 // Intl may separate a currency symbol from its number with a no-break space.
 const plain = (html: string) => html.replace(/\s/g, ' ');
 
-async function render(language: Language, currency: string | null): Promise<string> {
+async function render(
+  language: Language,
+  currency: string | null,
+  rowCurrency = currency,
+): Promise<string> {
   await changeLanguage(language);
   return plain(
     renderToStaticMarkup(
       <AccountCurrency value={currency}>
         <AccountSummary account={account} accountKind="live" loading={false} />
-        <OperationRow row={row} kind="open" onSelect={() => undefined} />
+        <OperationRow
+          row={{ ...row, currency: rowCurrency }}
+          kind="open"
+          onSelect={() => undefined}
+        />
       </AccountCurrency>,
     ),
   );
@@ -85,6 +94,13 @@ describe('the dashboard in the account currency', () => {
     expect(html).toContain('+R$ 73,61');
     expect(html).toContain('R$ 9.985,10');
     expect(html).not.toMatch(dollars);
+  });
+
+  it('keeps an operation in its own currency: one from the simulated platform stays in dollars', async () => {
+    const html = await render('pt', 'BRL', 'USD');
+    expect(html).toContain('R$ 20.000,00'); // the account
+    expect(html).toContain('+US$ 73,61'); // the simulated operation
+    expect(html).toContain('US$ 9.985,10');
   });
 
   it('keeps dollars on the simulated platform, and bare numbers while the currency is unknown', async () => {

@@ -11,7 +11,6 @@ import {
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useAccountCurrency } from '../account-currency';
 import styles from './operation-detail.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
 
@@ -28,7 +27,6 @@ export function OperationDetail({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
-  const currency = useAccountCurrency();
   const direction = row?.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   return (
     <Dialog
@@ -45,7 +43,7 @@ export function OperationDetail({
         <>
           <p className={styles.headline}>
             <span className={styles.profit} data-tone={toneOf(row.Profit)}>
-              {formatSignedMoney(numberLocale, row.Profit, currency)}
+              {formatSignedMoney(numberLocale, row.Profit, row.currency)}
             </span>
             <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
               {row.status === 'open' ? t('operation.open') : t('operation.closed')}
@@ -73,7 +71,7 @@ export function OperationDetail({
               {row.closeReason ? t(`detail.reasons.${row.closeReason}`) : t('detail.stillOpen')}
             </Fact>
             <Fact label={t('detail.margin')}>
-              {formatMoney(numberLocale, row.margin, currency)}
+              {formatMoney(numberLocale, row.margin, row.currency)}
             </Fact>
           </dl>
           <section className={styles.model} aria-labelledby="operation-model-title">

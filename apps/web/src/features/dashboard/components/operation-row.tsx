@@ -11,7 +11,6 @@ import {
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { useAccountCurrency } from '../account-currency';
 import { AssetBadge } from './asset-badge';
 import styles from './operations.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
@@ -53,7 +52,6 @@ export function OperationRow({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
-  const currency = useAccountCurrency();
   const tone = toneOf(row.Profit);
   const direction = row.Cmd === 0 ? t('operation.buy') : t('operation.sale');
   const closed = kind === 'closed' && row.closePrice !== null && row.CloseTime !== null;
@@ -75,7 +73,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
-        {formatMoney(numberLocale, row.margin, currency)}
+        {formatMoney(numberLocale, row.margin, row.currency)}
         <span className={styles.detail}>
           {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
         </span>
@@ -110,7 +108,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
-        {formatSignedMoney(numberLocale, row.Profit, currency)}
+        {formatSignedMoney(numberLocale, row.Profit, row.currency)}
       </span>
     </button>
   );
