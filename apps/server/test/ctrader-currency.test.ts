@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstrumentCatalogue } from '@tradebot/robot';
 import {
@@ -16,12 +14,10 @@ import {
   XAUUSD,
 } from '@tradebot/robot/ctrader/fake';
 import type { TradingData } from '@tradebot/contract';
-import { operations, userSettings } from '../src/db/schema';
-import { effectiveRobotSettings } from '../src/domain/robot-settings';
-import { allCategoriesEnabled } from '../src/repositories/users.repository';
+import { operations } from '../src/db/schema';
 import { v1, validRegistration } from './helpers/accounts';
-import { paidUser } from './helpers/linking';
-import { robotOf, useRobotApp } from './helpers/trading';
+import { ctraderEnv, linkedCTraderTrader, moveEurusdUntil } from './helpers/ctrader';
+import { useRobotApp } from './helpers/trading';
 
 /**
  * A linked cTrader account in Brazilian reais (decision 097): the robot sizes its orders on the
@@ -31,7 +27,6 @@ import { robotOf, useRobotApp } from './helpers/trading';
 
 let ctrader: FakeCTraderServer;
 let oauth: FakeCTraderOAuthServer;
-const redirectUri = 'http://127.0.0.1:9/link-account/ctrader/callback';
 const catalogue = new InstrumentCatalogue();
 
 beforeAll(async () => {
@@ -47,75 +42,19 @@ afterAll(async () => {
   await ctrader.close();
 });
 
-const env = () => ({
-  PLATFORM_CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-  CTRADER_CLIENT_ID: FAKE_APP.clientId,
-  CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
-  CTRADER_AUTH_URL: oauth.authorizeUrl,
-  CTRADER_TOKEN_URL: oauth.tokenUrl,
-  CTRADER_REDIRECT_URI: redirectUri,
-  CTRADER_HOST: '127.0.0.1',
-  CTRADER_PORT: String(ctrader.port),
-  CTRADER_TLS: 'false',
-});
-
-async function linkBrl(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
-  const started = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/authorize`,
-    headers,
-    payload: {},
-  });
-  expect(started.statusCode).toBe(200);
-  const { authorizeUrl } = started.json<{ data: { authorizeUrl: string } }>().data;
-  const granted = await fetch(authorizeUrl, { redirect: 'manual' });
-  const back = new URL(granted.headers.get('location') ?? '');
-  const returned = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/callback`,
-    headers,
-    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-  });
-  expect(returned.statusCode).toBe(200);
-  const linked = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/link`,
-    headers,
-    payload: { ctidTraderAccountId: BRL_ACCOUNT.ctidTraderAccountId },
-  });
-  if (linked.statusCode !== 201) throw new Error(linked.body);
-  expect(linked.statusCode).toBe(201);
-}
-
-/** Moves the fake's EURUSD a step at a time until `done`; false after `max` steps. */
-async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {
-  for (let step = 0; step < max; step++) {
-    if (await done()) return true;
-    const bid = EURUSD.bid + (step % 5) * 0.00001;
-    ctrader.setPrice(EURUSD.symbolId, bid, bid + 0.00012);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return done();
-}
+const tickUntil = (done: () => Promise<boolean>) => moveEurusdUntil(ctrader, EURUSD.bid, done);
 
 // The fake's prices carry the wall clock: the robot trades forex only while its market is open.
 describe.skipIf(!eurusdOpenAt())('the robot on a cTrader account in reais', () => {
-  const context = useRobotApp(env);
+  const context = useRobotApp(() => ctraderEnv(ctrader, oauth));
 
   it('sizes on the capital in reais at the broker USDBRL, caps by its margin in reais, and says BRL everywhere', async () => {
     const { app, publisher } = context;
-    const { userId, headers } = await paidUser(app, 'ctrader-brl@example.com');
-    await linkBrl(app, headers);
-    const [settings] = await app.database.db
-      .update(userSettings)
-      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
-      .where(eq(userSettings.userId, userId))
-      .returning();
-    if (!settings) throw new Error('no settings');
-    const robot = robotOf(app);
-    publisher.listening.add(userId);
-    robot.watch(userId);
-    await robot.applySettings(userId, effectiveRobotSettings(settings));
+    const { userId, headers, robot } = await linkedCTraderTrader(
+      context,
+      'ctrader-brl@example.com',
+      BRL_ACCOUNT.ctidTraderAccountId,
+    );
 
     // The broker's figures, in its deposit currency: R$ 20,000.00, never read as dollars.
     const first = await robot.projection(userId);

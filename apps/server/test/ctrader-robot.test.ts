@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,12 @@ import { notificationOutbox, operations, userSettings } from '../src/db/schema';
 import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
+import {
+  ctraderEnv,
+  linkCTraderAccount,
+  linkedCTraderTrader,
+  moveEurusdUntil,
+} from './helpers/ctrader';
 import { paidUser } from './helpers/linking';
 import { robotOf, useRobotApp } from './helpers/trading';
 
@@ -27,7 +32,6 @@ import { robotOf, useRobotApp } from './helpers/trading';
 
 let ctrader: FakeCTraderServer;
 let oauth: FakeCTraderOAuthServer;
-const redirectUri = 'http://127.0.0.1:9/link-account/ctrader/callback';
 
 beforeAll(async () => {
   ctrader = new FakeCTraderServer(fakeOptions());
@@ -46,58 +50,16 @@ afterAll(async () => {
   await ctrader.close();
 });
 
-const env = () => ({
-  PLATFORM_CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-  CTRADER_CLIENT_ID: FAKE_APP.clientId,
-  CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
-  CTRADER_AUTH_URL: oauth.authorizeUrl,
-  CTRADER_TOKEN_URL: oauth.tokenUrl,
-  CTRADER_REDIRECT_URI: redirectUri,
-  CTRADER_HOST: '127.0.0.1',
-  CTRADER_PORT: String(ctrader.port),
-  CTRADER_TLS: 'false',
-});
-
-async function linkDemo(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
-  const started = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/authorize`,
-    headers,
-    payload: {},
-  });
-  expect(started.statusCode).toBe(200);
-  const { authorizeUrl } = started.json<{ data: { authorizeUrl: string } }>().data;
-  const granted = await fetch(authorizeUrl, { redirect: 'manual' });
-  const back = new URL(granted.headers.get('location') ?? '');
-  const returned = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/callback`,
-    headers,
-    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-  });
-  expect(returned.statusCode).toBe(200);
-  const linked = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/link`,
-    headers,
-    payload: { ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId },
-  });
-  expect(linked.statusCode).toBe(201);
-}
+const env = () => ctraderEnv(ctrader, oauth);
+const linkDemo = (app: FastifyInstance, headers: Record<string, string>) =>
+  linkCTraderAccount(app, headers, DEMO_ACCOUNT.ctidTraderAccountId);
 
 /** Where the fake's EURUSD trades now (a test moves it to hit a take-profit). */
 let base = EURUSD.bid;
 
 /** Moves the fake's EURUSD price a step at a time until `done`; false after `max` steps. */
-async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {
-  for (let step = 0; step < max; step++) {
-    if (await done()) return true;
-    const bid = base + (step % 5) * 0.00001;
-    ctrader.setPrice(EURUSD.symbolId, bid, bid + 0.00012);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return done();
-}
+const tickUntil = (done: () => Promise<boolean>, max = 200) =>
+  moveEurusdUntil(ctrader, base, done, max);
 
 // The fake's prices carry the wall clock: on a weekend the forex market is closed and the robot
 // rightly trades nothing, so these cases run while it is open (decision 096, amended).
@@ -105,26 +67,9 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
   const context = useRobotApp(env);
 
   /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
-  async function linkedTrader(email: string) {
-    const { app, publisher } = context;
-    const { userId, headers } = await paidUser(app, email);
-    await app.database.db
-      .update(userSettings)
-      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
-      .where(eq(userSettings.userId, userId));
-    // Linking tells the user cache, so the API reads these settings.
-    await linkDemo(app, headers);
-    const [settings] = await app.database.db
-      .select()
-      .from(userSettings)
-      .where(eq(userSettings.userId, userId));
-    if (!settings) throw new Error('no settings');
-    const robot = robotOf(app);
-    publisher.listening.add(userId);
-    robot.watch(userId);
-    await robot.applySettings(userId, effectiveRobotSettings(settings));
-    return { userId, headers, robot };
-  }
+  /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
+  const linkedTrader = (email: string) =>
+    linkedCTraderTrader(context, email, DEMO_ACCOUNT.ctidTraderAccountId);
 
   const openCount = async (userId: string) =>
     (await robotOf(context.app).projection(userId))?.trades.length ?? 0;
