@@ -724,7 +724,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   private applyTrader(account: Account, trader: MessageBody): void {
     account.moneyDigits = num(trader.moneyDigits ?? 2);
-    account.depositAssetId = num(trader.depositAssetId);
+    if (trader.depositAssetId !== undefined) account.depositAssetId = num(trader.depositAssetId);
     account.balanceCents = toCents(num(trader.balance), account.moneyDigits);
     account.leverage = num(trader.leverageInCents ?? 100) / 100;
   }
