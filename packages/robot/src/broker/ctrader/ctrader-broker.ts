@@ -43,7 +43,7 @@ export const openMarginCap = 0.5;
 const ORDER_SEARCH_MS = 24 * 60 * 60 * 1000;
 /** Slack on each side of a history window, for the broker's clock against ours. */
 const HISTORY_SLACK_MS = 60_000;
-/** The longest window one order or deal list request covers (Spotware has limited it to a week). */
+/** The longest range one order or deal list request covers, in case the server limits it. */
 const HISTORY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface CTraderAccountLink {
@@ -730,8 +730,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   }
 
   /**
-   * The account's orders and deals from `from` to `to`: one request per list and week (the
-   * longest range Spotware has allowed), paged while the broker says it has more.
+   * The account's orders and deals from `from` to `to`: one request per list and week (a server
+   * may limit the range; we found no current figure documented), paged while it has more.
    */
   private async history(
     ctid: number,
