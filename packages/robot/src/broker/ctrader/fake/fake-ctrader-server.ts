@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { HISTORICAL_REQUESTS } from '../client';
 import { frame, FrameReader } from '../framing';
 import { CTraderProtocol, type DecodedMessage, type MessageBody } from '../protocol';
 
@@ -47,6 +48,8 @@ export interface FakeCTraderOptions {
   readonly protocol?: CTraderProtocol;
   /** Requests a connection may make in one second before REQUEST_FREQUENCY_EXCEEDED. */
   readonly requestsPerSecond?: number;
+  /** The same for historical data (orders, deals, bars), counted apart, as Spotware does. */
+  readonly historicalRequestsPerSecond?: number;
   /** How often the server sends its own heartbeat (0: never). */
   readonly heartbeatIntervalMs?: number;
 }
@@ -83,6 +86,7 @@ interface Session {
   readonly accounts: Set<number>;
   readonly spots: Map<number, Set<number>>;
   readonly sentAt: number[];
+  readonly historicalSentAt: number[];
 }
 
 interface AccountState {
@@ -318,6 +322,7 @@ export class FakeCTraderServer {
       accounts: new Set(),
       spots: new Map(),
       sentAt: [],
+      historicalSentAt: [],
     };
     this.sessions.add(session);
     const reader = new FrameReader();
@@ -367,9 +372,14 @@ export class FakeCTraderServer {
     }
     this.received.push(message);
     const now = performance.now();
-    while ((session.sentAt[0] ?? now) <= now - 1000) session.sentAt.shift();
-    session.sentAt.push(now);
-    if (session.sentAt.length > (this.options.requestsPerSecond ?? 50)) {
+    const historical = HISTORICAL_REQUESTS.has(message.name);
+    const sentAt = historical ? session.historicalSentAt : session.sentAt;
+    while ((sentAt[0] ?? now) <= now - 1000) sentAt.shift();
+    sentAt.push(now);
+    const limit = historical
+      ? (this.options.historicalRequestsPerSecond ?? 5)
+      : (this.options.requestsPerSecond ?? 50);
+    if (sentAt.length > limit) {
       this.error(session, message, 'REQUEST_FREQUENCY_EXCEEDED', 'Request frequency is reached');
       return;
     }
