@@ -485,6 +485,56 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });
 
+  it("a position the user closes in part at the broker: one closed operation when its last part closes, with every part's profit, the balance the fake's", async () => {
+    const { app } = context;
+    const { userId, headers } = await linkedTrader('ctrader-part@example.com');
+    const { position, operationId } = await openPosition(userId);
+    expect(position.volume).toBeGreaterThanOrEqual(2 * market.stepVolume);
+    const part = Math.floor(position.volume / 2 / market.stepVolume) * market.stepVolume;
+    // Half-way to the take-profit, the user closes part of it in their own cTrader application.
+    const partBid = Number(((position.price + position.takeProfit) / 2).toFixed(market.digits));
+    base = partBid;
+    ctrader.setPrice(market.symbolId, partBid, partBid + market.ask - market.bid);
+    ctrader.closePart(position.positionId, part);
+    const ctid = DEMO_ACCOUNT.ctidTraderAccountId;
+    const robot = robotOf(app);
+    const deadline = Date.now() + 5000;
+    while (
+      (await robot.projection(userId))?.figures.balanceCents !== ctrader.balance(ctid) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const row = async () =>
+      (
+        await app.database.db
+          .select()
+          .from(operations)
+          .where(eq(operations.positionId, operationId))
+      )[0];
+    expect((await robot.projection(userId))?.figures.balanceCents).toBe(ctrader.balance(ctid));
+    expect((await row())?.closedAt).toBeNull();
+
+    hitTakeProfit(position.takeProfit);
+    const closing = Date.now() + 5000;
+    while ((await row())?.closedAt == null && Date.now() < closing) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await robot.settled();
+    const rest = position.volume - part;
+    expect(await row()).toMatchObject({
+      closeReason: 'tp',
+      closePrice: Number(
+        ((partBid * part + position.takeProfit * rest) / position.volume).toFixed(market.digits),
+      ),
+      profitCents:
+        Math.round((partBid - position.price) * part) +
+        Math.round((position.takeProfit - position.price) * rest),
+    });
+    expect((await robot.projection(userId))?.figures.balanceCents).toBe(ctrader.balance(ctid));
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
   it('a refreshed grant restarts the account on a new connection: the open operation is reconciled by its client order id, nothing is sent again, and it closes into the history', async () => {
     const { app, clock } = context;
     const { userId, robot } = await linkedTrader('ctrader-restart@example.com');

@@ -383,6 +383,77 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
   });
 
+  describe('a position the user closes in part at the broker', () => {
+    /** 12,000 EURUSD units bought at 1.08512 (take-profit 1.08522); the market at 1.08520. */
+    async function opened(
+      server: FakeCTraderServer,
+      broker: CTraderBroker,
+      reports: ExecutionReport[],
+    ) {
+      await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+      broker.submitOrder(order());
+      await until(() => reports.length === 1, 'the fill');
+      const fill = reports[0];
+      if (fill?.kind !== 'filled') throw new Error('no fill');
+      server.setPrice(EURUSD.symbolId, 1.0852, 1.08532);
+      return Number(fill.positionId);
+    }
+    // 4,000 units closed at 1.08520 (+$0.32), the 8,000 left at the take-profit (+$0.80).
+    const whole = {
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:1',
+      reason: 'tp',
+      closePrice: 1.08521, // (4,000 x 1.08520 + 8,000 x 1.08522) / 12,000
+      profitCents: 32 + 80,
+    };
+
+    it('is booked closed once, with every part, when its last part closes', async () => {
+      const server = await startServer();
+      const { broker, reports } = await startBroker(server);
+      const positionId = await opened(server, broker, reports);
+      server.closePart(positionId, 400_000);
+      await until(() => broker.account(ACCOUNT)?.balanceCents === 1_000_032, 'the part booked');
+      expect(broker.openPositions(ACCOUNT)).toMatchObject([{ units: 8_000 }]);
+      expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      await until(() => reports.length === 2, 'the close');
+      expect(reports[1]).toMatchObject(whole);
+      expect(broker.account(ACCOUNT)?.balanceCents).toBe(
+        server.balance(DEMO_ACCOUNT.ctidTraderAccountId),
+      );
+    });
+
+    it('a part closed while disconnected is found in the deals and booked with the last part', async () => {
+      const server = await startServer();
+      const { broker, reports } = await startBroker(server);
+      const positionId = await opened(server, broker, reports);
+      const port = server.port;
+      await server.pause();
+      server.closePart(positionId, 400_000);
+      await server.resume(port);
+      await until(() => broker.openPositions(ACCOUNT)[0]?.units === 8_000, 'the reconciled part');
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      await until(() => reports.length === 2, 'the close');
+      expect(reports[1]).toMatchObject(whole);
+      expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_112);
+    });
+
+    it('after a restart, both parts closed while no process listened are booked as one close', async () => {
+      const server = await startServer();
+      const first = await startBroker(server);
+      const positionId = await opened(server, first.broker, first.reports);
+      first.broker.stop();
+      first.client.close();
+      server.closePart(positionId, 400_000);
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      const second = await startBroker(server);
+      const result = await second.broker.queryOrder('acc-1:1');
+      expect(result).toMatchObject({ status: 'filled', closed: whole });
+      expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+      expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_112);
+    });
+  });
+
   it('follows deposits and withdrawals made at the broker', async () => {
     const server = await startServer();
     const { broker } = await startBroker(server);

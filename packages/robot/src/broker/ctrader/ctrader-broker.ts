@@ -81,11 +81,14 @@ interface Position {
   readonly clientOrderId: string;
   readonly symbol: BrokerSymbol;
   readonly side: 'buy' | 'sale';
-  readonly units: number;
+  /** What is still open: less than the fill once part of it was closed at the broker. */
+  units: number;
   readonly price: number;
   readonly takeProfit: number;
   readonly stopLoss: number;
-  readonly marginCents: Cents;
+  marginCents: Cents;
+  /** The closing deals of the parts closed so far: booked with the last one. */
+  readonly partCloses: MessageBody[];
 }
 
 type OrderState =
@@ -239,7 +242,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       .request('ProtoOAClosePositionReq', {
         ctidTraderAccountId: account.link.ctidTraderAccountId,
         positionId: Number(positionId),
-        volume: position.units * VOLUME_PER_UNIT,
+        volume: Math.round(position.units * VOLUME_PER_UNIT), // 0.07 BTC: 7, not 7.000000000000001
       })
       .catch(() => {
         // The position stays open (or its close arrives as an execution event): the engine may
@@ -482,6 +485,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       takeProfit: num(position.takeProfit),
       stopLoss: num(position.stopLoss),
       marginCents: this.moneyToCents(account, num(position.usedMargin ?? 0)),
+      partCloses: [],
     };
     account.positions.set(held.positionId, held);
     const fill: OrderFilledReport = {
@@ -518,6 +522,12 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         num(detail.balance),
         num(detail.moneyDigits ?? account.moneyDigits),
       );
+    if (position.positionStatus === 'POSITION_STATUS_OPEN') {
+      // Part of it was closed (by the user, at the broker): the rest stays open.
+      this.resize(account, held, position);
+      this.closedPart(held, deal);
+      return;
+    }
     this.closed(
       account,
       held,
@@ -536,10 +546,12 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   private closed(
     account: Account,
     held: Position,
-    deals: readonly MessageBody[],
+    closing: readonly MessageBody[],
     byProtection: boolean,
     byServer: boolean,
   ): void {
+    for (const deal of closing) this.closedPart(held, deal);
+    const deals = held.partCloses;
     let profitCents = 0;
     let closedVolume = 0;
     let priceByVolume = 0;
@@ -560,8 +572,11 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     account.positions.delete(held.positionId);
     const requested = account.closing.get(held.positionId);
     account.closing.delete(held.positionId);
+    // The last part's price says which protection closed it (an earlier part may have closed at
+    // the market).
+    const lastPrice = num(last.executionPrice);
     const reason: CloseReason = byProtection
-      ? Math.abs(closePrice - held.takeProfit) <= Math.abs(closePrice - held.stopLoss)
+      ? Math.abs(lastPrice - held.takeProfit) <= Math.abs(lastPrice - held.stopLoss)
         ? 'tp'
         : 'sl'
       : (requested ?? (byServer ? 'closeout' : 'kill'));
@@ -579,6 +594,21 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const state = this.orders.get(held.clientOrderId);
     if (state?.kind === 'filled') state.closed = report;
     this.emit(report);
+  }
+
+  /** A closing deal of the position, kept once (by deal id) until its last part closes. */
+  private closedPart(held: Position, deal: MessageBody): void {
+    if (held.partCloses.some((kept) => num(kept.dealId) === num(deal.dealId))) return;
+    held.partCloses.push(deal);
+    held.partCloses.sort((a, b) => num(a.executionTimestamp) - num(b.executionTimestamp));
+  }
+
+  /** The position's open volume and margin as the broker reports them now. */
+  private resize(account: Account, held: Position, position: MessageBody): void {
+    const tradeData = (position.tradeData ?? {}) as MessageBody;
+    if (tradeData.volume !== undefined) held.units = num(tradeData.volume) / VOLUME_PER_UNIT;
+    if (position.usedMargin !== undefined)
+      held.marginCents = this.moneyToCents(account, num(position.usedMargin));
   }
 
   private onState(change: StateChange): void {
@@ -628,7 +658,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       const clientOrderId = clientOrderIdOf({}, position);
       if (clientOrderId === undefined) continue; // Not ours: the user's own trades are left alone.
       const fill = this.onFilled(account, clientOrderId, position, {});
-      if (fill !== undefined) seen.add(fill.positionId);
+      if (fill === undefined) continue;
+      seen.add(fill.positionId);
+      const held = account.positions.get(fill.positionId);
+      if (held !== undefined) this.resize(account, held, position);
     }
     const uncertain = [...this.orders.values()].filter(
       (state): state is Extract<OrderState, { kind: 'uncertain' }> =>
@@ -666,13 +699,17 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       this.fillFromHistory(account, id, found, brokerDeals);
     }
     for (const held of [...account.positions.values()]) {
-      if (seen.has(held.positionId)) continue;
       const closing = brokerDeals
         .filter(
           (d) =>
             String(num(d.positionId)) === held.positionId && d.closePositionDetail !== undefined,
         )
         .sort((a, b) => num(a.executionTimestamp) - num(b.executionTimestamp));
+      if (seen.has(held.positionId)) {
+        // Still open: parts of it closed meanwhile are kept for its last close.
+        for (const deal of closing) this.closedPart(held, deal);
+        continue;
+      }
       const last = closing.at(-1);
       if (last === undefined) continue;
       const closingOrder = brokerOrders.find((o) => num(o.orderId) === num(last.orderId));
