@@ -114,6 +114,8 @@ interface Account {
   syncedAt: number;
   /** Reconciled on the current connection, so each message received moves `syncedAt`. */
   inSync: boolean;
+  /** Closes heard while a reconciliation reads the history: booked after it, with its deals. */
+  deferredCloses: MessageBody[] | undefined;
 }
 
 export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
@@ -167,6 +169,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         closing: new Map(),
         syncedAt: link.historyFrom ?? this.now() - ORDER_SEARCH_MS,
         inSync: false,
+        deferredCloses: undefined,
       };
       this.accounts.set(link.accountId, account);
       this.byCtid.set(link.ctidTraderAccountId, account);
@@ -456,7 +459,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     }
     if (type !== 'ORDER_FILLED' && type !== 'ORDER_PARTIAL_FILL') return;
     if (position.positionStatus === 'POSITION_STATUS_CLOSED' || order.closingOrder === true) {
-      this.onClosed(account, body);
+      if (account.deferredCloses === undefined) this.onClosed(account, body);
+      else account.deferredCloses.push(body);
       return;
     }
     if (clientOrderId === undefined) return;
@@ -647,9 +651,21 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
    * received, in which case it is sent again. An order of ours this process never heard of (sent
    * by an earlier one) that filled is reported, and every position that is gone from the broker
    * is reported closed with its closing deals' price and profit: exactly once, however many
-   * times this runs.
+   * times this runs. A close heard meanwhile waits for the history (which may hold earlier parts
+   * of it), and is booked after it, or if it fails.
    */
   private async reconcile(account: Account): Promise<void> {
+    account.deferredCloses = [];
+    try {
+      await this.reconcileWithHistory(account);
+    } finally {
+      const deferred = account.deferredCloses;
+      account.deferredCloses = undefined;
+      for (const body of deferred) this.onClosed(account, body);
+    }
+  }
+
+  private async reconcileWithHistory(account: Account): Promise<void> {
     const ctid = account.link.ctidTraderAccountId;
     const startedAt = this.now();
     const open = await this.client.request('ProtoOAReconcileReq', { ctidTraderAccountId: ctid });
