@@ -44,7 +44,7 @@ export const XAUUSD: FakeSymbol = {
 };
 
 /**
- * Bitcoin against the dollar as cTrader brokers list it: a pip of one dollar, volumes from
+ * Bitcoin against the dollar as a cTrader broker may list it: a pip of one dollar, volumes from
  * 0.01 BTC in steps of 0.01 BTC (1 in the API's cents of a unit), a spread of about $31 (our
  * catalogue's 0.05%). It trades every day, so tests that need the robot to trade run on any day.
  */
