@@ -6,4 +6,12 @@ export {
   spotwareAuthorizePath,
   spotwareTokenPath,
 } from './fake-ctrader-oauth';
-export { DEMO_ACCOUNT, EURUSD, XAUUSD, FAKE_APP, eurusdOpenAt, fakeOptions } from './fixtures';
+export {
+  BTCUSD,
+  DEMO_ACCOUNT,
+  EURUSD,
+  XAUUSD,
+  FAKE_APP,
+  eurusdOpenAt,
+  fakeOptions,
+} from './fixtures';
