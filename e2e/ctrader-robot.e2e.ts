@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EURUSD, eurusdOpenAt } from '../packages/robot/src/broker/ctrader/fake/index';
+import { BTCUSD } from '../packages/robot/src/broker/ctrader/fake/index';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { DEMO_ACCOUNT, startCTraderFakes, type CTraderFakes } from './support/ctrader';
@@ -30,9 +30,10 @@ async function operationIds(list: Locator): Promise<string[]> {
   );
 }
 
-// The fake's prices carry the wall clock: on a weekend the forex market is closed and the robot
-// rightly trades nothing, so this runs while it is open (decision 096, amended).
-describe.skipIf(!eurusdOpenAt())('the robot trades a linked cTrader account (issue 20)', () => {
+// The fake's prices carry the wall clock, and the robot rightly trades nothing on a closed
+// market: the fake broker lists BTCUSD, which trades every day, so this runs on any day
+// (decision 096, amended).
+describe('the robot trades a linked cTrader account (issue 20)', () => {
   let fakes: CTraderFakes;
   let server: RunningServer;
   let browser: Browser;
@@ -40,7 +41,7 @@ describe.skipIf(!eurusdOpenAt())('the robot trades a linked cTrader account (iss
   let ticker: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
-    fakes = await startCTraderFakes();
+    fakes = await startCTraderFakes([BTCUSD]);
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-ctrader-robot-'));
     const first = await startServer({ ROBOT_WARM_UP_MS: '0' }, { dataDir });
     await registerThroughApi(first.url, dataDir, {
@@ -60,12 +61,12 @@ describe.skipIf(!eurusdOpenAt())('the robot trades a linked cTrader account (iss
     expect(seeded.status, seeded.stderr).toBe(0);
     server = await startServer({ ROBOT_WARM_UP_MS: '0', ...fastMarket, ...fakes.env }, { dataDir });
     browser = await launchBrowser();
-    // The fake broker's market: EURUSD moves a little every 100 ms.
+    // The fake broker's market: BTCUSD moves a little every 100 ms.
     let step = 0;
     ticker = setInterval(() => {
       step++;
-      const bid = EURUSD.bid + (step % 7) * 0.00001;
-      fakes.ctrader.setPrice(EURUSD.symbolId, bid, bid + 0.00012);
+      const bid = BTCUSD.bid + (step % 7) * 0.01;
+      fakes.ctrader.setPrice(BTCUSD.symbolId, bid, bid + BTCUSD.ask - BTCUSD.bid);
     }, 100);
   }, 180_000);
   afterAll(async () => {
@@ -146,7 +147,12 @@ describe.skipIf(!eurusdOpenAt())('the robot trades a linked cTrader account (iss
     expect(id).toMatch(new RegExp(`^ct${String(DEMO_ACCOUNT.ctidTraderAccountId)}-`));
     const orders = fakes.ctrader.requests('ProtoOANewOrderReq');
     expect(orders.length).toBeGreaterThan(0);
-    expect(orders[0]?.body).toMatchObject({ orderType: 'MARKET', relativeTakeProfit: 10 });
+    // One pip of BTCUSD ($1) in the API's 1/100000 of a price unit.
+    expect(orders[0]?.body).toMatchObject({
+      orderType: 'MARKET',
+      symbolId: BTCUSD.symbolId,
+      relativeTakeProfit: 100_000,
+    });
     expect(fakes.ctrader.openPositions(DEMO_ACCOUNT.ctidTraderAccountId).length).toBeGreaterThan(0);
 
     // Unlinked, closing what is open: the positions close at the broker and the robot leaves.

@@ -4,6 +4,7 @@ import {
   FakeCTraderOAuthServer,
   FakeCTraderServer,
   fakeOptions,
+  type FakeSymbol,
 } from '../../packages/robot/src/broker/ctrader/fake/index';
 
 /**
@@ -17,8 +18,9 @@ export interface CTraderFakes {
   close(): Promise<void>;
 }
 
-export async function startCTraderFakes(): Promise<CTraderFakes> {
-  const ctrader = new FakeCTraderServer(fakeOptions());
+/** `symbols`: those the fake broker lists (by default, the fixtures' forex pair and gold). */
+export async function startCTraderFakes(symbols?: readonly FakeSymbol[]): Promise<CTraderFakes> {
+  const ctrader = new FakeCTraderServer(fakeOptions(symbols ? { symbols } : {}));
   await ctrader.listen();
   const oauth = new FakeCTraderOAuthServer({
     ...FAKE_APP,

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FixedSignalStrategy } from '@tradebot/robot';
 import {
+  BTCUSD,
   DEMO_ACCOUNT,
   EURUSD,
   eurusdOpenAt,
@@ -9,19 +12,15 @@ import {
   FakeCTraderOAuthServer,
   FakeCTraderServer,
   fakeOptions,
+  type FakeSymbol,
 } from '@tradebot/robot/ctrader/fake';
 import { notificationOutbox, operations, userSettings } from '../src/db/schema';
 import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
-import {
-  ctraderEnv,
-  linkCTraderAccount,
-  linkedCTraderTrader,
-  moveEurusdUntil,
-} from './helpers/ctrader';
+import { replica } from './helpers/app';
 import { paidUser } from './helpers/linking';
-import { robotOf, useRobotApp } from './helpers/trading';
+import { robotOf, useRobotApp, type RobotTestContext } from './helpers/trading';
 
 /**
  * The robot trading a linked cTrader account (decision 096), against the fake Open API and the
@@ -30,46 +29,242 @@ import { robotOf, useRobotApp } from './helpers/trading';
  * operations, projection and real-time channel as the built-in platform; unlinked, it stops.
  */
 
+/**
+ * Two fake brokers: one listing BTCUSD, which trades every day, so these cases run on any day;
+ * one listing EURUSD, whose case runs while forex is open (the fakes stamp prices with the wall
+ * clock, and the robot rightly trades nothing on a closed market; decision 096, amended).
+ */
+let crypto: FakeCTraderServer;
+let forex: FakeCTraderServer;
+/** The fake broker and the symbol the cases of the current block trade. */
 let ctrader: FakeCTraderServer;
+let market: FakeSymbol = BTCUSD;
 let oauth: FakeCTraderOAuthServer;
+const redirectUri = 'http://127.0.0.1:9/link-account/ctrader/callback';
 
 beforeAll(async () => {
-  ctrader = new FakeCTraderServer(fakeOptions());
-  await ctrader.listen();
+  crypto = new FakeCTraderServer(fakeOptions({ symbols: [BTCUSD] }));
+  forex = new FakeCTraderServer(fakeOptions({ symbols: [EURUSD] }));
+  await crypto.listen();
+  await forex.listen();
+  ctrader = crypto;
   oauth = new FakeCTraderOAuthServer({
     ...FAKE_APP,
     accessToken: DEMO_ACCOUNT.accessToken,
     onTokenReplaced: (previous, next) => {
-      ctrader.replaceToken(previous, next);
+      crypto.replaceToken(previous, next);
+      forex.replaceToken(previous, next);
     },
   });
   await oauth.listen();
 });
 afterAll(async () => {
   await oauth.close();
-  await ctrader.close();
+  await crypto.close();
+  await forex.close();
 });
 
-const env = () => ctraderEnv(ctrader, oauth);
-const linkDemo = (app: FastifyInstance, headers: Record<string, string>) =>
-  linkCTraderAccount(app, headers, DEMO_ACCOUNT.ctidTraderAccountId);
+/** The cases that follow trade `symbol` at `fake`. */
+function trading(fake: () => FakeCTraderServer, symbol: FakeSymbol): void {
+  beforeAll(() => {
+    ctrader = fake();
+    market = symbol;
+    base = symbol.bid;
+  });
+}
 
-/** Where the fake's EURUSD trades now (a test moves it to hit a take-profit). */
-let base = EURUSD.bid;
+/** The environment of the test's app, kept for a restarted one. */
+let lastEnv: Record<string, string> = {};
+const env = () => (lastEnv = freshEnv());
+const freshEnv = () => ({
+  PLATFORM_CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  CTRADER_CLIENT_ID: FAKE_APP.clientId,
+  CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
+  CTRADER_AUTH_URL: oauth.authorizeUrl,
+  CTRADER_TOKEN_URL: oauth.tokenUrl,
+  CTRADER_REDIRECT_URI: redirectUri,
+  CTRADER_HOST: '127.0.0.1',
+  CTRADER_PORT: String(ctrader.port),
+  CTRADER_TLS: 'false',
+});
 
-/** Moves the fake's EURUSD price a step at a time until `done`; false after `max` steps. */
-const tickUntil = (done: () => Promise<boolean>, max = 200) =>
-  moveEurusdUntil(ctrader, base, done, max);
+async function linkDemo(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
+  const started = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/authorize`,
+    headers,
+    payload: {},
+  });
+  expect(started.statusCode).toBe(200);
+  const { authorizeUrl } = started.json<{ data: { authorizeUrl: string } }>().data;
+  const granted = await fetch(authorizeUrl, { redirect: 'manual' });
+  const back = new URL(granted.headers.get('location') ?? '');
+  const returned = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/callback`,
+    headers,
+    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+  });
+  expect(returned.statusCode).toBe(200);
+  const linked = await app.inject({
+    method: 'POST',
+    url: `${v1}/ctrader/link`,
+    headers,
+    payload: { ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId },
+  });
+  expect(linked.statusCode).toBe(201);
+}
 
-// The fake's prices carry the wall clock: on a weekend the forex market is closed and the robot
-// rightly trades nothing, so these cases run while it is open (decision 096, amended).
-describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => {
+/** Where the fake's symbol trades now (a test moves it to hit a take-profit). */
+let base = BTCUSD.bid;
+/** The symbol's pip, in price units. */
+const pip = () => 10 ** -market.pipPosition;
+
+/** Moves the fake's price a step at a time until `done`; false after `max` steps. */
+async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {
+  for (let step = 0; step < max; step++) {
+    if (await done()) return true;
+    const bid = Number((base + (step % 5) * 10 ** -market.digits).toFixed(market.digits));
+    const ask = Number((bid + market.ask - market.bid).toFixed(market.digits));
+    ctrader.setPrice(market.symbolId, bid, ask);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return done();
+}
+
+/**
+ * Links the fake's demo account, lets the robot trade the block's symbol, checks the order in the
+ * broker's units, the stored operation, the live push, the 50% cap and the take-profit closure,
+ * then unlinks.
+ */
+async function tradesShowsAndUnlinks(context: RobotTestContext, email: string): Promise<void> {
+  const { app, publisher } = context;
+  const { userId, headers } = await paidUser(app, email);
+  await linkDemo(app, headers);
+  const [settings] = await app.database.db
+    .update(userSettings)
+    .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
+    .where(eq(userSettings.userId, userId))
+    .returning();
+  if (!settings) throw new Error('no settings');
+  const robot = robotOf(app);
+  publisher.listening.add(userId);
+  robot.watch(userId);
+  await robot.applySettings(userId, effectiveRobotSettings(settings));
+
+  // The account as the broker reports it: its balance, nothing simulated.
+  const first = await robot.projection(userId);
+  expect(first?.figures.balanceCents).toBe(1_000_000);
+  expect(first?.trades).toEqual([]);
+  expect(ctrader.requests('ProtoOASubscribeSpotsReq').length).toBeGreaterThan(0);
+
+  const opened = await tickUntil(
+    async () => ((await robot.projection(userId))?.trades.length ?? 0) > 0,
+  );
+  expect(opened).toBe(true);
+  await robot.settled();
+
+  // A market order in the broker's units, with the geometry relative to its own pip.
+  const [order] = ctrader.requests('ProtoOANewOrderReq');
+  if (!order) throw new Error('no order reached the fake');
+  const body = order.body;
+  expect(body.orderType).toBe('MARKET');
+  expect(body.ctidTraderAccountId).toBe(DEMO_ACCOUNT.ctidTraderAccountId);
+  expect(typeof body.clientOrderId).toBe('string');
+  expect(body.symbolId).toBe(market.symbolId);
+  const onePip = Math.round(100_000 * pip());
+  expect(body.relativeTakeProfit).toBe(onePip);
+  const spread = Math.round((market.ask - market.bid) * 100_000);
+  expect(body.relativeStopLoss).toBe(spread + 5 * (spread + onePip));
+  const volume = Number(body.volume);
+  expect(volume).toBeGreaterThanOrEqual(market.minVolume);
+  expect(volume % market.stepVolume).toBe(0);
+
+  // Stored as an operation, keyed in the broker's own namespace, and shown live.
+  const stored = await app.database.db
+    .select()
+    .from(operations)
+    .where(eq(operations.accountId, userId));
+  expect(stored.length).toBeGreaterThan(0);
+  expect(stored[0]?.positionId).toMatch(
+    new RegExp(`^ct${String(DEMO_ACCOUNT.ctidTraderAccountId)}-`),
+  );
+  expect(stored[0]?.clientOrderId).toBe(body.clientOrderId);
+  const projection = await robot.projection(userId);
+  expect(projection?.figures.usedMarginCents).toBeGreaterThan(0);
+  // The real-time channel told the user's browser, as for the built-in platform.
+  expect(
+    publisher
+      .to(userId)
+      .some((info) => JSON.stringify(info).includes(stored[0]?.positionId ?? '-')),
+  ).toBe(true);
+  // The 50% cap by the broker's figures: used margin never passes half the equity.
+  expect(projection?.figures.usedMarginCents ?? 0).toBeLessThanOrEqual(
+    (projection?.figures.equityCents ?? 0) / 2,
+  );
+
+  // Its take-profit is hit at the broker: the closure lands in the history.
+  const positionId = stored[0]?.positionId ?? '';
+  base += 100 * pip();
+  const closed = await tickUntil(async () => {
+    const [row] = await app.database.db
+      .select()
+      .from(operations)
+      .where(eq(operations.positionId, positionId));
+    return row?.closedAt !== null && row?.closedAt !== undefined;
+  }, 100);
+  expect(closed).toBe(true);
+  const [row] = await app.database.db
+    .select()
+    .from(operations)
+    .where(eq(operations.positionId, positionId));
+  expect(row?.closeReason).toBe('tp');
+
+  // Unlinked: the robot stops on that account, its connection closes, nothing more is sent.
+  const connections = ctrader.connections;
+  const unlinked = await app.inject({
+    method: 'POST',
+    url: `${v1}/unlink-account`,
+    headers,
+    payload: { password: validRegistration.password, closeOperations: true },
+  });
+  expect(unlinked.statusCode).toBe(200);
+  expect(robot.hasAccount(userId)).toBe(false);
+  const deadline = Date.now() + 2000;
+  while (ctrader.connections >= connections && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(ctrader.connections).toBeLessThan(connections);
+  const sent = ctrader.requests('ProtoOANewOrderReq').length;
+  await tickUntil(() => Promise.resolve(false), 20);
+  expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
+}
+
+describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () => {
   const context = useRobotApp(env);
+  trading(() => crypto, BTCUSD);
 
   /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
-  /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
-  const linkedTrader = (email: string) =>
-    linkedCTraderTrader(context, email, DEMO_ACCOUNT.ctidTraderAccountId);
+  async function linkedTrader(email: string) {
+    const { app, publisher } = context;
+    const { userId, headers } = await paidUser(app, email);
+    await app.database.db
+      .update(userSettings)
+      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
+      .where(eq(userSettings.userId, userId));
+    // Linking tells the user cache, so the API reads these settings.
+    await linkDemo(app, headers);
+    const [settings] = await app.database.db
+      .select()
+      .from(userSettings)
+      .where(eq(userSettings.userId, userId));
+    if (!settings) throw new Error('no settings');
+    const robot = robotOf(app);
+    publisher.listening.add(userId);
+    robot.watch(userId);
+    await robot.applySettings(userId, effectiveRobotSettings(settings));
+    return { userId, headers, robot };
+  }
 
   const openCount = async (userId: string) =>
     (await robotOf(context.app).projection(userId))?.trades.length ?? 0;
@@ -82,119 +277,20 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
       payload: { password: validRegistration.password, closeOperations: true },
     });
 
-  it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', async () => {
-    const { app, publisher } = context;
-    const { userId, headers } = await paidUser(app, 'ctrader-robot@example.com');
-    await linkDemo(app, headers);
-    const [settings] = await app.database.db
-      .update(userSettings)
-      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
-      .where(eq(userSettings.userId, userId))
-      .returning();
-    if (!settings) throw new Error('no settings');
-    const robot = robotOf(app);
-    publisher.listening.add(userId);
-    robot.watch(userId);
-    await robot.applySettings(userId, effectiveRobotSettings(settings));
-
-    // The account as the broker reports it: its balance, nothing simulated.
-    const first = await robot.projection(userId);
-    expect(first?.figures.balanceCents).toBe(1_000_000);
-    expect(first?.trades).toEqual([]);
-    expect(ctrader.requests('ProtoOASubscribeSpotsReq').length).toBeGreaterThan(0);
-
-    const opened = await tickUntil(
-      async () => ((await robot.projection(userId))?.trades.length ?? 0) > 0,
-    );
-    expect(opened).toBe(true);
-    await robot.settled();
-
-    // A market order in the broker's units, with the geometry relative to its own pip.
-    const [order] = ctrader.requests('ProtoOANewOrderReq');
-    if (!order) throw new Error('no order reached the fake');
-    const body = order.body;
-    expect(body.orderType).toBe('MARKET');
-    expect(body.ctidTraderAccountId).toBe(DEMO_ACCOUNT.ctidTraderAccountId);
-    expect(typeof body.clientOrderId).toBe('string');
-    const pip = 100_000 / 10 ** EURUSD.pipPosition;
-    expect(body.relativeTakeProfit).toBe(pip);
-    const spread = 12;
-    expect(body.relativeStopLoss).toBe(spread + 5 * (spread + pip));
-    const volume = Number(body.volume);
-    expect(volume).toBeGreaterThanOrEqual(EURUSD.minVolume);
-    expect(volume % EURUSD.stepVolume).toBe(0);
-
-    // Stored as an operation, keyed in the broker's own namespace, and shown live.
-    const stored = await app.database.db
-      .select()
-      .from(operations)
-      .where(eq(operations.accountId, userId));
-    expect(stored.length).toBeGreaterThan(0);
-    expect(stored[0]?.positionId).toMatch(
-      new RegExp(`^ct${String(DEMO_ACCOUNT.ctidTraderAccountId)}-`),
-    );
-    expect(stored[0]?.clientOrderId).toBe(body.clientOrderId);
-    const projection = await robot.projection(userId);
-    expect(projection?.figures.usedMarginCents).toBeGreaterThan(0);
-    // The real-time channel told the user's browser, as for the built-in platform.
-    expect(
-      publisher
-        .to(userId)
-        .some((info) => JSON.stringify(info).includes(stored[0]?.positionId ?? '-')),
-    ).toBe(true);
-    // The 50% cap by the broker's figures: used margin never passes half the equity.
-    expect(projection?.figures.usedMarginCents ?? 0).toBeLessThanOrEqual(
-      (projection?.figures.equityCents ?? 0) / 2,
-    );
-
-    // Its take-profit is hit at the broker: the closure lands in the history.
-    const positionId = stored[0]?.positionId ?? '';
-    base += 0.01;
-    const closed = await tickUntil(async () => {
-      const [row] = await app.database.db
-        .select()
-        .from(operations)
-        .where(eq(operations.positionId, positionId));
-      return row?.closedAt !== null && row?.closedAt !== undefined;
-    }, 100);
-    expect(closed).toBe(true);
-    const [row] = await app.database.db
-      .select()
-      .from(operations)
-      .where(eq(operations.positionId, positionId));
-    expect(row?.closeReason).toBe('tp');
-
-    // Unlinked: the robot stops on that account, its connection closes, nothing more is sent.
-    const connections = ctrader.connections;
-    const unlinked = await app.inject({
-      method: 'POST',
-      url: `${v1}/unlink-account`,
-      headers,
-      payload: { password: validRegistration.password, closeOperations: true },
-    });
-    expect(unlinked.statusCode).toBe(200);
-    expect(robot.hasAccount(userId)).toBe(false);
-    const deadline = Date.now() + 2000;
-    while (ctrader.connections >= connections && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(ctrader.connections).toBeLessThan(connections);
-    const sent = ctrader.requests('ProtoOANewOrderReq').length;
-    await tickUntil(() => Promise.resolve(false), 20);
-    expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
-  });
+  it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', () =>
+    tradesShowsAndUnlinks(context, 'ctrader-robot@example.com'));
 
   it('an order executed while the connection dropped is reconciled by its client order id after the reconnection: recorded once, never sent twice; then trading goes on', async () => {
     const { app } = context;
     const { userId, headers, robot } = await linkedTrader('ctrader-drop@example.com');
     expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
     // The first operation closes at its take-profit, so the instrument is free again.
-    base += 0.01;
+    base += 100 * pip();
     expect(await tickUntil(async () => (await openCount(userId)) === 0, 100)).toBe(true);
     await robot.settled();
     const sentBefore = ctrader.requests('ProtoOANewOrderReq').length;
     ctrader.failNextOrder('drop-after-execution');
-    base += 0.001;
+    base += 10 * pip();
     expect(
       await tickUntil(
         () => Promise.resolve(ctrader.requests('ProtoOANewOrderReq').length > sentBefore),
@@ -252,7 +348,7 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
         idleReason: 'BROKER_RECONNECT_NEEDED',
       });
       const sent = ctrader.requests('ProtoOANewOrderReq').length;
-      base += 0.002;
+      base += 20 * pip();
       await tickUntil(() => Promise.resolve(false), 30);
       await robot.settled();
       expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(sent);
@@ -269,6 +365,173 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
       // The fake's account answers to its token again, for the next test.
       ctrader.replaceToken(DEMO_ACCOUNT.accessToken, DEMO_ACCOUNT.accessToken);
     }
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
+  /** The user's one open position at the fake, and its operation's id here. */
+  async function openPosition(userId: string) {
+    expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
+    await robotOf(context.app).settled();
+    const mine = ctrader
+      .openPositions(DEMO_ACCOUNT.ctidTraderAccountId)
+      .filter((position) => position.label?.startsWith(userId));
+    expect(mine).toHaveLength(1);
+    const position = mine[0];
+    if (!position) throw new Error('no position at the fake');
+    return {
+      position,
+      operationId: `ct${String(DEMO_ACCOUNT.ctidTraderAccountId)}-${String(position.positionId)}`,
+    };
+  }
+
+  /** The fake's price reaches the position's take-profit (no one may be connected). */
+  function hitTakeProfit(takeProfit: number): void {
+    base = takeProfit;
+    ctrader.setPrice(market.symbolId, takeProfit, takeProfit + market.ask - market.bid);
+  }
+
+  /**
+   * The operation is closed once, at the broker's take-profit with the broker's profit, and the
+   * account's balance and equity are the fake's; after another reconciliation (a reconnection),
+   * still so, nothing booked twice.
+   */
+  async function expectClosedOnce(
+    userId: string,
+    operationId: string,
+    position: { price: number; takeProfit: number; volume: number },
+  ): Promise<void> {
+    const { app } = context;
+    const rows = () =>
+      app.database.db.select().from(operations).where(eq(operations.positionId, operationId));
+    const deadline = Date.now() + 10_000;
+    while ((await rows())[0]?.closedAt == null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const robot = robotOf(app);
+    await robot.settled();
+    const [closed, ...more] = await rows();
+    expect(more).toEqual([]);
+    const profitCents = Math.round((position.takeProfit - position.price) * position.volume);
+    expect(closed).toMatchObject({
+      closeReason: 'tp',
+      closePrice: position.takeProfit,
+      profitCents,
+    });
+    const ctid = DEMO_ACCOUNT.ctidTraderAccountId;
+    const figures = async () => {
+      const projection = await robot.projection(userId);
+      // The fake's equity: its balance plus each labelled open position's result at its price.
+      const unrealised = ctrader
+        .openPositions(ctid)
+        .filter((open) => open.label !== undefined)
+        .reduce((sum, open) => sum + Math.round((base - open.price) * open.volume), 0);
+      return {
+        balance: [projection?.figures.balanceCents, ctrader.balance(ctid)],
+        equity: [projection?.figures.equityCents, ctrader.balance(ctid) + unrealised],
+      };
+    };
+    const before = await figures();
+    expect(before.balance[0]).toBe(before.balance[1]);
+    expect(before.equity[0]).toBe(before.equity[1]);
+
+    const reads = ctrader.requests('ProtoOADealListReq').length;
+    ctrader.dropConnections();
+    const again = Date.now() + 10_000;
+    while (ctrader.requests('ProtoOADealListReq').length === reads && Date.now() < again) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(ctrader.requests('ProtoOADealListReq').length).toBeGreaterThan(reads);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await robot.settled();
+    expect(await rows()).toEqual([closed]);
+    // The robot may have opened again since: the balance is unchanged, the equity still the fake's.
+    const after = await figures();
+    expect(after.balance).toEqual(before.balance);
+    expect(after.equity[0]).toBe(after.equity[1]);
+  }
+
+  it("a take-profit hit at the broker while the connection is down: after the reconnection, one closed operation with the broker close price and profit, the figures the broker's, and a second reconciliation books nothing twice", async () => {
+    const { userId, headers } = await linkedTrader('ctrader-dark-tp@example.com');
+    const { position, operationId } = await openPosition(userId);
+    const port = ctrader.port;
+    await ctrader.pause();
+    hitTakeProfit(position.takeProfit);
+    expect(ctrader.openPositions(DEMO_ACCOUNT.ctidTraderAccountId)).not.toContainEqual(position);
+    await ctrader.resume(port);
+    await expectClosedOnce(userId, operationId, position);
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
+  it("a take-profit hit at the broker while the robot process is down: the next process books the operation closed, once, from the broker's deals", async () => {
+    const { userId, headers } = await linkedTrader('ctrader-down-tp@example.com');
+    const { position, operationId } = await openPosition(userId);
+    // The process ends (its connection with it); the take-profit is hit while none listens.
+    await context.app.close();
+    hitTakeProfit(position.takeProfit);
+    expect(ctrader.openPositions(DEMO_ACCOUNT.ctidTraderAccountId)).not.toContainEqual(position);
+    // A new process on the same database (the next test's cleanup closes it).
+    context.app = await replica(
+      context,
+      { ...lastEnv, ROBOT_ENABLED: 'true', MARKET_TICK_MS: '1000', MARKET_SEED: '11' },
+      undefined,
+      {
+        clock: context.clock,
+        realtime: context.publisher,
+        robotTimers: false,
+        robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
+      },
+    );
+    await expectClosedOnce(userId, operationId, position);
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
+  it("a position the user closes in part at the broker: one closed operation when its last part closes, with every part's profit, the balance the fake's", async () => {
+    const { app } = context;
+    const { userId, headers } = await linkedTrader('ctrader-part@example.com');
+    const { position, operationId } = await openPosition(userId);
+    expect(position.volume).toBeGreaterThanOrEqual(2 * market.stepVolume);
+    const part = Math.floor(position.volume / 2 / market.stepVolume) * market.stepVolume;
+    // Half-way to the take-profit, the user closes part of it in their own cTrader application.
+    const partBid = Number(((position.price + position.takeProfit) / 2).toFixed(market.digits));
+    base = partBid;
+    ctrader.setPrice(market.symbolId, partBid, partBid + market.ask - market.bid);
+    ctrader.closePart(position.positionId, part);
+    const ctid = DEMO_ACCOUNT.ctidTraderAccountId;
+    const robot = robotOf(app);
+    const deadline = Date.now() + 5000;
+    while (
+      (await robot.projection(userId))?.figures.balanceCents !== ctrader.balance(ctid) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const row = async () =>
+      (
+        await app.database.db
+          .select()
+          .from(operations)
+          .where(eq(operations.positionId, operationId))
+      )[0];
+    expect((await robot.projection(userId))?.figures.balanceCents).toBe(ctrader.balance(ctid));
+    expect((await row())?.closedAt).toBeNull();
+
+    hitTakeProfit(position.takeProfit);
+    const closing = Date.now() + 5000;
+    while ((await row())?.closedAt == null && Date.now() < closing) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await robot.settled();
+    const rest = position.volume - part;
+    expect(await row()).toMatchObject({
+      closeReason: 'tp',
+      closePrice: Number(
+        ((partBid * part + position.takeProfit * rest) / position.volume).toFixed(market.digits),
+      ),
+      profitCents:
+        Math.round((partBid - position.price) * part) +
+        Math.round((position.takeProfit - position.price) * rest),
+    });
+    expect((await robot.projection(userId))?.figures.balanceCents).toBe(ctrader.balance(ctid));
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });
 
@@ -293,7 +556,7 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
     expect(after?.trades.map((trade) => trade.id)).toEqual([open?.id]);
     expect(ctrader.requests('ProtoOANewOrderReq').length).toBe(orders);
 
-    base += 0.01;
+    base += 100 * pip();
     const closed = await tickUntil(async () => {
       const [row] = await app.database.db
         .select()
@@ -309,3 +572,15 @@ describe.skipIf(!eurusdOpenAt())('the robot on a linked cTrader account', () => 
     // The session lapsed with the 24 days: no unlink here; the app's close stops the run.
   });
 });
+
+// Forex: the same case on EURUSD, while its market is open.
+describe.skipIf(!eurusdOpenAt())(
+  'the robot on a linked cTrader account (EURUSD, while forex is open)',
+  () => {
+    const context = useRobotApp(env);
+    trading(() => forex, EURUSD);
+
+    it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', () =>
+      tradesShowsAndUnlinks(context, 'ctrader-forex@example.com'));
+  },
+);

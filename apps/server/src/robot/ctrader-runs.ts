@@ -7,6 +7,7 @@ import {
   type CloseReason,
   type EventSink,
   type ExecutionReport,
+  type ExecutionStore,
   type InstrumentCatalogue,
   type MarketDataFeed,
   type OpenPositionView,
@@ -223,6 +224,11 @@ export class CTraderRuns {
       ...(connection.backoffMaxMs === undefined ? {} : { backoffMaxMs: connection.backoffMaxMs }),
     });
     const now = options.now ?? Date.now;
+    const held = [grant.accountId];
+    const store = new DrizzleExecutionStore(options.db, options.onClosureStored, {
+      accounts: held,
+      ...(options.fence ? { fence: options.fence } : {}),
+    });
     try {
       await client.connect();
       const broker = new CTraderBroker({
@@ -233,17 +239,13 @@ export class CTraderRuns {
             accountId: grant.accountId,
             ctidTraderAccountId: grant.ctidTraderAccountId,
             accessToken: grant.accessToken,
+            historyFrom: await historyFrom(store, now()),
           },
         ],
         now,
       });
       await broker.start();
       const adapter = new PrefixedBroker(broker, `ct${String(grant.ctidTraderAccountId)}-`);
-      const held = [grant.accountId];
-      const store = new DrizzleExecutionStore(options.db, options.onClosureStored, {
-        accounts: held,
-        ...(options.fence ? { fence: options.fence } : {}),
-      });
       if (options.fence) {
         gateOrders(adapter, store, options.fence, options.heldBack ?? (() => undefined));
       }
@@ -340,6 +342,20 @@ export class CTraderRuns {
     for (const run of this.runs.values()) await stopRun(run);
     this.runs.clear();
   }
+}
+
+/**
+ * Since when the broker's history is read when an account's run starts (a restart, a takeover, a
+ * new grant): its oldest order still pending or operation still open in our records, either of
+ * which may have filled or closed while no process listened; now when there is none.
+ */
+async function historyFrom(store: ExecutionStore, now: number): Promise<number> {
+  const [pending, open] = await Promise.all([store.pendingIntents(), store.openTrades()]);
+  return Math.min(
+    now,
+    ...pending.map((intent) => intent.decidedAt),
+    ...open.map((trade) => trade.openedAt),
+  );
 }
 
 function sameGrant(a: CTraderGrant, b: CTraderGrant): boolean {

@@ -165,6 +165,34 @@ describe('cTrader client against the local fake', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
   });
 
+  it('counts historical requests apart, as the server does: five a second beside the fifty', async () => {
+    const { client } = await start({}, {});
+    await client.connect();
+    await client.authorizeAccount(ACCOUNT, DEMO_ACCOUNT.accessToken);
+    const started = performance.now();
+    const window = { ctidTraderAccountId: ACCOUNT, fromTimestamp: 0, toTimestamp: Date.now() };
+    const answers = await Promise.all([
+      ...Array.from({ length: 7 }, () => client.request('ProtoOADealListReq', window)),
+      ...Array.from({ length: 45 }, () =>
+        client.request('ProtoOATraderReq', { ctidTraderAccountId: ACCOUNT }),
+      ),
+    ]);
+    expect(answers).toHaveLength(52);
+    // Seven at five a second: the last two waited for the window to move; none was refused.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('is refused by the server when it ignores the historical limit', async () => {
+    const { client } = await start({}, { historicalRequestsPerSecond: 10 });
+    await client.connect();
+    await client.authorizeAccount(ACCOUNT, DEMO_ACCOUNT.accessToken);
+    const window = { ctidTraderAccountId: ACCOUNT, fromTimestamp: 0, toTimestamp: Date.now() };
+    const results = await Promise.allSettled(
+      Array.from({ length: 7 }, () => client.request('ProtoOADealListReq', window)),
+    );
+    expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
+  });
+
   it('is refused by the server when it ignores the limit (the fake enforces it)', async () => {
     const { client } = await start({ requestsPerSecond: 5 }, { requestsPerSecond: 50 });
     await client.connect();

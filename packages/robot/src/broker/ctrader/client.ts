@@ -48,7 +48,7 @@ export interface StateChange {
 }
 
 /** Requests the API counts against its historical-data limit. */
-const HISTORICAL_REQUESTS = new Set([
+export const HISTORICAL_REQUESTS: ReadonlySet<string> = new Set([
   'ProtoOAGetTrendbarsReq',
   'ProtoOAGetTickDataReq',
   'ProtoOADealListReq',

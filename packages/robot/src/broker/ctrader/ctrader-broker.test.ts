@@ -10,7 +10,7 @@ import {
   type FakeAccount,
   type FakeCTraderOptions,
 } from './fake/fake-ctrader-server';
-import { BRL_ACCOUNT, DEMO_ACCOUNT, EURUSD, USDBRL, fakeOptions } from './fake/fixtures';
+import { BRL_ACCOUNT, BTCUSD, DEMO_ACCOUNT, EURUSD, USDBRL, fakeOptions } from './fake/fixtures';
 import { connectBroker, until } from './fake/harness';
 import { CTraderProtocol } from './protocol';
 
@@ -127,6 +127,31 @@ describe('cTrader broker adapter against the local fake', () => {
     });
     expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
     expect(broker.openPositions(ACCOUNT)).toEqual([]);
+  });
+
+  it('trades a crypto symbol in its own units, on any day: volume in hundredths of a bitcoin, a pip of a dollar', async () => {
+    const server = await startServer({ symbols: [BTCUSD] });
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('BTCUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order({ symbol: 'BTCUSD', units: 0.0537 }));
+    await until(() => reports.length === 1, 'the fill');
+    expect(server.requests('ProtoOANewOrderReq')[0]?.body).toMatchObject({
+      symbolId: BTCUSD.symbolId,
+      volume: 5, // 0.05 BTC: 0.0537 floored to the 0.01 step
+      relativeTakeProfit: 100_000, // one pip, $1
+      relativeStopLoss: 3_100_000 + 5 * (3_100_000 + 100_000), // $31 spread, plus 5 x (spread + pip)
+    });
+    expect(reports[0]).toMatchObject({
+      kind: 'filled',
+      units: 0.05,
+      price: 62_031,
+      takeProfit: 62_032,
+      stopLoss: 62_031 - 31 - 5 * 32,
+    });
+    server.setPrice(BTCUSD.symbolId, 62_032, 62_063);
+    await until(() => reports.length === 2, 'the close');
+    expect(reports[1]).toMatchObject({ kind: 'position-closed', reason: 'tp', profitCents: 5 });
+    expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_005);
   });
 
   it('closes at the stop-loss, and on request with the engine reason', async () => {
@@ -252,8 +277,13 @@ describe('cTrader broker adapter against the local fake', () => {
       kind: 'position-closed',
       clientOrderId: 'acc-1:1',
       reason: 'tp',
+      closePrice: fill.takeProfit,
+      profitCents: 120,
     });
     expect(broker.openPositions(ACCOUNT)).toEqual([]);
+    expect(broker.account(ACCOUNT)?.balanceCents).toBe(
+      server.balance(DEMO_ACCOUNT.ctidTraderAccountId),
+    );
   });
 
   it('after a restart, finds its open positions by client order id and leaves the user trades alone', async () => {
@@ -273,6 +303,162 @@ describe('cTrader broker adapter against the local fake', () => {
     second.broker.submitOrder(order());
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.orders).toHaveLength(1);
+  });
+
+  it('after a restart, books from the deal list an operation that closed at its take-profit while no process listened: once, with the broker price and profit', async () => {
+    const server = await startServer();
+    const first = await startBroker(server);
+    await until(() => first.broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    first.broker.submitOrder(order());
+    await until(() => first.reports.length === 1, 'the fill');
+    const fill = first.reports[0];
+    if (fill?.kind !== 'filled') throw new Error('no fill');
+    first.broker.stop();
+    first.client.close();
+    // The take-profit is hit at the broker while no process is connected.
+    server.setPrice(EURUSD.symbolId, fill.takeProfit, fill.takeProfit + 0.00012);
+    expect(server.openPositions(DEMO_ACCOUNT.ctidTraderAccountId)).toEqual([]);
+
+    const second = await startBroker(server);
+    const result = await second.broker.queryOrder('acc-1:1');
+    if (result.status !== 'filled') throw new Error('not found in the history');
+    expect(result.fill).toMatchObject({
+      positionId: fill.positionId,
+      price: fill.price,
+      takeProfit: fill.takeProfit,
+      stopLoss: fill.stopLoss,
+      units: 12_000,
+    });
+    expect(result.closed).toMatchObject({
+      kind: 'position-closed',
+      positionId: fill.positionId,
+      reason: 'tp',
+      closePrice: fill.takeProfit,
+      profitCents: 120, // the fake's deal: one pip on 12,000 units
+    });
+    expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(
+      server.balance(DEMO_ACCOUNT.ctidTraderAccountId),
+    );
+    expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
+    expect(second.broker.openPositions(ACCOUNT)).toEqual([]);
+    expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+
+    // Reconciled again (a reconnection): the history is read again and nothing is booked twice.
+    const reads = server.requests('ProtoOADealListReq').length;
+    server.dropConnections();
+    await until(
+      () => server.requests('ProtoOADealListReq').length > reads,
+      'the next history read',
+    );
+    await second.broker.queryOrder('acc-1:1');
+    expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+    expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
+  });
+
+  it('after a restart, finds in the history an order whose fill the dead process never heard of, filled and closed since', async () => {
+    const server = await startServer();
+    // No reconnection: the process dies with the connection.
+    const first = await connectBroker(server, ACCOUNT, {
+      catalogue,
+      client: { backoffInitialMs: 60_000, backoffMaxMs: 60_000 },
+    });
+    cleanups.push(first.close);
+    const heard: ExecutionReport[] = [];
+    first.broker.onReport((report) => heard.push(report));
+    await first.broker.start();
+    await until(() => first.broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    server.failNextOrder('drop-after-execution');
+    first.broker.submitOrder(order({ side: 'sale' }));
+    await until(() => server.orders.length === 1, 'the execution');
+    first.close();
+    expect(heard).toEqual([]);
+    const [position] = server.openPositions(DEMO_ACCOUNT.ctidTraderAccountId);
+    if (position === undefined) throw new Error('no position');
+    server.setPrice(EURUSD.symbolId, position.stopLoss - 0.00012, position.stopLoss);
+
+    const second = await startBroker(server);
+    const result = await second.broker.queryOrder('acc-1:1');
+    if (result.status !== 'filled') throw new Error('not found in the history');
+    expect(result.fill).toMatchObject({ price: position.price, stopLoss: position.stopLoss });
+    const loss = Math.round((position.stopLoss - position.price) * 12_000 * 100);
+    expect(result.closed).toMatchObject({
+      reason: 'sl',
+      closePrice: position.stopLoss,
+      profitCents: -loss,
+    });
+    expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_000 - loss);
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
+  });
+
+  describe('a position the user closes in part at the broker', () => {
+    /** 12,000 EURUSD units bought at 1.08512 (take-profit 1.08522); the market at 1.08520. */
+    async function opened(
+      server: FakeCTraderServer,
+      broker: CTraderBroker,
+      reports: ExecutionReport[],
+    ) {
+      await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+      broker.submitOrder(order());
+      await until(() => reports.length === 1, 'the fill');
+      const fill = reports[0];
+      if (fill?.kind !== 'filled') throw new Error('no fill');
+      server.setPrice(EURUSD.symbolId, 1.0852, 1.08532);
+      return Number(fill.positionId);
+    }
+    // 4,000 units closed at 1.08520 (+$0.32), the 8,000 left at the take-profit (+$0.80).
+    const whole = {
+      kind: 'position-closed',
+      clientOrderId: 'acc-1:1',
+      reason: 'tp',
+      closePrice: 1.08521, // (4,000 x 1.08520 + 8,000 x 1.08522) / 12,000
+      profitCents: 32 + 80,
+    };
+
+    it('is booked closed once, with every part, when its last part closes', async () => {
+      const server = await startServer();
+      const { broker, reports } = await startBroker(server);
+      const positionId = await opened(server, broker, reports);
+      server.closePart(positionId, 400_000);
+      await until(() => broker.account(ACCOUNT)?.balanceCents === 1_000_032, 'the part booked');
+      expect(broker.openPositions(ACCOUNT)).toMatchObject([{ units: 8_000 }]);
+      expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      await until(() => reports.length === 2, 'the close');
+      expect(reports[1]).toMatchObject(whole);
+      expect(broker.account(ACCOUNT)?.balanceCents).toBe(
+        server.balance(DEMO_ACCOUNT.ctidTraderAccountId),
+      );
+    });
+
+    it('a part closed while disconnected is found in the deals and booked with the last part', async () => {
+      const server = await startServer();
+      const { broker, reports } = await startBroker(server);
+      const positionId = await opened(server, broker, reports);
+      const port = server.port;
+      await server.pause();
+      server.closePart(positionId, 400_000);
+      await server.resume(port);
+      await until(() => broker.openPositions(ACCOUNT)[0]?.units === 8_000, 'the reconciled part');
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      await until(() => reports.length === 2, 'the close');
+      expect(reports[1]).toMatchObject(whole);
+      expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_112);
+    });
+
+    it('after a restart, both parts closed while no process listened are booked as one close', async () => {
+      const server = await startServer();
+      const first = await startBroker(server);
+      const positionId = await opened(server, first.broker, first.reports);
+      first.broker.stop();
+      first.client.close();
+      server.closePart(positionId, 400_000);
+      server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
+      const second = await startBroker(server);
+      const result = await second.broker.queryOrder('acc-1:1');
+      expect(result).toMatchObject({ status: 'filled', closed: whole });
+      expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+      expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_112);
+    });
   });
 
   it('follows deposits and withdrawals made at the broker', async () => {

@@ -46,14 +46,24 @@ const PRICE_SCALE = 100_000;
 const VOLUME_PER_UNIT = 100;
 /** The share of equity all open operations' margin may use (spec §1, §9). */
 export const openMarginCap = 0.5;
-/** How far back an order search looks for an order sent before a restart. */
+/** How far back the history is read at start when the caller knows nothing older of ours. */
 const ORDER_SEARCH_MS = 24 * 60 * 60 * 1000;
+/** Slack on each side of a history window, for the broker's clock against ours. */
+const HISTORY_SLACK_MS = 60_000;
+/** The longest range one order or deal list request covers, in case the server limits it. */
+const HISTORY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface CTraderAccountLink {
   /** Our account id (the engine's). */
   readonly accountId: string;
   readonly ctidTraderAccountId: number;
   readonly accessToken: string;
+  /**
+   * Since when the broker's history must be read at start: the oldest order of ours still
+   * pending or operation still open in our records (an order may have filled, and its position
+   * closed, while no process listened). Default: the last 24 hours.
+   */
+  readonly historyFrom?: number;
 }
 
 export interface CTraderBrokerOptions {
@@ -86,11 +96,14 @@ interface Position {
   readonly clientOrderId: string;
   readonly symbol: BrokerSymbol;
   readonly side: 'buy' | 'sale';
-  readonly units: number;
+  /** What is still open: less than the fill once part of it was closed at the broker. */
+  units: number;
   readonly price: number;
   readonly takeProfit: number;
   readonly stopLoss: number;
-  readonly marginCents: Cents;
+  marginCents: Cents;
+  /** The closing deals of the parts closed so far: booked with the last one. */
+  readonly partCloses: MessageBody[];
 }
 
 type OrderState =
@@ -121,6 +134,12 @@ interface Account {
   readonly positions: Map<string, Position>;
   /** Closes we asked for, with the reason to report. */
   readonly closing: Map<string, CloseReason>;
+  /** Every event of the account up to this time has reached us: the next history read's start. */
+  syncedAt: number;
+  /** Reconciled on the current connection, so each message received moves `syncedAt`. */
+  inSync: boolean;
+  /** Closes heard while a reconciliation reads the history: booked after it, with its deals. */
+  deferredCloses: MessageBody[] | undefined;
 }
 
 export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
@@ -172,6 +191,9 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         unmapped: [],
         positions: new Map(),
         closing: new Map(),
+        syncedAt: link.historyFrom ?? this.now() - ORDER_SEARCH_MS,
+        inSync: false,
+        deferredCloses: undefined,
       };
       this.accounts.set(link.accountId, account);
       this.byCtid.set(link.ctidTraderAccountId, account);
@@ -275,7 +297,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       .request('ProtoOAClosePositionReq', {
         ctidTraderAccountId: account.link.ctidTraderAccountId,
         positionId: Number(positionId),
-        volume: position.units * VOLUME_PER_UNIT,
+        volume: Math.round(position.units * VOLUME_PER_UNIT), // 0.07 BTC: 7, not 7.000000000000001
       })
       .catch(() => {
         // The position stays open (or its close arrives as an execution event): the engine may
@@ -429,6 +451,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   private onMessage(message: DecodedMessage): void {
     const body = message.body;
+    const heard = this.byCtid.get(num(body.ctidTraderAccountId));
+    if (heard?.inSync === true) heard.syncedAt = this.now();
     if (message.name === 'ProtoOASpotEvent') {
       this.onSpot(body);
     } else if (message.name === 'ProtoOAExecutionEvent') {
@@ -493,7 +517,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     }
     if (type !== 'ORDER_FILLED' && type !== 'ORDER_PARTIAL_FILL') return;
     if (position.positionStatus === 'POSITION_STATUS_CLOSED' || order.closingOrder === true) {
-      this.onClosed(account, body);
+      if (account.deferredCloses === undefined) this.onClosed(account, body);
+      else account.deferredCloses.push(body);
       return;
     }
     if (clientOrderId === undefined) return;
@@ -525,6 +550,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         num(position.usedMargin ?? 0),
         num(position.moneyDigits ?? account.moneyDigits),
       ),
+      partCloses: [],
     };
     account.positions.set(held.positionId, held);
     const fill: OrderFilledReport = {
@@ -555,34 +581,67 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const positionId = String(num(position.positionId ?? deal.positionId));
     const held = account.positions.get(positionId);
     if (held === undefined) return;
+    const detail = (deal.closePositionDetail ?? {}) as MessageBody;
+    if (detail.balance !== undefined)
+      account.balanceCents = toCents(
+        num(detail.balance),
+        num(detail.moneyDigits ?? account.moneyDigits),
+      );
+    if (position.positionStatus === 'POSITION_STATUS_OPEN') {
+      // Part of it was closed (by the user, at the broker): the rest stays open.
+      this.resize(account, held, position);
+      this.closedPart(held, deal);
+      return;
+    }
     this.closed(
       account,
       held,
-      deal,
+      [deal],
       order.orderType === 'STOP_LOSS_TAKE_PROFIT',
       body.isServerEvent === true,
     );
   }
 
+  /**
+   * Reports a position closed by its closing deals: the one of a live event, or those the history
+   * holds (several when it was closed in parts). The profit is theirs summed (gross profit, swap
+   * and commission, as the broker booked them to the balance), the close price the mean of their
+   * prices weighted by the volume each closed.
+   */
   private closed(
     account: Account,
     held: Position,
-    deal: MessageBody,
+    closing: readonly MessageBody[],
     byProtection: boolean,
     byServer: boolean,
   ): void {
-    const detail = (deal.closePositionDetail ?? {}) as MessageBody;
-    const closePrice = num(deal.executionPrice);
-    const moneyDigits = num(detail.moneyDigits ?? account.moneyDigits);
-    const profit =
-      num(detail.grossProfit ?? 0) + num(detail.swap ?? 0) + num(detail.commission ?? 0);
-    if (detail.balance !== undefined)
-      account.balanceCents = toCents(num(detail.balance), moneyDigits);
+    for (const deal of closing) this.closedPart(held, deal);
+    const deals = held.partCloses;
+    let profitCents = 0;
+    let closedVolume = 0;
+    let priceByVolume = 0;
+    for (const deal of deals) {
+      const detail = (deal.closePositionDetail ?? {}) as MessageBody;
+      const profit =
+        num(detail.grossProfit ?? 0) + num(detail.swap ?? 0) + num(detail.commission ?? 0);
+      profitCents += toCents(profit, num(detail.moneyDigits ?? account.moneyDigits));
+      const volume = num(detail.closedVolume ?? deal.filledVolume ?? 0);
+      closedVolume += volume;
+      priceByVolume += volume * num(deal.executionPrice);
+    }
+    const last = deals.at(-1) ?? {};
+    const closePrice =
+      deals.length === 1 || closedVolume <= 0
+        ? num(last.executionPrice)
+        : Number((priceByVolume / closedVolume).toFixed(held.symbol.digits));
     account.positions.delete(held.positionId);
     const requested = account.closing.get(held.positionId);
     account.closing.delete(held.positionId);
+    // The last part's price says which protection closed it (an earlier part may have closed at
+    // the market).
+    const lastPrice = num(last.executionPrice);
     const reason: CloseReason = byProtection
-      ? Math.abs(closePrice - held.takeProfit) <= Math.abs(closePrice - held.stopLoss)
+      ? Math.abs(lastPrice - held.takeProfit) <= Math.abs(lastPrice - held.stopLoss)
         ? 'tp'
         : 'sl'
       : (requested ?? (byServer ? 'closeout' : 'kill'));
@@ -594,16 +653,39 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       symbol: held.symbol.instrument.symbol,
       closePrice,
       reason,
-      profitCents: toCents(profit, moneyDigits),
-      time: num(deal.executionTimestamp ?? this.now()),
+      profitCents,
+      time: num(last.executionTimestamp ?? this.now()),
     };
     const state = this.orders.get(held.clientOrderId);
     if (state?.kind === 'filled') state.closed = report;
     this.emit(report);
   }
 
+  /** A closing deal of the position, kept once (by deal id) until its last part closes. */
+  private closedPart(held: Position, deal: MessageBody): void {
+    if (held.partCloses.some((kept) => num(kept.dealId) === num(deal.dealId))) return;
+    held.partCloses.push(deal);
+    held.partCloses.sort((a, b) => num(a.executionTimestamp) - num(b.executionTimestamp));
+  }
+
+  /** The position's open volume and margin as the broker reports them now. */
+  private resize(account: Account, held: Position, position: MessageBody): void {
+    const tradeData = (position.tradeData ?? {}) as MessageBody;
+    if (tradeData.volume !== undefined) held.units = num(tradeData.volume) / VOLUME_PER_UNIT;
+    if (position.usedMargin !== undefined)
+      held.marginCents = toCents(
+        num(position.usedMargin),
+        num(position.moneyDigits ?? account.moneyDigits),
+      );
+  }
+
   private onState(change: StateChange): void {
-    if (change.state !== 'ready' || !change.reconnected) return;
+    if (change.state !== 'ready') {
+      // Events may now be missed: the next reconciliation reads the history from `syncedAt`.
+      for (const account of this.accounts.values()) account.inSync = false;
+      return;
+    }
+    if (!change.reconnected) return;
     this.reconciling = this.reconcileAll().catch(() => {
       // The connection dropped again: the next `ready` reconciles.
     });
@@ -627,40 +709,50 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   /**
    * Brings positions and orders in line with the broker: open positions by label (our client
-   * order id); an order whose outcome is unknown is looked up in the broker's order list: filled
-   * (and perhaps closed since), rejected, or never received, in which case it is sent again.
+   * order id); then the broker's orders and deals since the last moment the account's events were
+   * known to reach us (`syncedAt`: the last message before a drop, or what our records say at a
+   * start). An order whose outcome is unknown is looked up there: filled, rejected, or never
+   * received, in which case it is sent again. An order of ours this process never heard of (sent
+   * by an earlier one) that filled is reported, and every position that is gone from the broker
+   * is reported closed with its closing deals' price and profit: exactly once, however many
+   * times this runs. A close heard meanwhile waits for the history (which may hold earlier parts
+   * of it), and is booked after it, or if it fails.
    */
   private async reconcile(account: Account): Promise<void> {
+    account.deferredCloses = [];
+    try {
+      await this.reconcileWithHistory(account);
+    } finally {
+      const deferred = account.deferredCloses;
+      account.deferredCloses = undefined;
+      for (const body of deferred) this.onClosed(account, body);
+    }
+  }
+
+  private async reconcileWithHistory(account: Account): Promise<void> {
     const ctid = account.link.ctidTraderAccountId;
+    const startedAt = this.now();
     const open = await this.client.request('ProtoOAReconcileReq', { ctidTraderAccountId: ctid });
     const seen = new Set<string>();
     for (const position of (open.body.position as MessageBody[] | undefined) ?? []) {
       const clientOrderId = clientOrderIdOf({}, position);
       if (clientOrderId === undefined) continue; // Not ours: the user's own trades are left alone.
       const fill = this.onFilled(account, clientOrderId, position, {});
-      if (fill !== undefined) seen.add(fill.positionId);
+      if (fill === undefined) continue;
+      seen.add(fill.positionId);
+      const held = account.positions.get(fill.positionId);
+      if (held !== undefined) this.resize(account, held, position);
     }
-    const vanished = [...account.positions.values()].filter((p) => !seen.has(p.positionId));
     const uncertain = [...this.orders.values()].filter(
       (state): state is Extract<OrderState, { kind: 'uncertain' }> =>
         state.kind === 'uncertain' && state.request.accountId === account.link.accountId,
     );
-    if (vanished.length === 0 && uncertain.length === 0) return;
-    const from = Math.min(this.now() - ORDER_SEARCH_MS, ...uncertain.map((u) => u.sentAt - 60_000));
-    const [orders, deals] = await Promise.all([
-      this.client.request('ProtoOAOrderListReq', {
-        ctidTraderAccountId: ctid,
-        fromTimestamp: from,
-        toTimestamp: this.now() + 60_000,
-      }),
-      this.client.request('ProtoOADealListReq', {
-        ctidTraderAccountId: ctid,
-        fromTimestamp: from,
-        toTimestamp: this.now() + 60_000,
-      }),
-    ]);
-    const brokerOrders = (orders.body.order as MessageBody[] | undefined) ?? [];
-    const brokerDeals = (deals.body.deal as MessageBody[] | undefined) ?? [];
+    const from = Math.min(account.syncedAt, ...uncertain.map((u) => u.sentAt)) - HISTORY_SLACK_MS;
+    const { orders: brokerOrders, deals: brokerDeals } = await this.history(
+      ctid,
+      from,
+      this.now() + HISTORY_SLACK_MS,
+    );
     for (const state of uncertain) {
       const id = state.request.clientOrderId;
       const found = brokerOrders.find((o) => o.clientOrderId === id && o.closingOrder !== true);
@@ -677,32 +769,30 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         this.reject(state.request, 'BROKER_REJECTED', found.orderStatus);
         continue;
       }
-      const positionId = num(found.positionId);
-      const openingDeal = brokerDeals.find(
-        (d) => num(d.positionId) === positionId && d.closePositionDetail === undefined,
-      );
-      this.onFilled(
-        account,
-        id,
-        {
-          positionId,
-          tradeData: found.tradeData,
-          price: found.executionPrice ?? openingDeal?.executionPrice,
-          stopLoss: found.stopLoss,
-          takeProfit: found.takeProfit,
-          usedMargin: 0,
-        },
-        found,
-      );
-      const held = account.positions.get(String(positionId));
-      if (held !== undefined && !seen.has(held.positionId)) vanished.push(held);
+      this.fillFromHistory(account, id, found, brokerDeals);
     }
-    for (const held of vanished) {
-      const closing = brokerDeals.find(
-        (d) => String(num(d.positionId)) === held.positionId && d.closePositionDetail !== undefined,
-      );
-      if (closing === undefined) continue;
-      const closingOrder = brokerOrders.find((o) => num(o.orderId) === num(closing.orderId));
+    for (const found of brokerOrders) {
+      const id = clientOrderIdOf(found, found);
+      if (id === undefined || found.closingOrder === true || this.orders.has(id)) continue;
+      if (found.orderStatus !== 'ORDER_STATUS_FILLED' && num(found.executedVolume ?? 0) <= 0)
+        continue;
+      this.fillFromHistory(account, id, found, brokerDeals);
+    }
+    for (const held of [...account.positions.values()]) {
+      const closing = brokerDeals
+        .filter(
+          (d) =>
+            String(num(d.positionId)) === held.positionId && d.closePositionDetail !== undefined,
+        )
+        .sort((a, b) => num(a.executionTimestamp) - num(b.executionTimestamp));
+      if (seen.has(held.positionId)) {
+        // Still open: parts of it closed meanwhile are kept for its last close.
+        for (const deal of closing) this.closedPart(held, deal);
+        continue;
+      }
+      const last = closing.at(-1);
+      if (last === undefined) continue;
+      const closingOrder = brokerOrders.find((o) => num(o.orderId) === num(last.orderId));
       this.closed(
         account,
         held,
@@ -710,6 +800,92 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         closingOrder?.orderType === 'STOP_LOSS_TAKE_PROFIT',
         closingOrder?.isStopOut === true,
       );
+    }
+    account.syncedAt = Math.max(account.syncedAt, startedAt);
+    account.inSync = true;
+  }
+
+  /**
+   * An order of ours the broker's history shows filled: reported as its fill, at the opening
+   * deal's price, with its protection as the broker set it (absolute, or relative to that price).
+   */
+  private fillFromHistory(
+    account: Account,
+    clientOrderId: string,
+    order: MessageBody,
+    deals: readonly MessageBody[],
+  ): void {
+    const positionId = num(order.positionId);
+    const opening = deals.find(
+      (d) => num(d.positionId) === positionId && d.closePositionDetail === undefined,
+    );
+    const tradeData = (order.tradeData ?? {}) as MessageBody;
+    const price = num(order.executionPrice ?? opening?.executionPrice);
+    const symbol = account.symbolsById.get(num(tradeData.symbolId));
+    const direction = tradeData.tradeSide === 'BUY' ? 1 : -1;
+    const relative = (distance: unknown, sign: 1 | -1): number | undefined =>
+      distance === undefined || symbol === undefined
+        ? undefined
+        : Number((price + (sign * direction * num(distance)) / PRICE_SCALE).toFixed(symbol.digits));
+    this.onFilled(
+      account,
+      clientOrderId,
+      {
+        positionId,
+        tradeData: {
+          ...tradeData,
+          volume: order.executedVolume ?? tradeData.volume,
+          openTimestamp: tradeData.openTimestamp ?? opening?.executionTimestamp,
+        },
+        price,
+        stopLoss: order.stopLoss ?? relative(order.relativeStopLoss, -1),
+        takeProfit: order.takeProfit ?? relative(order.relativeTakeProfit, 1),
+        usedMargin: 0,
+      },
+      order,
+    );
+  }
+
+  /**
+   * The account's orders and deals from `from` to `to`: one request per list and week (a server
+   * may limit the range; we found no current figure documented), paged while it has more.
+   */
+  private async history(
+    ctid: number,
+    from: number,
+    to: number,
+  ): Promise<{ orders: MessageBody[]; deals: MessageBody[] }> {
+    const orders = new Map<number, MessageBody>();
+    const deals = new Map<number, MessageBody>();
+    for (let start = from; start < to; start += HISTORY_WINDOW_MS) {
+      const end = Math.min(to, start + HISTORY_WINDOW_MS);
+      await this.pages('ProtoOAOrderListReq', 'order', ctid, start, end, orders);
+      await this.pages('ProtoOADealListReq', 'deal', ctid, start, end, deals);
+    }
+    return { orders: [...orders.values()], deals: [...deals.values()] };
+  }
+
+  private async pages(
+    name: 'ProtoOAOrderListReq' | 'ProtoOADealListReq',
+    field: 'order' | 'deal',
+    ctid: number,
+    from: number,
+    to: number,
+    into: Map<number, MessageBody>,
+  ): Promise<void> {
+    let start = from;
+    for (;;) {
+      const answer = await this.client.request(name, {
+        ctidTraderAccountId: ctid,
+        fromTimestamp: start,
+        toTimestamp: to,
+      });
+      const rows = (answer.body[field] as MessageBody[] | undefined) ?? [];
+      for (const row of rows) into.set(num(field === 'deal' ? row.dealId : row.orderId), row);
+      const latest = Math.max(start, ...rows.map(historyTime));
+      // A full page: the next starts at its latest row (rows at that instant come again, once).
+      if (answer.body.hasMore !== true || latest <= start) return;
+      start = latest;
     }
   }
 
@@ -891,6 +1067,18 @@ export function relativeProtection(
 
 function symbolKey(name: string): string {
   return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** When a history row last changed: a deal's execution, an order's last update or opening. */
+function historyTime(row: MessageBody): number {
+  const tradeData = (row.tradeData ?? {}) as MessageBody;
+  return num(
+    row.executionTimestamp ??
+      row.utcLastUpdateTimestamp ??
+      tradeData.closeTimestamp ??
+      tradeData.openTimestamp ??
+      0,
+  );
 }
 
 function clientOrderIdOf(order: MessageBody, position: MessageBody): string | undefined {

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { HISTORICAL_REQUESTS } from '../client';
 import { frame, FrameReader } from '../framing';
 import { CTraderProtocol, type DecodedMessage, type MessageBody } from '../protocol';
 
@@ -64,6 +65,8 @@ export interface FakeCTraderOptions {
   readonly protocol?: CTraderProtocol;
   /** Requests a connection may make in one second before REQUEST_FREQUENCY_EXCEEDED. */
   readonly requestsPerSecond?: number;
+  /** The same for historical data (orders, deals, bars), counted apart, as Spotware does. */
+  readonly historicalRequestsPerSecond?: number;
   /** How often the server sends its own heartbeat (0: never). */
   readonly heartbeatIntervalMs?: number;
 }
@@ -100,6 +103,7 @@ interface Session {
   readonly accounts: Set<number>;
   readonly spots: Map<number, Set<number>>;
   readonly sentAt: number[];
+  readonly historicalSentAt: number[];
 }
 
 interface AccountState {
@@ -310,6 +314,23 @@ export class FakeCTraderServer {
     }
   }
 
+  /**
+   * The user closes `volume` (cents of a unit) of a position at the market, in their own cTrader
+   * application: the rest stays open. Sessions are told, as of any close.
+   */
+  closePart(positionId: number, volume: number): void {
+    const position = this.positions.get(positionId);
+    if (position === undefined) throw new Error(`fake cTrader: no position ${String(positionId)}`);
+    const symbol = this.symbolOf(position.symbolId);
+    this.closePosition(
+      position,
+      position.side === 'BUY' ? symbol.bid : symbol.ask,
+      undefined,
+      false,
+      volume,
+    );
+  }
+
   /** A new price: subscribers get a spot event, then stops and limits are checked. */
   setPrice(symbolId: number, bid: number, ask: number): void {
     const symbol = this.symbols.get(symbolId);
@@ -352,6 +373,7 @@ export class FakeCTraderServer {
       accounts: new Set(),
       spots: new Map(),
       sentAt: [],
+      historicalSentAt: [],
     };
     this.sessions.add(session);
     const reader = new FrameReader();
@@ -457,9 +479,14 @@ export class FakeCTraderServer {
     }
     this.received.push(message);
     const now = performance.now();
-    while ((session.sentAt[0] ?? now) <= now - 1000) session.sentAt.shift();
-    session.sentAt.push(now);
-    if (session.sentAt.length > (this.options.requestsPerSecond ?? 50)) {
+    const historical = HISTORICAL_REQUESTS.has(message.name);
+    const sentAt = historical ? session.historicalSentAt : session.sentAt;
+    while ((sentAt[0] ?? now) <= now - 1000) sentAt.shift();
+    sentAt.push(now);
+    const limit = historical
+      ? (this.options.historicalRequestsPerSecond ?? 5)
+      : (this.options.requestsPerSecond ?? 50);
+    if (sentAt.length > limit) {
       this.error(session, message, 'REQUEST_FREQUENCY_EXCEEDED', 'Request frequency is reached');
       return;
     }
@@ -758,6 +785,7 @@ export class FakeCTraderServer {
           position.side === 'BUY' ? symbol.bid : symbol.ask,
           message.clientMsgId,
           false,
+          Math.min(position.volume, (body.volume as number | undefined) ?? position.volume),
         );
         return;
       }
@@ -923,11 +951,13 @@ export class FakeCTraderServer {
     );
   }
 
+  /** `volume` below the position's closes that part; the rest stays open. */
   private closePosition(
     position: FakePosition,
     closePrice: number,
     clientMsgId: string | undefined,
     byServer: boolean,
+    volume: number = position.volume,
   ): void {
     const state = this.accountState(position.accountId);
     const symbol = this.symbolOf(position.symbolId);
@@ -936,21 +966,32 @@ export class FakeCTraderServer {
     const grossProfit = Math.round(
       direction *
         (closePrice - position.price) *
-        (position.volume / 100) *
+        (volume / 100) *
         this.depositPerQuote(state.account, symbol.spec.symbolId) *
         scale,
     );
     state.balance = Math.max(0, state.balance + grossProfit);
-    this.positions.delete(position.positionId);
+    const rest: FakePosition | undefined =
+      volume < position.volume
+        ? {
+            ...position,
+            volume: position.volume - volume,
+            usedMargin: Math.round(
+              (position.usedMargin * (position.volume - volume)) / position.volume,
+            ),
+          }
+        : undefined;
+    if (rest === undefined) this.positions.delete(position.positionId);
+    else this.positions.set(position.positionId, rest);
     const closingSide = position.side === 'BUY' ? 'SELL' : 'BUY';
     const orderId = ++this.nextId;
-    const deal = this.dealBody(position, orderId, position.volume, closePrice, closingSide, {
+    const deal = this.dealBody(position, orderId, volume, closePrice, closingSide, {
       entryPrice: position.price,
       grossProfit,
       swap: 0,
       commission: 0,
       balance: state.balance,
-      closedVolume: position.volume,
+      closedVolume: volume,
       moneyDigits: state.account.moneyDigits,
     });
     this.deals.push({
@@ -960,13 +1001,13 @@ export class FakeCTraderServer {
     });
     const closingOrder: MessageBody = {
       orderId,
-      tradeData: { ...this.tradeData(position), tradeSide: closingSide },
+      tradeData: { ...this.tradeData(position), tradeSide: closingSide, volume },
       orderType: byServer ? 'STOP_LOSS_TAKE_PROFIT' : 'MARKET',
       orderStatus: 'ORDER_STATUS_FILLED',
       closingOrder: true,
       positionId: position.positionId,
       executionPrice: closePrice,
-      executedVolume: position.volume,
+      executedVolume: volume,
       ...(byServer
         ? closePrice === position.takeProfit
           ? { takeProfit: position.takeProfit }
@@ -980,10 +1021,13 @@ export class FakeCTraderServer {
       {
         ctidTraderAccountId: position.accountId,
         executionType: 'ORDER_FILLED',
-        position: {
-          ...this.positionBody(position, 'POSITION_STATUS_CLOSED'),
-          tradeData: { ...this.tradeData(position), closeTimestamp: Date.now() },
-        },
+        position:
+          rest === undefined
+            ? {
+                ...this.positionBody(position, 'POSITION_STATUS_CLOSED'),
+                tradeData: { ...this.tradeData(position), closeTimestamp: Date.now() },
+              }
+            : this.positionBody(rest, 'POSITION_STATUS_OPEN'),
         order: closingOrder,
         deal,
         isServerEvent: byServer,

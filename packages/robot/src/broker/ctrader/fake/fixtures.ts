@@ -59,6 +59,24 @@ export const XAUUSD: FakeSymbol = {
   ask: 2650.45,
 };
 
+/**
+ * Bitcoin against the dollar as a cTrader broker may list it: a pip of one dollar, volumes from
+ * 0.01 BTC in steps of 0.01 BTC (1 in the API's cents of a unit), a spread of about $31 (our
+ * catalogue's 0.05%). It trades every day, so tests that need the robot to trade run on any day.
+ */
+export const BTCUSD: FakeSymbol = {
+  symbolId: 101,
+  symbolName: 'BTCUSD',
+  digits: 2,
+  pipPosition: 0,
+  lotSize: 100, // 1 BTC
+  minVolume: 1, // 0.01 BTC
+  stepVolume: 1,
+  maxVolume: 10_000, // 100 BTC
+  bid: 62_000,
+  ask: 62_031,
+};
+
 /** The conversion symbol of a BRL account: one US dollar in reais. */
 export const USDBRL: FakeSymbol = {
   symbolId: 57,

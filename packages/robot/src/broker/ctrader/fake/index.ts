@@ -8,6 +8,7 @@ export {
 } from './fake-ctrader-oauth';
 export {
   BRL_ACCOUNT,
+  BTCUSD,
   DEMO_ACCOUNT,
   EURUSD,
   USDBRL,
