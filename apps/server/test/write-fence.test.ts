@@ -8,6 +8,7 @@ import { LeaseKeeper } from '../src/robot/lease-keeper';
 import { fenceOf, type WriteFence } from '../src/robot/write-fence';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { seedPlatformAccounts } from './helpers/leases';
+import { intent, tradeOf } from './helpers/robot-records';
 
 const leaseMs = 300;
 const keeper = (db: Db, owner: string) =>
@@ -32,57 +33,12 @@ function runOf(db: Db, lease: LeaseKeeper) {
 }
 
 let serial = 0;
-function intent(accountId: string): OrderIntent {
+/** An intent of its own each time (client order ids are unique). */
+function intentOf(accountId: string): OrderIntent {
   serial += 1;
-  return {
-    clientOrderId: `${accountId}/${String(serial)}`,
-    accountId,
-    symbol: 'BTCUSD',
-    category: 'cripto',
-    side: 'buy',
-    units: 0.25,
-    takeProfit: 101.5,
-    stopLoss: 92.5,
-    decidedAt: Date.parse('2026-11-26T12:00:00Z') + serial,
-    decisionBid: 100,
-    decisionAsk: 100.25,
-    probability: 0.97,
-    breakEvenProbability: 0.93,
-    estimatedMarginCents: 1_253,
-    equityAtEntryCents: 1_000_000,
-    freeMarginAtEntryCents: 1_000_000,
-    status: 'pending',
-  };
+  return intent(accountId, 'BTCUSD', { clientOrderId: `${accountId}/${String(serial)}` });
 }
-
-function fillOf(order: OrderIntent): TradeRecord {
-  return {
-    positionId: `P-${order.clientOrderId}`,
-    clientOrderId: order.clientOrderId,
-    accountId: order.accountId,
-    symbol: order.symbol,
-    category: order.category,
-    side: order.side,
-    units: order.units,
-    openedAt: order.decidedAt + 1,
-    entryBid: 100,
-    entryAsk: 100.25,
-    entryPrice: 100.25,
-    pipSize: 0.01,
-    takeProfit: order.takeProfit,
-    stopLoss: order.stopLoss,
-    probability: order.probability,
-    breakEvenProbability: order.breakEvenProbability,
-    marginCents: 1_254,
-    equityAtEntryCents: 1_000_000,
-    freeMarginAtEntryCents: 1_000_000,
-    usedMarginAfterEntryCents: 1_254,
-    closedAt: null,
-    closePrice: null,
-    closeReason: 'open',
-    profitCents: null,
-  };
-}
+const fillOf = (order: OrderIntent): TradeRecord => tradeOf(order, `P-${order.clientOrderId}`);
 
 describe('the write fence (decision 092): a stale run changes 0 rows', () => {
   let test: TestDatabase;
@@ -107,9 +63,9 @@ describe('the write fence (decision 092): a stale run changes 0 rows', () => {
     const a = keeper(db, 'a');
     await a.round();
     const old = runOf(db, a);
-    const kept = intent(x);
-    const open = intent(y);
-    await old.store.saveIntents([kept, open, intent(z)]);
+    const kept = intentOf(x);
+    const open = intentOf(y);
+    await old.store.saveIntents([kept, open, intentOf(z)]);
     await old.store.recordFill(fillOf(open));
     expect(old.refused).toEqual([]);
 
@@ -126,7 +82,7 @@ describe('the write fence (decision 092): a stale run changes 0 rows', () => {
     expect(a.heldAccounts().sort()).toEqual([x, y, z].filter((id) => id !== taken).sort());
 
     // The old run: nothing lands, for the account b holds or for those a's new run holds.
-    const late = [x, y, z].map(intent);
+    const late = [x, y, z].map(intentOf);
     await old.store.saveIntents(late);
     await old.store.updateIntentStatus(kept.clientOrderId, 'expired');
     await old.store.closeTrade(fillOf(open).positionId, {
@@ -146,17 +102,17 @@ describe('the write fence (decision 092): a stale run changes 0 rows', () => {
 
     // b's run and a's new run write for the accounts they hold.
     const taker = runOf(db, b);
-    const own = a.heldAccounts().map(intent);
+    const own = a.heldAccounts().map(intentOf);
     await current.store.saveIntents(own);
-    await taker.store.saveIntents([intent(taken)]);
+    await taker.store.saveIntents([intentOf(taken)]);
     expect([...current.refused, ...taker.refused]).toEqual([]);
     // A run writes nothing for an account it does not hold, even of the same owner.
-    await current.store.saveIntents([intent(taken)]);
+    await current.store.saveIntents([intentOf(taken)]);
     expect(current.refused).toEqual(['1 intents']);
 
     // Released: nobody's run writes for it until someone claims it again.
     await a.release(a.heldAccounts());
-    await current.store.saveIntents(own.map((order) => intent(order.accountId)));
+    await current.store.saveIntents(own.map((order) => intentOf(order.accountId)));
     expect(current.refused).toEqual(['1 intents', '2 intents']);
   });
 });
