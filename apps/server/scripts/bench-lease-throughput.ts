@@ -5,12 +5,17 @@
  * default the local `test` database; dropped after), ACCOUNTS trading accounts (default "1000";
  * a list, e.g. "1000,10000"), PROCESSES leasing robot processes (default "1,2,3";
  * test/helpers/leasing-robot.ts: a strategy that signals on every tick, market ×20, 15 s leases
- * renewed every second). Once every account is held and shared, and SETTLE_MS later (default
+ * renewed every second; CAPACITY "share", the default, gives each process a capacity of its
+ * share, ceil(accounts / processes), so the first to start cannot take every account and hand
+ * them over a tenth of a share a round; "all" gives each the whole set, as before). No ANALYZE:
+ * the schema is as fresh as a new database's, statistics or not (decision 092, amended).
+ * Once every account is held and shared, and SETTLE_MS later (default
  * 30 s: a fresh account first opens operations up to its exposure cap), for WINDOW_MS (20 s):
  * platform orders settled per second, CPU time of the robot processes and of the PostgreSQL
  * backends serving them (user + system, from /proc; PostgreSQL must run on this machine), and
  * rows PostgreSQL wrote in the schema (pg_stat_user_tables). The first process count
- * of each account count is the baseline its ratios are measured against.
+ * of each account count is the baseline its ratios are measured against; the run's first
+ * measurement is the baseline of the `…VsFirst` ratios (per account, across account counts).
  */
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -28,6 +33,8 @@ const accountCounts = list(process.env.ACCOUNTS ?? '1000');
 const processCounts = list(process.env.PROCESSES ?? '1,2,3');
 const windowMs = Number(process.env.WINDOW_MS ?? 20_000);
 const settleMs = Number(process.env.SETTLE_MS ?? 30_000);
+const capacityMode = process.env.CAPACITY ?? 'share';
+if (capacityMode !== 'share' && capacityMode !== 'all') throw new Error('CAPACITY: share or all');
 const timing = { leaseMs: 15_000, renewMs: 1_000, marginMs: 5_000, tickMs: 1_000, speed: 20 };
 const clockTicks = 100; // getconf CLK_TCK on Linux
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,23 +67,26 @@ interface Result {
   postgresMsPerOrder: number;
   pgRowsPerSecond: number;
   startMs: number;
+  /** Accounts the processes lost (self-fenced: a renewal not back in time), start to end. */
+  accountsLost: number;
 }
 
 async function measure(accounts: number, processes: number): Promise<Result> {
   const test = await createTestDatabase();
   const db = test.database.db;
   const robots: ReturnType<typeof startLeasingRobot>[] = [];
+  let application = '';
   try {
     await seedPlatformAccounts(db, accounts, { trading: true });
     // The robot processes' PostgreSQL backends are told apart by their application name.
-    const application = `lease-bench-${test.schema}`;
+    application = `lease-bench-${test.schema}`;
     const databaseUrl = new URL(process.env.TEST_DATABASE_URL ?? '');
     databaseUrl.searchParams.set('application_name', application);
     const options = {
       databaseUrl: databaseUrl.toString(),
       schema: test.schema,
       wallOrigin: Date.now(),
-      capacity: accounts,
+      capacity: capacityMode === 'share' ? Math.ceil(accounts / processes) : accounts,
       ...timing,
     };
     const started = Date.now();
@@ -95,10 +105,8 @@ async function measure(accounts: number, processes: number): Promise<Result> {
       600_000,
     );
     const startMs = Date.now() - started;
-    // Statistics, as autovacuum keeps them in a database that lives: without them, a fresh
-    // schema's fenced writes are planned as nested loops (held accounts × rows, seconds each).
-    await db.execute(
-      sql`analyze robot_leases, order_intents, operations, platform_orders, platform_accounts`,
+    console.error(
+      `${String(accounts)} accounts, ${String(processes)} processes: shared in ${String(startMs)} ms`,
     );
     // Runs restart as accounts move, and a fresh account first opens operations up to its
     // exposure cap: measure the steady state after that burst.
@@ -161,12 +169,30 @@ async function measure(accounts: number, processes: number): Promise<Result> {
         ((after.postgres - before.postgres) * 1000) / Math.max(1, after.orders - before.orders),
       pgRowsPerSecond: (after.rows - before.rows) / seconds,
       startMs,
+      accountsLost: robots
+        .flatMap((robot) => robot.lines)
+        .filter((line) => line.message?.startsWith('leases: stopped trading accounts') ?? false)
+        .reduce((sum, line) => sum + (line.accounts?.length ?? 0), 0),
     };
   } finally {
     for (const robot of robots) {
       robot.child.kill('SIGKILL');
       await robot.exited;
     }
+    // A killed process's backend may still be in a statement (holding locks the schema's drop
+    // would wait for, or deadlock with): end them first.
+    await until(
+      'the robot processes to leave PostgreSQL',
+      async () => {
+        const left = rowsOf(
+          await db.execute(sql`
+            select pg_terminate_backend(pid) from pg_stat_activity
+            where application_name = ${application}`),
+        );
+        return left.length === 0;
+      },
+      30_000,
+    );
     await test.drop();
   }
 }
@@ -177,6 +203,7 @@ for (const accounts of accountCounts) {
     const result = await measure(accounts, processes);
     results.push(result);
     const base = results.find((r) => r.accounts === accounts);
+    const first = results[0];
     const ratio = (value: number, baseline: number | undefined) =>
       baseline ? (value / baseline).toFixed(2) : 'n/a';
     console.log(
@@ -191,6 +218,12 @@ for (const accounts of accountCounts) {
         pgRowsPerSecond: Math.round(result.pgRowsPerSecond),
         ordersRatio: ratio(result.ordersPerSecond, base?.ordersPerSecond),
         cpuPerAccountRatio: ratio(result.cpuMsPerAccountSecond, base?.cpuMsPerAccountSecond),
+        ordersPerAccountVsFirst: ratio(
+          result.ordersPerSecond / result.accounts,
+          first && first.ordersPerSecond / first.accounts,
+        ),
+        cpuPerAccountVsFirst: ratio(result.cpuMsPerAccountSecond, first?.cpuMsPerAccountSecond),
+        postgresMsPerOrderVsFirst: ratio(result.postgresMsPerOrder, first?.postgresMsPerOrder),
       }),
     );
   }

@@ -1,10 +1,4 @@
-import {
-  InMemoryExecutionStore,
-  type ExecutionStore,
-  type OrderIntent,
-  type PlatformEntry,
-  type TradeRecord,
-} from '@tradebot/robot';
+import { InMemoryExecutionStore, type ExecutionStore, type PlatformEntry } from '@tradebot/robot';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database';
@@ -19,6 +13,7 @@ import {
   saveMarketQuotes,
 } from '../src/robot/drizzle-platform-journal';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { decidedAt, intent, tradeOf } from './helpers/robot-records';
 
 let testDatabase: TestDatabase;
 let db: Db;
@@ -44,60 +39,6 @@ async function newAccounts(count: number): Promise<string[]> {
     ids.push(user.id);
   }
   return ids;
-}
-
-const decidedAt = Date.parse('2026-11-21T12:00:00Z');
-
-function intent(accountId: string, symbol: string, patch: Partial<OrderIntent> = {}): OrderIntent {
-  return {
-    clientOrderId: `${accountId}/${symbol}/${String(decidedAt)}`,
-    accountId,
-    symbol,
-    category: 'cripto',
-    side: 'buy',
-    units: 0.25,
-    takeProfit: 101.5,
-    stopLoss: 92.5,
-    decidedAt,
-    decisionBid: 100,
-    decisionAsk: 100.25,
-    probability: 0.97,
-    breakEvenProbability: 0.93,
-    estimatedMarginCents: 1_253,
-    equityAtEntryCents: 1_000_000,
-    freeMarginAtEntryCents: 1_000_000,
-    status: 'pending',
-    ...patch,
-  };
-}
-
-function tradeOf(order: OrderIntent, positionId: string): TradeRecord {
-  return {
-    positionId,
-    clientOrderId: order.clientOrderId,
-    accountId: order.accountId,
-    symbol: order.symbol,
-    category: order.category,
-    side: order.side,
-    units: order.units,
-    openedAt: decidedAt,
-    entryBid: 100,
-    entryAsk: 100.25,
-    entryPrice: 100.25,
-    pipSize: 0.01,
-    takeProfit: order.takeProfit,
-    stopLoss: order.stopLoss,
-    probability: order.probability,
-    breakEvenProbability: order.breakEvenProbability,
-    marginCents: 1_254,
-    equityAtEntryCents: 1_000_000,
-    freeMarginAtEntryCents: 1_000_000,
-    usedMarginAfterEntryCents: 1_254,
-    closedAt: null,
-    closePrice: null,
-    closeReason: 'open',
-    profitCents: null,
-  };
 }
 
 /** The same writes, in the engine's order, against any store; what it reads back after. */

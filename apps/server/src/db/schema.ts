@@ -922,8 +922,10 @@ export const jobClaims = pgTable(
 );
 
 // Account leases (decision 092): each trading account is traded by the one robot process that
-// holds its lease. `token` grows on every claim (the fencing token): every write of an intent,
-// a fill or a platform order checks it, so a process whose lease was taken over changes 0 rows.
+// holds its lease. `token` is taken from `robot_lease_tokens` on every claim (the fencing token,
+// so it grows on every claim, and a claim's token is above every token claimed before it): every
+// write of an intent, a fill or a platform order checks it, so a process whose lease was taken
+// over changes 0 rows.
 // Times are the database's `now()`, never a process's clock.
 export const robotLeases = pgTable(
   'robot_leases',
@@ -947,6 +949,13 @@ export const robotLeases = pgTable(
  * same time never give two positions one id.
  */
 export const robotPositionBlocks = pgSequence('robot_position_blocks');
+
+/**
+ * The fencing tokens of account leases (decision 092, amended): one sequence for every claim, so
+ * a run's writes are fenced by owner and the greatest token the run holds (write-fence.ts), one
+ * primary-key lookup a row, however many accounts the run holds.
+ */
+export const robotLeaseTokens = pgSequence('robot_lease_tokens');
 
 /** The robot processes alive (decision 092): each counts the others to know its share. */
 export const robotProcesses = pgTable('robot_processes', {

@@ -6,12 +6,13 @@ import { pgArrayLiteral } from '../db/pg-array';
 
 /**
  * Account leases (decision 092): a robot process trades an account only while it holds the
- * account's lease in `robot_leases`. A claim makes the token grow; a renewal only extends a
- * lease whose owner and token are still this process's. Lease times are the database's `now()`;
- * the process fences itself on its own monotonic clock (`performance.now()`): it stops sending
- * orders for an account `marginMs` before the lease could have lapsed, counted from the moment
- * the claim or renewal was sent, so a process that cannot reach the database (or was paused)
- * stops in time whatever the wall clock says.
+ * account's lease in `robot_leases`. A claim takes a new token from the `robot_lease_tokens`
+ * sequence, above every token claimed before it (write-fence.ts relies on it); a renewal only
+ * extends a lease whose owner and token are still this process's. Lease times are the
+ * database's `now()`; the process fences itself on its own monotonic clock (`performance.now()`):
+ * it stops sending orders for an account `marginMs` before the lease could have lapsed, counted
+ * from the moment the claim or renewal was sent, so a process that cannot reach the database (or
+ * was paused) stops in time whatever the wall clock says.
  */
 export interface LeaseOptions {
   /** This process, as the status shows it (processName()). */
@@ -195,7 +196,7 @@ export class LeaseKeeper {
         limit ${room}
         for update skip locked)
       update robot_leases as l
-      set owner = ${this.options.owner}, token = l.token + 1, held_since = now(),
+      set owner = ${this.options.owner}, token = nextval('robot_lease_tokens'), held_since = now(),
         lease_until = now() + ${this.options.leaseMs} * interval '1 millisecond'
       from free where l.account_id = free.account_id
       returning l.account_id, l.token, l.held_since as since,

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
 import { LeaseKeeper } from './lease-keeper';
 import { RobotCore, type RobotCoreOptions } from './robot-core';
-import type { WriteFence } from './write-fence';
+import { fenceOf } from './write-fence';
 import type {
   AccountProjection,
   CTraderGrant,
@@ -201,15 +201,15 @@ export class RobotHost {
       const token = keeper.tokenOf(accountId);
       if (token !== undefined) tokens.set(accountId, token);
     }
-    const fence: WriteFence = {
-      owner: keeper.options.owner,
+    const fence = fenceOf(
+      keeper.options.owner,
       tokens,
-      mayTrade: (accountId) =>
+      (accountId) =>
         keeper.tokenOf(accountId) === tokens.get(accountId) && keeper.mayTrade(accountId),
-      refused: (what, count) => {
+      (what, count) => {
         post(`leases: ${String(count)} ${what} not written: a lease of this run has moved on`, []);
       },
-    };
+    );
     // Each run numbers its positions from a block no other run has (decision 092).
     const blocks = await this.db.execute(sql`select nextval('robot_position_blocks') as block`);
     const block = Number(rowsOf<{ block: string | number }>(blocks)[0]?.block ?? 0);

@@ -1,0 +1,118 @@
+import type { OrderIntent, TradeRecord } from '@tradebot/robot';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database';
+import { rowsOf } from '../src/db/migrate';
+import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { LeaseKeeper } from '../src/robot/lease-keeper';
+import { fenceOf, type WriteFence } from '../src/robot/write-fence';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { seedPlatformAccounts } from './helpers/leases';
+import { intent, tradeOf } from './helpers/robot-records';
+
+const leaseMs = 300;
+const keeper = (db: Db, owner: string) =>
+  new LeaseKeeper(db, { owner, leaseMs, marginMs: 100, capacity: 1_000 });
+const lapse = () => new Promise((resolve) => setTimeout(resolve, leaseMs + 50));
+
+/** A run's fence as the host builds it: the accounts the keeper holds now, with their tokens. */
+function runOf(db: Db, lease: LeaseKeeper) {
+  const tokens = new Map(lease.heldAccounts().map((id) => [id, lease.tokenOf(id) ?? -1]));
+  const refused: string[] = [];
+  const fence: WriteFence = fenceOf(
+    lease.options.owner,
+    tokens,
+    () => true,
+    (what, count) => refused.push(`${String(count)} ${what}`),
+  );
+  const store = new DrizzleExecutionStore(db, () => undefined, {
+    accounts: [...tokens.keys()],
+    fence,
+  });
+  return { store, refused };
+}
+
+let serial = 0;
+/** An intent of its own each time (client order ids are unique). */
+function intentOf(accountId: string): OrderIntent {
+  serial += 1;
+  return intent(accountId, 'BTCUSD', { clientOrderId: `${accountId}/${String(serial)}` });
+}
+const fillOf = (order: OrderIntent): TradeRecord => tradeOf(order, `P-${order.clientOrderId}`);
+
+describe('the write fence (decision 092): a stale run changes 0 rows', () => {
+  let test: TestDatabase;
+  let db: Db;
+  beforeEach(async () => {
+    test = await createTestDatabase();
+    db = test.database.db;
+  });
+  afterEach(async () => {
+    await test.drop();
+  });
+
+  const statuses = async () =>
+    new Map(
+      rowsOf<{ client_order_id: string; status: string }>(
+        await db.execute(sql`select client_order_id, status from order_intents`),
+      ).map((row) => [row.client_order_id, row.status]),
+    );
+
+  it('refuses a run whose lease another process took over, and one its own process re-claimed', async () => {
+    const [x = '', y = '', z = ''] = await seedPlatformAccounts(db, 3);
+    const a = keeper(db, 'a');
+    await a.round();
+    const old = runOf(db, a);
+    const kept = intentOf(x);
+    const open = intentOf(y);
+    await old.store.saveIntents([kept, open, intentOf(z)]);
+    await old.store.recordFill(fillOf(open));
+    expect(old.refused).toEqual([]);
+
+    // a pauses past its lease and drops every account on its own clock; b claims one, and a
+    // itself re-claims the others (a new run, new tokens).
+    await lapse();
+    expect(a.expire()).toHaveLength(3);
+    const b = keeper(db, 'b');
+    Object.assign(b, { options: { ...b.options, capacity: 1 } });
+    expect((await b.round()).gained).toHaveLength(1);
+    const [taken = ''] = b.heldAccounts();
+    await a.round();
+    const current = runOf(db, a);
+    expect(a.heldAccounts().sort()).toEqual([x, y, z].filter((id) => id !== taken).sort());
+
+    // The old run: nothing lands, for the account b holds or for those a's new run holds.
+    const late = [x, y, z].map(intentOf);
+    await old.store.saveIntents(late);
+    await old.store.updateIntentStatus(kept.clientOrderId, 'expired');
+    await old.store.closeTrade(fillOf(open).positionId, {
+      closedAt: open.decidedAt + 10,
+      closePrice: 101.5,
+      closeReason: 'tp',
+      profitCents: 31,
+    });
+    expect(old.refused).toEqual(['3 intents', '1 intent statuses', '1 closures']);
+    const after = await statuses();
+    expect(late.some((order) => after.has(order.clientOrderId))).toBe(false);
+    expect(after.get(kept.clientOrderId)).toBe('pending');
+    const closed = rowsOf<{ n: string | number }>(
+      await db.execute(sql`select count(*) as n from operations where close_reason <> 'open'`),
+    );
+    expect(Number(closed[0]?.n)).toBe(0);
+
+    // b's run and a's new run write for the accounts they hold.
+    const taker = runOf(db, b);
+    const own = a.heldAccounts().map(intentOf);
+    await current.store.saveIntents(own);
+    await taker.store.saveIntents([intentOf(taken)]);
+    expect([...current.refused, ...taker.refused]).toEqual([]);
+    // A run writes nothing for an account it does not hold, even of the same owner.
+    await current.store.saveIntents([intentOf(taken)]);
+    expect(current.refused).toEqual(['1 intents']);
+
+    // Released: nobody's run writes for it until someone claims it again.
+    await a.release(a.heldAccounts());
+    await current.store.saveIntents(own.map((order) => intentOf(order.accountId)));
+    expect(current.refused).toEqual(['1 intents', '2 intents']);
+  });
+});
