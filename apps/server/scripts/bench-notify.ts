@@ -112,10 +112,12 @@ const trade = (id: string): TradeRow => ({
   probability: 0.97,
   breakEvenProbability: 0.93,
   margin: 1,
+  currency: 'USD',
 });
 const projection = (accountId: string): AccountProjection => ({
   accountId,
   figures: {} as AccountProjection['figures'],
+  currency: 'USD',
   account: {
     balance: 10_000,
     freeMargin: 9_999,

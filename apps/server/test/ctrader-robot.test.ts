@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
 import { replica } from './helpers/app';
+import { ctraderEnv, linkCTraderAccount, linkedCTraderTrader } from './helpers/ctrader';
 import { paidUser } from './helpers/linking';
 import { robotOf, useRobotApp, type RobotTestContext } from './helpers/trading';
 
@@ -40,7 +40,6 @@ let forex: FakeCTraderServer;
 let ctrader: FakeCTraderServer;
 let market: FakeSymbol = BTCUSD;
 let oauth: FakeCTraderOAuthServer;
-const redirectUri = 'http://127.0.0.1:9/link-account/ctrader/callback';
 
 beforeAll(async () => {
   crypto = new FakeCTraderServer(fakeOptions({ symbols: [BTCUSD] }));
@@ -76,44 +75,10 @@ function trading(fake: () => FakeCTraderServer, symbol: FakeSymbol): void {
 /** The environment of the test's app, kept for a restarted one. */
 let lastEnv: Record<string, string> = {};
 const env = () => (lastEnv = freshEnv());
-const freshEnv = () => ({
-  PLATFORM_CREDENTIALS_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-  CTRADER_CLIENT_ID: FAKE_APP.clientId,
-  CTRADER_CLIENT_SECRET: FAKE_APP.clientSecret,
-  CTRADER_AUTH_URL: oauth.authorizeUrl,
-  CTRADER_TOKEN_URL: oauth.tokenUrl,
-  CTRADER_REDIRECT_URI: redirectUri,
-  CTRADER_HOST: '127.0.0.1',
-  CTRADER_PORT: String(ctrader.port),
-  CTRADER_TLS: 'false',
-});
+const freshEnv = () => ctraderEnv(ctrader, oauth);
 
-async function linkDemo(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
-  const started = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/authorize`,
-    headers,
-    payload: {},
-  });
-  expect(started.statusCode).toBe(200);
-  const { authorizeUrl } = started.json<{ data: { authorizeUrl: string } }>().data;
-  const granted = await fetch(authorizeUrl, { redirect: 'manual' });
-  const back = new URL(granted.headers.get('location') ?? '');
-  const returned = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/callback`,
-    headers,
-    payload: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
-  });
-  expect(returned.statusCode).toBe(200);
-  const linked = await app.inject({
-    method: 'POST',
-    url: `${v1}/ctrader/link`,
-    headers,
-    payload: { ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId },
-  });
-  expect(linked.statusCode).toBe(201);
-}
+const linkDemo = (app: FastifyInstance, headers: Record<string, string>) =>
+  linkCTraderAccount(app, headers, DEMO_ACCOUNT.ctidTraderAccountId);
 
 /** Where the fake's symbol trades now (a test moves it to hit a take-profit). */
 let base = BTCUSD.bid;
@@ -245,26 +210,8 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
   trading(() => crypto, BTCUSD);
 
   /** A paid user linked to the fake's demo account through OAuth, robot on in every category. */
-  async function linkedTrader(email: string) {
-    const { app, publisher } = context;
-    const { userId, headers } = await paidUser(app, email);
-    await app.database.db
-      .update(userSettings)
-      .set({ botOn: true, categoriesEnabled: allCategoriesEnabled })
-      .where(eq(userSettings.userId, userId));
-    // Linking tells the user cache, so the API reads these settings.
-    await linkDemo(app, headers);
-    const [settings] = await app.database.db
-      .select()
-      .from(userSettings)
-      .where(eq(userSettings.userId, userId));
-    if (!settings) throw new Error('no settings');
-    const robot = robotOf(app);
-    publisher.listening.add(userId);
-    robot.watch(userId);
-    await robot.applySettings(userId, effectiveRobotSettings(settings));
-    return { userId, headers, robot };
-  }
+  const linkedTrader = (email: string) =>
+    linkedCTraderTrader(context, email, DEMO_ACCOUNT.ctidTraderAccountId);
 
   const openCount = async (userId: string) =>
     (await robotOf(context.app).projection(userId))?.trades.length ?? 0;

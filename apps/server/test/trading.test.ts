@@ -143,6 +143,8 @@ describe('get-all-data', () => {
         exposureCap: 0.5,
       },
       accountKind: 'simulated',
+      // The built-in platform's simulated money is in dollars (decision 097).
+      accountCurrency: 'USD',
       trades: [],
       closed: [],
       closedPage: { period: 'all', total: 0, nextCursor: null },
@@ -431,11 +433,13 @@ describe('CSV export', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="operations-week.csv"');
     const lines = csv.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'open_time,close_time,asset,symbol,direction,amount_lots,units,open_price,close_price,take_profit,stop_loss,close_reason,profit_usd',
+      'open_time,close_time,asset,symbol,direction,amount_lots,units,open_price,close_price,take_profit,stop_loss,close_reason,profit,currency',
     );
     const closed = (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null);
     expect(lines).toHaveLength(closed.length + 1);
-    const profits = lines.slice(1).map((line) => Number(line.split(',').at(-1)));
+    const profits = lines.slice(1).map((line) => Number(line.split(',').at(-2)));
+    // The simulated platform's operations are in dollars (decision 097).
+    expect(lines.slice(1).every((line) => line.endsWith(',USD'))).toBe(true);
     const realised = closed.reduce((sum, t) => sum + (t.profitCents ?? 0), 0);
     expect(Math.round(profits.reduce((a, b) => a + b, 0) * 100)).toBe(realised);
   });

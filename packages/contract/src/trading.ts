@@ -44,12 +44,24 @@ export const getAllDataQuerySchema = z.object({
 });
 export type GetAllDataQuery = z.input<typeof getAllDataQuerySchema>;
 
+/**
+ * The currency every amount of the account is in (account figures, Profit, margin), ISO 4217
+ * (decision 097): USD on the simulated platform, the broker account's deposit currency on a
+ * linked one (BRL, MXN, EUR...). Null while a linked broker has not said it yet (then no figures
+ * are shown either).
+ */
+export const accountCurrencySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .nullable();
+
 export const closeReasons = ['tp', 'sl', 'closeout', 'kill'] as const;
 export type CloseReasonCode = (typeof closeReasons)[number];
 
 /**
  * One operation. The spec's raw fields: Amount in lots, Cmd 0 = buy and 1 = sale, times as
- * ISO 8601 UTC, Profit in USD (decision 023); for an open operation Profit is its live mark.
+ * ISO 8601 UTC, Profit in the account currency (USD on the simulated platform; decisions 023,
+ * 097); for an open operation Profit is its live mark.
  */
 export const tradeRowSchema = z.object({
   Amount: z.number(),
@@ -76,12 +88,18 @@ export const tradeRowSchema = z.object({
   probability: z.number(),
   /** The win rate at which this trade's TP/SL geometry breaks even. */
   breakEvenProbability: z.number(),
-  /** Margin held while open, USD. */
+  /** Margin held while open, in the account currency. */
   margin: z.number(),
+  /**
+   * The currency of Profit and margin (decision 097): USD for the simulated platform's
+   * operations, the broker account's for a linked one's; null for a former broker link's, whose
+   * currency is not known any more.
+   */
+  currency: accountCurrencySchema,
 });
 export type TradeRow = z.infer<typeof tradeRowSchema>;
 
-/** spec §3 account {balance, freeMargin, equity, earnings}, USD, plus what the dashboard needs. */
+/** spec §3 account {balance, freeMargin, equity, earnings}, in the account currency (decision 097), plus what the dashboard needs. */
 export const tradingAccountSchema = z.object({
   balance: z.number(),
   freeMargin: z.number(),
@@ -169,6 +187,7 @@ export type AccountKind = (typeof accountKinds)[number];
 export const tradingDataSchema = z.object({
   account: tradingAccountSchema.nullable(),
   accountKind: z.enum(accountKinds),
+  accountCurrency: accountCurrencySchema,
   trades: z.array(tradeRowSchema),
   closed: z.array(tradeRowSchema),
   closedPage: closedPageSchema,
@@ -243,6 +262,8 @@ export const killSwitchResponseSchema = dataEnvelope(
 export const realtimeEventName = 'trading-data' as const;
 export const realtimeInfoSchema = z.object({
   account: tradingAccountSchema.optional(),
+  /** The currency of `account` and the rows, sent with them (decision 097). */
+  accountCurrency: accountCurrencySchema.optional(),
   trades: z.array(tradeRowSchema).optional(),
   closed: z.array(tradeRowSchema).optional(),
   robot: robotStatusSchema.optional(),

@@ -22,12 +22,25 @@ export interface BalanceChange {
 
 const isClosed = ne(operations.closeReason, 'open');
 
+/** Where the user's account lives, and its currency (decision 097). */
+export interface AccountLink {
+  readonly kind: AccountKind;
+  /** USD on the built-in platform; what the broker said when the account was picked. */
+  readonly currency: string | null;
+  /** The broker account picked; null on the built-in platform. */
+  readonly ctidTraderAccountId: number | null;
+}
+
 /** The live account's reads: operations and the platform's account rows. */
 export class TradingRepository {
   constructor(private readonly db: Db) {}
 
-  /** Where the user's account lives: the built-in platform, or a cTrader demo or live one. */
-  async accountKind(userId: string): Promise<AccountKind> {
+  /**
+   * Where the user's account lives (the built-in platform, or a cTrader demo or live one) and
+   * its currency as known when it was linked: USD on the built-in platform, what the broker said
+   * when the account was picked (null if it did not say).
+   */
+  async accountLink(userId: string): Promise<AccountLink> {
     const [row] = await this.db
       .select({
         platform: tradingPlatformLinks.platform,
@@ -36,8 +49,14 @@ export class TradingRepository {
       .from(tradingPlatformLinks)
       .where(eq(tradingPlatformLinks.userId, userId))
       .limit(1);
-    if (row?.platform !== 'ctrader') return 'simulated';
-    return row.broker?.live === true ? 'live' : 'demo';
+    if (row?.platform !== 'ctrader') {
+      return { kind: 'simulated', currency: 'USD', ctidTraderAccountId: null };
+    }
+    return {
+      kind: row.broker?.live === true ? 'live' : 'demo',
+      currency: row.broker?.currency ?? null,
+      ctidTraderAccountId: row.broker?.ctidTraderAccountId ?? null,
+    };
   }
 
   async platformAccount(accountId: string): Promise<PlatformAccountRow | undefined> {

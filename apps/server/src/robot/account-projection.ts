@@ -39,12 +39,16 @@ export function projectAccount(
   for (const position of sources.openPositions(accountId)) {
     marks.set(position.positionId, position.unrealisedProfitCents);
   }
+  const currency = figures.currency ?? 'USD';
   const trades = [...sources.openTrades(accountId)]
     .sort(newestFirst)
-    .map((trade) => tradeRowOf(trade, sources.catalogue, marks.get(trade.positionId) ?? 0));
+    .map((trade) =>
+      tradeRowOf(trade, sources.catalogue, currency, marks.get(trade.positionId) ?? 0),
+    );
   return {
     accountId,
     figures,
+    currency,
     account: tradingAccountOf(figures),
     status: sources.accountStatus(accountId),
     trades,

@@ -445,6 +445,10 @@ export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
     return this.inner.accountFigures(accountId);
   }
 
+  quoteToAccount(accountId: string, symbol: string): number | undefined {
+    return this.inner.quoteToAccount(accountId, symbol);
+  }
+
   openPositions(accountId: string): readonly OpenPositionView[] {
     return this.inner
       .openPositions(accountId)

@@ -120,8 +120,8 @@ export class LiveUpdates {
     for (const [accountId, pending] of batch) {
       if (this.stopped) return;
       if (!this.publisher.hasListeners(accountId)) continue;
-      const { account, trades } = pending.projection;
-      const info: RealtimeInfo = { account, trades: [...trades] };
+      const { account, trades, currency } = pending.projection;
+      const info: RealtimeInfo = { account, accountCurrency: currency, trades: [...trades] };
       this.lastEquitySent.set(accountId, account.equity);
       if (pending.closed.length > 0) {
         info.closed = await this.closedRows(accountId, pending.closed);

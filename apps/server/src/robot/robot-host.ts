@@ -518,7 +518,7 @@ export class RobotHost {
           const row =
             (change.type === 'PositionOpened'
               ? projection.trades.find((open) => open.id === trade.positionId)
-              : undefined) ?? tradeRowOf(trade, core.catalogue);
+              : undefined) ?? tradeRowOf(trade, core.catalogue, projection.currency);
           events.push({
             type: change.type,
             seq: ++this.seq,

@@ -133,8 +133,13 @@ export type ClientMessage = RobotRequest | WatchNotice;
  */
 export interface AccountProjection {
   readonly accountId: string;
-  /** The platform's figures, in cents. */
+  /** The platform's figures, in hundredths of `currency`. */
   readonly figures: AccountState;
+  /**
+   * The account's currency, ISO 4217: USD on the built-in platform, the broker's deposit
+   * currency on a linked one (decision 097).
+   */
+  readonly currency: string;
   /** The same figures as the contract spells them (spec §3 account). */
   readonly account: TradingAccount;
   /** Why the account's robot is idle now (engine-side reasons), or null while it may trade. */

@@ -26,6 +26,7 @@ const sale: TradeRow = {
   probability: 0.86,
   breakEvenProbability: 0.833,
   margin: 36.14,
+  currency: 'USD',
 };
 
 /** The record as the history CSV writes it: its line under a header. */
@@ -35,7 +36,7 @@ const line = (row: TradeRow) =>
 describe('a line of the history CSV (decision 075)', () => {
   it('names the direction in English like its field names: buy or sell', () => {
     expect(line(sale)).toBe(
-      '2026-11-20T10:00:00.000Z,2026-11-20T10:05:00.000Z,EUR/USD,EURUSD,sell,0.1,10000,1.08412,1.08437,1.08387,1.08537,sl,-0.40',
+      '2026-11-20T10:00:00.000Z,2026-11-20T10:05:00.000Z,EUR/USD,EURUSD,sell,0.1,10000,1.08412,1.08437,1.08387,1.08537,sl,-0.40,USD',
     );
     expect(line({ ...sale, side: 'buy', Cmd: 0 })?.split(',')[4]).toBe('buy');
   });

@@ -11,9 +11,11 @@ export interface OperationNotice {
   readonly lots: number;
   readonly openPrice: number;
   readonly closePrice: number | null;
-  /** USD; the live mark when opened (0), the result when closed. */
+  /** In `currency`; the live mark when opened (0), the result when closed. */
   readonly profit: number;
   readonly closeReason: 'tp' | 'sl' | 'closeout' | 'kill' | null;
+  /** ISO 4217, the account's (decision 097); absent in notices recorded before: USD. */
+  readonly currency?: string;
 }
 
 export const robotStopReasons = [
@@ -30,6 +32,8 @@ export interface MarginNotice {
   readonly freeMargin: number;
   /** equity / used margin, in percent. */
   readonly marginLevel: number;
+  /** ISO 4217, the account's (decision 097); absent in notices recorded before: USD. */
+  readonly currency?: string;
 }
 
 export interface DaySummary {
@@ -38,19 +42,22 @@ export interface DaySummary {
   readonly closed: number;
   readonly won: number;
   readonly lost: number;
-  /** USD realised by the day's closed operations, positive or negative. */
+  /** Realised by the day's closed operations, positive or negative, in `currency`. */
   readonly profit: number;
   readonly balance: number;
   readonly equity: number;
   readonly open: number;
+  /** ISO 4217, the account's (decision 097); absent in summaries recorded before: USD. */
+  readonly currency?: string;
 }
 
 const locales: Record<Language, string> = { es: 'es-AR', pt: 'pt-BR' };
 
-const usd = (language: Language, value: number, signed = false) =>
+/** An amount in the account's currency ("BRL 1.234,50"), with its ISO code: never a bare "$". */
+const money = (language: Language, value: number, currency = 'USD', signed = false) =>
   new Intl.NumberFormat(locales[language], {
     style: 'currency',
-    currency: 'USD',
+    currency,
     currencyDisplay: 'code',
     ...(signed ? { signDisplay: 'exceptZero' } : {}),
   }).format(value);
@@ -279,7 +286,7 @@ function notificationContent(
                   side,
                   trade.name,
                   number(language, trade.closePrice ?? trade.openPrice),
-                  usd(language, trade.profit, true),
+                  money(language, trade.profit, trade.currency, true),
                   text.reasons[trade.closeReason ?? 'tp'],
                 ),
         });
@@ -289,7 +296,9 @@ function notificationContent(
     case 'stop_loss': {
       const trade = first.payload as unknown as OperationNotice;
       subject = text.stopLossSubject(trade.name);
-      parts.push({ text: text.stopLossIntro(trade.name, usd(language, trade.profit, true)) });
+      parts.push({
+        text: text.stopLossIntro(trade.name, money(language, trade.profit, trade.currency, true)),
+      });
       parts.push({ text: text.stopLossWhy });
       break;
     }
@@ -308,9 +317,9 @@ function notificationContent(
       parts.push({ text: text.marginIntro(`${number(language, margin.marginLevel, 0)} %`) });
       parts.push({
         text: text.marginFigures(
-          usd(language, margin.equity),
-          usd(language, margin.usedMargin),
-          usd(language, margin.freeMargin),
+          money(language, margin.equity, margin.currency),
+          money(language, margin.usedMargin, margin.currency),
+          money(language, margin.freeMargin, margin.currency),
         ),
       });
       parts.push({ text: text.marginWhat });
@@ -322,9 +331,13 @@ function notificationContent(
       parts.push({
         text: day.closed > 0 ? text.summaryClosed(day.closed, day.won, day.lost) : text.summaryNone,
       });
-      parts.push({ text: text.summaryProfit(usd(language, day.profit, true)) });
+      parts.push({ text: text.summaryProfit(money(language, day.profit, day.currency, true)) });
       parts.push({
-        text: text.summaryAccount(usd(language, day.balance), usd(language, day.equity), day.open),
+        text: text.summaryAccount(
+          money(language, day.balance, day.currency),
+          money(language, day.equity, day.currency),
+          day.open,
+        ),
       });
       break;
     }

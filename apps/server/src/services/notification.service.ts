@@ -81,8 +81,9 @@ export interface NotificationServiceOptions {
 
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-function operationOf(trade: TradeRow): OperationNotice {
+function operationOf(trade: TradeRow, currency: string): OperationNotice {
   return {
+    currency,
     id: trade.id,
     name: trade.OutputName,
     side: trade.side,
@@ -165,14 +166,16 @@ export class NotificationService implements RobotStopNotices {
     switch (event.type) {
       case 'PositionOpened':
         this.enqueue(
-          this.operation(event.accountId, 'operation_opened', event.trade),
+          this.operation(event.accountId, 'operation_opened', event.trade, event.projection),
           ...this.accountState(event.projection),
         );
         return;
       case 'PositionClosed': {
-        const records = [this.operation(event.accountId, 'operation_closed', event.trade)];
+        const records = [
+          this.operation(event.accountId, 'operation_closed', event.trade, event.projection),
+        ];
         if (event.trade.closeReason === 'sl') {
-          records.push(this.operation(event.accountId, 'stop_loss', event.trade));
+          records.push(this.operation(event.accountId, 'stop_loss', event.trade, event.projection));
         }
         this.enqueue(...records, ...this.accountState(event.projection));
         return;
@@ -264,6 +267,7 @@ export class NotificationService implements RobotStopNotices {
     accountId: string,
     kind: 'operation_opened' | 'operation_closed' | 'stop_loss',
     trade: TradeRow,
+    projection: AccountProjection,
   ): NotificationRecord | undefined {
     if (accountId === this.options.houseAccountId) return undefined;
     const event = kind === 'operation_opened' ? 'opened' : kind === 'stop_loss' ? 'sl' : 'closed';
@@ -271,7 +275,7 @@ export class NotificationService implements RobotStopNotices {
       userId: accountId,
       kind,
       key: `${accountId}:${event}:${trade.id}`,
-      payload: operationOf(trade) as unknown as Record<string, unknown>,
+      payload: operationOf(trade, projection.currency) as unknown as Record<string, unknown>,
     };
   }
 
@@ -292,6 +296,7 @@ export class NotificationService implements RobotStopNotices {
     }
     if (account.usedMargin > 0 && account.equity < account.usedMargin * marginWarningLevel) {
       const margin: MarginNotice = {
+        currency: projection.currency,
         equity: account.equity,
         usedMargin: account.usedMargin,
         freeMargin: account.freeMargin,

@@ -123,7 +123,8 @@ export class TrackRecordService {
     return {
       running: this.running,
       summary: trackRecordSummaryOf(stored),
-      operations: page.trades.map((trade) => tradeRowOf(trade, this.catalogue)),
+      // The house account trades the built-in platform: dollars (decision 060).
+      operations: page.trades.map((trade) => tradeRowOf(trade, this.catalogue, 'USD')),
       nextCursor: last && page.more ? encodeTrackRecordCursor(last) : null,
       equity: this.equity(stored, profits),
     };

@@ -9,14 +9,35 @@ import {
   type TradeRecord,
 } from '@tradebot/robot';
 
+/** What says a linked broker account's currency: the account picked and its currency. */
+export interface LinkedCurrency {
+  readonly ctidTraderAccountId: number | null;
+  readonly currency: string | null;
+}
+
+/**
+ * The currency of an operation's amounts (decision 097): the built-in platform's are USD; a
+ * cTrader position (`ct<account>-<id>`, decision 096) is in the linked account's currency when
+ * it is that account's, and unknown (null, never guessed) when it is a former link's.
+ */
+export function operationCurrency(positionId: string, link: LinkedCurrency): string | null {
+  if (!positionId.startsWith('ct')) return 'USD';
+  const own =
+    link.ctidTraderAccountId !== null &&
+    positionId.startsWith(`ct${String(link.ctidTraderAccountId)}-`);
+  return own ? link.currency : null;
+}
+
 /**
  * One operation as the contract spells it: the spec's raw fields (Amount, CloseTime, Cmd, ...)
  * from the robot's own edge mapping, plus what the dashboard needs.
+ * @param currency the currency of its amounts (operationCurrency).
  * @param markCents an open operation's live profit (its mark at the platform).
  */
 export function tradeRowOf(
   trade: TradeRecord,
   catalogue: InstrumentCatalogue,
+  currency: string | null,
   markCents?: number,
 ): TradeRow {
   const instrument = catalogue.require(trade.symbol);
@@ -47,6 +68,7 @@ export function tradeRowOf(
     probability: trade.probability,
     breakEvenProbability: trade.breakEvenProbability,
     margin: centsToDollars(trade.marginCents),
+    currency,
   };
 }
 

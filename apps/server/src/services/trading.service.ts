@@ -19,7 +19,7 @@ import type { SettingsRow, UserRow, UsersRepository } from '../repositories/user
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
-import { tradeRowOf, tradingAccountOf } from './trading-rows';
+import { operationCurrency, tradeRowOf, tradingAccountOf } from './trading-rows';
 import { toCsv, type CsvCell } from './csv';
 import {
   TradingCursorInvalid,
@@ -44,6 +44,8 @@ export interface RobotStopNotices {
 
 /** The day's figures for the daily summary (decision 088), USD. */
 export interface DayFigures {
+  /** ISO 4217: the currency of the amounts below (decision 097). */
+  currency: string;
   closed: number;
   won: number;
   lost: number;
@@ -88,7 +90,8 @@ const csvColumns = [
   'take_profit',
   'stop_loss',
   'close_reason',
-  'profit_usd',
+  'profit',
+  'currency',
 ] as const;
 
 /** One closed operation as a record of the history CSV, in the order of its header. */
@@ -109,6 +112,7 @@ export function historyCsvRecord(row: TradeRow): CsvCell[] {
     row.stopLoss,
     row.closeReason,
     row.Profit,
+    row.currency,
   ];
 }
 
@@ -160,6 +164,7 @@ export class TradingService {
     const settings = await this.requireLinked(user);
     const before = query.before === undefined ? undefined : decodeCursor(query.before);
     const limit = Math.min(query.limit, historyPageSize.max);
+    const link = await this.trading.accountLink(user.id);
     const loadClosed = async () => {
       const page = await this.trading.closedPage(user.id, {
         since: this.since(query.period),
@@ -168,7 +173,9 @@ export class TradingService {
       });
       const last = page.trades.at(-1);
       return {
-        closed: page.trades.map((trade) => tradeRowOf(trade, this.catalogue)),
+        closed: page.trades.map((trade) =>
+          tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+        ),
         closedPage: {
           period: query.period,
           total: page.total,
@@ -177,22 +184,52 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
-    const accountKind = await this.trading.accountKind(user.id);
-    const [account, trades, closed, robot] = await Promise.all([
+    const [figures, trades, closed, robot] = await Promise.all([
       // A broker account's figures come from the broker only: never the built-in ledger.
-      accountKind === 'simulated' ? this.account(user.id) : this.brokerAccount(user.id),
+      link.kind === 'simulated'
+        ? this.account(user.id).then((account) => ({ account, currency: link.currency }))
+        : this.brokerAccount(user.id, link.currency),
       this.openRows(user.id),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
       this.robotStatus(settings),
     ]);
-    return { account, accountKind, trades, ...closed, robot };
+    return {
+      account: figures.account,
+      accountKind: link.kind,
+      accountCurrency: figures.currency,
+      trades,
+      ...closed,
+      robot,
+    };
   }
 
-  /** A linked broker account's figures as the robot last read them at the broker, or null. */
-  private async brokerAccount(userId: string): Promise<TradingAccount | null> {
-    return (await this.robot?.projection(userId))?.account ?? null;
+  /**
+   * A linked broker account's figures as the robot last read them at the broker, or null, in
+   * the currency the broker reported (what it said at linking while the robot has no figures).
+   */
+  private async brokerAccount(
+    userId: string,
+    linkedCurrency: string | null,
+  ): Promise<{ account: TradingAccount | null; currency: string | null }> {
+    const projection = await this.robot?.projection(userId);
+    return {
+      account: projection?.account ?? null,
+      currency: projection?.currency ?? linkedCurrency,
+    };
+  }
+
+  /**
+   * The currency of the account's amounts (decision 097): the robot's live reading at the
+   * broker, else what the broker said when the account was linked; USD on the built-in platform.
+   */
+  async accountCurrency(userId: string): Promise<string | null> {
+    const [projection, link] = await Promise.all([
+      this.robot?.projection(userId),
+      this.trading.accountLink(userId),
+    ]);
+    return projection?.currency ?? link.currency;
   }
 
   /** The account's figures, live from the platform; null without a platform account. */
@@ -222,18 +259,24 @@ export class TradingService {
   async openRows(userId: string): Promise<TradeRow[]> {
     const live = await this.robot?.projection(userId);
     if (live) return [...live.trades];
-    const open = await this.trading.openOperations(userId);
-    return open.map((trade) => tradeRowOf(trade, this.catalogue, 0));
+    const [open, link] = await Promise.all([
+      this.trading.openOperations(userId),
+      this.trading.accountLink(userId),
+    ]);
+    return open.map((trade) =>
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link), 0),
+    );
   }
 
   /** The newest closed operations (what a real-time update carries). */
   async newestClosedRows(userId: string, count: number): Promise<TradeRow[]> {
-    const page = await this.trading.closedPage(userId, {
-      since: undefined,
-      limit: count,
-      before: undefined,
-    });
-    return page.trades.map((trade) => tradeRowOf(trade, this.catalogue));
+    const [page, link] = await Promise.all([
+      this.trading.closedPage(userId, { since: undefined, limit: count, before: undefined }),
+      this.trading.accountLink(userId),
+    ]);
+    return page.trades.map((trade) =>
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+    );
   }
 
   /** The user's robot status now, or undefined without settings (a deleted account). */
@@ -375,16 +418,25 @@ export class TradingService {
   async dayFigures(userId: string, since: number): Promise<DayFigures | undefined> {
     const account = await this.account(userId);
     if (!account) return undefined;
-    const [closed, open] = await Promise.all([
+    const [closedSince, open, link, currency] = await Promise.all([
       this.trading.closedSince(userId, since),
       this.openRows(userId),
+      this.trading.accountLink(userId),
+      this.accountCurrency(userId),
     ]);
-    const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue).Profit);
+    // A linked account whose broker never said its currency has no figures to sum up.
+    if (currency === null) return undefined;
+    // Only the account's own operations: a former link's are in another currency.
+    const closed = closedSince.filter(
+      (trade) => operationCurrency(trade.positionId, link) === currency,
+    );
+    const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue, currency).Profit);
     const cents = profits.reduce((sum, profit) => sum + Math.round(profit * 100), 0);
     return {
       closed: closed.length,
       won: profits.filter((profit) => profit > 0).length,
       lost: profits.filter((profit) => profit < 0).length,
+      currency,
       profit: cents / 100,
       balance: account.balance,
       equity: account.equity,
@@ -432,8 +484,15 @@ export class TradingService {
    */
   async historyCsv(user: UserRow, period: HistoryPeriod): Promise<string> {
     await this.requireLinked(user);
-    const trades = await this.trading.closedSince(user.id, this.since(period));
-    const records = trades.map((trade) => historyCsvRecord(tradeRowOf(trade, this.catalogue)));
-    return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit_usd')] });
+    const [trades, link] = await Promise.all([
+      this.trading.closedSince(user.id, this.since(period)),
+      this.trading.accountLink(user.id),
+    ]);
+    const records = trades.map((trade) =>
+      historyCsvRecord(
+        tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+      ),
+    );
+    return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit')] });
   }
 }

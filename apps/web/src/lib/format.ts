@@ -24,21 +24,38 @@ function numberFormat(locale: NumberLocale, options: Intl.NumberFormatOptions): 
   return format;
 }
 
-/** USD, two decimals: "USD 1,234.50" (es, es-MX), "US$ 1.234,50" (es-AR, pt). */
-export function formatMoney(locale: NumberLocale, amount: number): string {
-  return numberFormat(locale, { style: 'currency', currency: 'USD' }).format(amount);
+/**
+ * An amount in a currency (ISO 4217; USD unless said), as Intl writes it in the reader's
+ * locale: "USD 1,234.50" (es, es-MX), "US$ 1.234,50" (es-AR, pt), "R$ 1.234,50" (pt, BRL). A
+ * broker account's amounts are in its own currency (decision 097); `null`, a currency the
+ * broker has not said yet, writes the bare number.
+ */
+export function formatMoney(
+  locale: NumberLocale,
+  amount: number,
+  currency: string | null = 'USD',
+): string {
+  return numberFormat(locale, moneyOptions(currency)).format(amount);
 }
 
 /**
  * A gain or a loss with its sign ("+USD 1.25", "-USD 0.40"), so colour is never the only cue.
  * An amount that rounds to zero has no sign.
  */
-export function formatSignedMoney(locale: NumberLocale, amount: number): string {
-  return numberFormat(locale, {
-    style: 'currency',
-    currency: 'USD',
-    signDisplay: 'exceptZero',
-  }).format(amount);
+export function formatSignedMoney(
+  locale: NumberLocale,
+  amount: number,
+  currency: string | null = 'USD',
+): string {
+  return numberFormat(locale, { ...moneyOptions(currency), signDisplay: 'exceptZero' }).format(
+    amount,
+  );
+}
+
+function moneyOptions(currency: string | null): Intl.NumberFormatOptions {
+  return currency === null
+    ? { minimumFractionDigits: 2, maximumFractionDigits: 2 }
+    : { style: 'currency', currency };
 }
 
 /** A share 0..1 as a percentage, one decimal at most: "12.3%". */

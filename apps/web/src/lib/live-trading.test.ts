@@ -35,4 +35,13 @@ describe('the live trading data (spec §3 Trading data, §4 Real-time updates)',
     expect(live.closedRevision).toBe(2);
     expect(mergeLive(live, { trades: [] }).closedRevision).toBe(2);
   });
+
+  it('keeps the account currency get-all-data said until an event says another (decision 097)', () => {
+    let live = mergeLive(undefined, { account: tradingAccount(), accountCurrency: 'BRL' });
+    expect(live.accountCurrency).toBe('BRL');
+    live = mergeLive(live, { trades: [] });
+    expect(live.accountCurrency).toBe('BRL');
+    expect(mergeLive(live, { accountCurrency: 'MXN' }).accountCurrency).toBe('MXN');
+    expect(mergeLive(undefined, { trades: [] }).accountCurrency).toBeNull();
+  });
 });

@@ -31,6 +31,11 @@ export interface LiveTrading {
   /** Simulated, a broker's demo or a live account; null until get-all-data answered. */
   accountKind: AccountKind | null;
   /**
+   * The currency of every amount (ISO 4217, decision 097): USD on the simulated platform, the
+   * broker account's own otherwise; null until known.
+   */
+  accountCurrency: string | null;
+  /**
    * Counts the snapshots that brought `closed`: the history, paged by the server, refetches
    * when it moves.
    */
@@ -50,6 +55,7 @@ export function mergeLive(
     closed: [],
     robot: null,
     accountKind: null,
+    accountCurrency: null,
     closedRevision: 0,
   };
   return {
@@ -58,6 +64,8 @@ export function mergeLive(
     closed: snapshot.closed ?? held.closed,
     robot: snapshot.robot ?? held.robot,
     accountKind: snapshot.accountKind ?? held.accountKind,
+    accountCurrency:
+      snapshot.accountCurrency === undefined ? held.accountCurrency : snapshot.accountCurrency,
     closedRevision: snapshot.closed ? held.closedRevision + 1 : held.closedRevision,
   };
 }

@@ -82,9 +82,15 @@ export interface OpenPositionView {
   readonly unrealisedProfitCents: Cents;
 }
 
-/** Account figures in USD cents (ARCHITECTURE.md, "Money and prices"). */
+/**
+ * Account figures in hundredths of the account's currency: USD cents on the built-in platform
+ * (ARCHITECTURE.md, "Money and prices"), a broker account's own deposit currency otherwise
+ * (decision 097).
+ */
 export interface AccountState {
   readonly accountId: string;
+  /** The account's currency, ISO 4217; absent means USD. */
+  readonly currency?: string;
   readonly depositsCents: Cents;
   readonly realisedProfitCents: Cents;
   readonly balanceCents: Cents;
@@ -132,4 +138,12 @@ export interface BrokerAdapter {
   openPositions(accountId: string): readonly OpenPositionView[];
   /** For reconciliation after a restart: what became of an order the engine sent. */
   queryOrder(clientOrderId: string): Promise<OrderQueryResult>;
+  /**
+   * A broker whose accounts may hold another currency than USD (decision 097): the value, in the
+   * account's currency, of one unit of the symbol's quote currency at the broker's own prices,
+   * or undefined while it cannot say (no conversion yet: the engine then sends nothing). Absent:
+   * the account is in USD and the engine converts with the catalogue. Plain and non-blocking,
+   * like `accountFigures`.
+   */
+  quoteToAccount?(accountId: string, symbol: string): number | undefined;
 }

@@ -153,7 +153,6 @@ export class SignalRouter {
   }
 
   private tickContext(tick: Tick, instrument: Instrument, signal: Signal): TickContext {
-    const entryPrice = signal.geometry.entryPrice;
     const usdPerUnit = this.converter.usdPerUnit(instrument.quoteCurrency);
     return {
       tick,
@@ -179,10 +178,23 @@ export class SignalRouter {
       ordered: 0,
       denials: noDenials(),
       day: Math.floor(tick.time / dayMs),
-      marginPerUnitCents: (entryPrice * usdPerUnit * 100) / instrument.leverage,
-      profitPerUnitCents: signal.geometry.gain * usdPerUnit * 100,
-      marginFor: (units: number) =>
-        dollarsToCentsRoundedUp((units * entryPrice * usdPerUnit) / instrument.leverage),
+      ...sizingAt(instrument, signal, usdPerUnit),
+    };
+  }
+
+  /**
+   * The sizing inputs in the account's own currency, when the broker values the quote currency
+   * per account (decision 097); the tick's shared USD ones otherwise. Undefined while the broker
+   * has no conversion: nothing is sized on a guessed rate.
+   */
+  private accountSizing(accountId: string, context: TickContext): SizingInputs | undefined {
+    const broker = this.deps.broker;
+    if (broker.quoteToAccount === undefined) return context;
+    const rate = broker.quoteToAccount(accountId, context.instrument.symbol);
+    if (rate === undefined || !(rate > 0)) return undefined;
+    return {
+      instrument: context.instrument,
+      ...sizingAt(context.instrument, context.signal, rate),
     };
   }
 
@@ -205,6 +217,8 @@ export class SignalRouter {
     }
     const account = this.deps.broker.accountFigures(runtime.accountId);
     if (!account) return undefined;
+    const sizing = this.accountSizing(runtime.accountId, context);
+    if (!sizing) return undefined;
     if (runtime.dayNumber !== context.day) {
       // The first evaluation of a UTC day sets the daily loss limit's base, durably: a
       // restart later that day finds it again instead of starting a fresh allowance.
@@ -215,7 +229,7 @@ export class SignalRouter {
     }
     // The precheck above passed with the same inputs, so only the account-figure half remains.
     const decision = sizeOrder(
-      context,
+      sizing,
       runtime.profile,
       account,
       runtime.reservedMarginCents,
@@ -255,6 +269,29 @@ export class SignalRouter {
       at: context.tick.time,
     });
   }
+}
+
+type SizingInputs = Pick<
+  SignalRiskContext,
+  'instrument' | 'marginFor' | 'marginPerUnitCents' | 'profitPerUnitCents'
+>;
+
+/**
+ * Margin and profit per unit in hundredths of the account's currency, `accountPerQuote` being
+ * one unit of the instrument's quote currency in that currency.
+ */
+function sizingAt(
+  instrument: Instrument,
+  signal: Signal,
+  accountPerQuote: number,
+): Omit<SizingInputs, 'instrument'> {
+  const entryPrice = signal.geometry.entryPrice;
+  return {
+    marginPerUnitCents: (entryPrice * accountPerQuote * 100) / instrument.leverage,
+    profitPerUnitCents: signal.geometry.gain * accountPerQuote * 100,
+    marginFor: (units: number) =>
+      dollarsToCentsRoundedUp((units * entryPrice * accountPerQuote) / instrument.leverage),
+  };
 }
 
 /** A fresh tally with every reason at zero (a fixed shape, cheap to increment). */

@@ -89,7 +89,9 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
           'names, the same in every language (decision 075): open_time, close_time (ISO 8601, ' +
           'UTC), asset, symbol, direction (buy or sell), amount_lots, units, open_price, ' +
           'close_price, take_profit, stop_loss, close_reason (tp, sl, closeout or kill), ' +
-          'profit_usd (two decimals, a point as the decimal separator).',
+          'profit (two decimals, a point as the decimal separator), currency (ISO 4217 code of ' +
+          'the profit: USD on the simulated platform, the broker account currency otherwise; ' +
+          'empty for a former broker link, decision 097).',
         security: [{ bearer: [] }],
         querystring: historyCsvQuerySchema,
         produces: ['text/csv'],

@@ -22,10 +22,13 @@ function token(name: string): string {
 export default function EquityChart({
   points,
   locale,
+  currency = 'USD',
 }: {
   points: readonly EquityPoint[];
   /** Numbers' locale: the language and the reader's country (decision 089). */
   locale: NumberLocale;
+  /** The amounts' currency, ISO 4217 (decision 097); null writes bare numbers. */
+  currency?: string | null;
 }) {
   const container = useRef<HTMLDivElement>(null);
 
@@ -55,7 +58,7 @@ export default function EquityChart({
       handleScale: false,
       localization: {
         locale: localeOf(locale),
-        priceFormatter: (price: number) => formatMoney(locale, price),
+        priceFormatter: (price: number) => formatMoney(locale, price, currency),
       },
     });
     const series = chart.addSeries(AreaSeries, {
@@ -79,7 +82,7 @@ export default function EquityChart({
       cancelAnimationFrame(frame);
       chart.remove();
     };
-  }, [points, locale]);
+  }, [points, locale, currency]);
 
   return <div ref={container} style={{ height: '12rem' }} />;
 }

@@ -5,8 +5,12 @@ import { tradeGeometry } from '../../risk/trade-geometry';
 import type { ExecutionReport, OrderRequest } from '../broker-adapter';
 import type { CTraderClient } from './client';
 import type { CTraderBroker } from './ctrader-broker';
-import { FakeCTraderServer, type FakeCTraderOptions } from './fake/fake-ctrader-server';
-import { BTCUSD, DEMO_ACCOUNT, EURUSD, fakeOptions } from './fake/fixtures';
+import {
+  FakeCTraderServer,
+  type FakeAccount,
+  type FakeCTraderOptions,
+} from './fake/fake-ctrader-server';
+import { BRL_ACCOUNT, BTCUSD, DEMO_ACCOUNT, EURUSD, USDBRL, fakeOptions } from './fake/fixtures';
 import { connectBroker, until } from './fake/harness';
 import { CTraderProtocol } from './protocol';
 
@@ -30,12 +34,15 @@ async function startServer(options: Partial<FakeCTraderOptions> = {}): Promise<F
   return server;
 }
 
-async function startBroker(server: FakeCTraderServer): Promise<{
+async function startBroker(
+  server: FakeCTraderServer,
+  account: FakeAccount = DEMO_ACCOUNT,
+): Promise<{
   broker: CTraderBroker;
   client: CTraderClient;
   reports: ExecutionReport[];
 }> {
-  const { client, broker, close } = await connectBroker(server, ACCOUNT, { catalogue });
+  const { client, broker, close } = await connectBroker(server, ACCOUNT, { catalogue, account });
   const reports: ExecutionReport[] = [];
   broker.onReport((report) => reports.push(report));
   await broker.start();
@@ -472,6 +479,60 @@ describe('cTrader broker adapter against the local fake', () => {
     await until(() => !broker.authorised(ACCOUNT), 'the invalidation');
     broker.submitOrder(order());
     expect(reports).toMatchObject([{ kind: 'rejected', reason: 'NOT_AUTHORISED' }]);
+    expect(server.requests('ProtoOANewOrderReq')).toHaveLength(0);
+  });
+});
+
+describe('cTrader broker adapter on an account in reais (decision 097)', () => {
+  const brlServer = () =>
+    startServer({ accounts: [DEMO_ACCOUNT, BRL_ACCOUNT], symbols: [EURUSD, USDBRL] });
+
+  it('reads the deposit currency from the asset list and its amounts with their money digits', async () => {
+    const server = await brlServer();
+    const { broker } = await startBroker(server, BRL_ACCOUNT);
+    expect(broker.accountCurrency(ACCOUNT)).toBe('BRL');
+    expect(broker.account(ACCOUNT)).toMatchObject({ currency: 'BRL', balanceCents: 2_000_000 });
+    expect(server.requests('ProtoOASymbolsForConversionReq')[0]?.body).toMatchObject({
+      firstAssetId: 15, // EURUSD's quote, USD
+      lastAssetId: BRL_ACCOUNT.depositAssetId,
+    });
+    // USDBRL's mid, (5.000 + 5.002) / 2, and it follows the broker's price.
+    await until(() => broker.quoteToAccount(ACCOUNT, 'EURUSD') !== undefined, 'USDBRL spot');
+    expect(broker.quoteToAccount(ACCOUNT, 'EURUSD')).toBeCloseTo(5.001, 10);
+    expect(broker.quoteToAccount(ACCOUNT, 'USDBRL')).toBe(1);
+    server.setPrice(USDBRL.symbolId, 5.2, 5.2);
+    await until(() => broker.quoteToAccount(ACCOUNT, 'EURUSD') === 5.2, 'the new USDBRL');
+  });
+
+  it('caps the margin at half the equity in reais, converted at the broker USDBRL', async () => {
+    const server = await brlServer();
+    const { broker, reports } = await startBroker(server, BRL_ACCOUNT);
+    await until(() => broker.quoteToAccount(ACCOUNT, 'EURUSD') !== undefined, 'the spots');
+    broker.submitOrder(order({ units: 1_000_000 }));
+    await until(() => reports.length === 1, 'the fill');
+    // R$ 10,000 of margin at 1:100, each unit 1.08512 USD × 5.001 BRL: 184,274 units, 184,000 at
+    // the step. Read as dollars, the same balance would have bought 921,000.
+    expect(server.requests('ProtoOANewOrderReq')[0]?.body.volume).toBe(18_400_000);
+    // The broker's own margin, in centavos: 184,000 × 1.08512 × 5.001 / 100 = R$ 9,985.10.
+    expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(998_510);
+    broker.submitOrder(order({ clientOrderId: 'acc-1:2', units: 100_000 }));
+    await until(() => reports.length === 2, 'the refusal');
+    expect(reports[1]).toMatchObject({ kind: 'rejected', reason: 'INSUFFICIENT_MARGIN' });
+    // A profit in dollars is marked in reais (short of the take-profit, 1.08522):
+    // 0.00008 × 184,000 × 5.001 = R$ 73.61.
+    server.setPrice(EURUSD.symbolId, 1.0852, 1.08532);
+    await until(() => broker.lastTick('EURUSD')?.bid === 1.0852, 'the new price');
+    expect(broker.openPositions(ACCOUNT)[0]?.unrealisedProfitCents).toBe(7_361);
+    expect(broker.accountFigures(ACCOUNT)?.equityCents).toBe(2_007_361);
+  });
+
+  it('does not trade a symbol it cannot value in the account currency, and says so', async () => {
+    const server = await startServer({ accounts: [BRL_ACCOUNT], symbols: [EURUSD] });
+    const { broker, reports } = await startBroker(server, BRL_ACCOUNT);
+    expect(broker.unconvertibleSymbols(ACCOUNT)).toEqual(['EURUSD']);
+    expect(server.requests('ProtoOASubscribeSpotsReq')).toHaveLength(0);
+    broker.submitOrder(order());
+    expect(reports).toMatchObject([{ kind: 'rejected', reason: 'UNKNOWN_INSTRUMENT' }]);
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(0);
   });
 });

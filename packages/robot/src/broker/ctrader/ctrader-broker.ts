@@ -2,7 +2,6 @@ import type { InstrumentCatalogue } from '../../instruments/catalogue';
 import type { Instrument } from '../../instruments/instrument';
 import { TickDispatcher, type MarketDataFeed } from '../../market-data/market-data-feed';
 import type { Tick, Unsubscribe } from '../../market-data/tick';
-import { CurrencyConverter } from '../../money/currency-converter';
 import type { Cents } from '../../money/minor-units';
 import type {
   AccountFigures,
@@ -19,7 +18,12 @@ import type {
   PositionClosedReport,
 } from '../broker-adapter';
 import type { CTraderClient, StateChange } from './client';
-import { CTraderConnectionError, CTraderError, CTraderTokenError } from './errors';
+import {
+  CTraderConnectionError,
+  CTraderError,
+  CTraderRateLimitError,
+  CTraderTokenError,
+} from './errors';
 import type { DecodedMessage, MessageBody } from './protocol';
 
 /**
@@ -29,8 +33,11 @@ import type { DecodedMessage, MessageBody } from './protocol';
  * own margin figures for the 50% cap. After a reconnection or a restart, orders whose outcome is
  * unknown are reconciled by client order id before anything is sent again.
  *
- * Money: the account's amounts are read in its deposit currency, which this adapter takes to be
- * USD (the product's accounts are in USD; ARCHITECTURE.md, "Money and prices").
+ * Money (decision 097): the account's amounts are in its deposit currency (the asset named by
+ * `depositAssetId`), scaled by the `moneyDigits` each message carries, and kept in hundredths of
+ * that currency. A symbol's quote currency is converted to the deposit currency along the chain of
+ * the broker's own symbols that `ProtoOASymbolsForConversionReq` names, at their live prices; a
+ * symbol with no such chain is listed and never traded.
  */
 
 /** cTrader prices and relative distances are integers in 1/100000 of a price unit. */
@@ -66,9 +73,17 @@ export interface CTraderBrokerOptions {
   readonly now?: () => number;
 }
 
+/** One leg of a conversion chain: multiply by the symbol's mid, or divide by it. */
+interface ConversionLeg {
+  readonly symbolId: number;
+  readonly multiply: boolean;
+}
+
 interface BrokerSymbol {
   readonly symbolId: number;
   readonly instrument: Instrument;
+  /** From the quote currency to the deposit currency; empty when they are the same. */
+  readonly toDeposit: readonly ConversionLeg[];
   readonly digits: number;
   readonly pipPosition: number;
   readonly minVolume: number;
@@ -103,6 +118,15 @@ interface Account {
   balanceCents: Cents;
   moneyDigits: number;
   leverage: number;
+  depositAssetId: number;
+  /** The deposit currency's ISO 4217 code, as the broker's asset list names it. */
+  currency: string;
+  /** The last bid and ask of each subscribed symbol, conversion symbols included. */
+  readonly quotes: Map<number, { readonly bid: number; readonly ask: number }>;
+  /** Symbols to subscribe only for their prices (conversion chains). */
+  readonly conversionSymbolIds: Set<number>;
+  /** Mapped symbols whose quote currency has no conversion to the deposit currency. */
+  readonly unconvertible: string[];
   tokenValid: boolean;
   readonly symbolsById: Map<number, BrokerSymbol>;
   readonly symbolsByName: Map<string, BrokerSymbol>;
@@ -122,7 +146,6 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   private readonly client: CTraderClient;
   private readonly catalogue: InstrumentCatalogue;
   private readonly ticks = new TickDispatcher();
-  private readonly converter: CurrencyConverter;
   private readonly now: () => number;
   private readonly accounts = new Map<string, Account>();
   private readonly byCtid = new Map<number, Account>();
@@ -135,10 +158,6 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     this.client = options.client;
     this.catalogue = options.catalogue;
     this.now = options.now ?? Date.now;
-    this.converter = new CurrencyConverter(options.catalogue, (symbol) => {
-      const tick = this.ticks.lastTick(symbol);
-      return tick === undefined ? undefined : (tick.bid + tick.ask) / 2;
-    });
   }
 
   /**
@@ -161,6 +180,11 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         balanceCents: 0,
         moneyDigits: 2,
         leverage: 1,
+        depositAssetId: 0,
+        currency: '',
+        quotes: new Map(),
+        conversionSymbolIds: new Set(),
+        unconvertible: [],
         tokenValid: true,
         symbolsById: new Map(),
         symbolsByName: new Map(),
@@ -174,9 +198,12 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       this.accounts.set(link.accountId, account);
       this.byCtid.set(link.ctidTraderAccountId, account);
       await this.readTrader(account);
+      await this.readCurrency(account);
       await this.readSymbols(account);
       await this.reconcile(account);
-      await this.client.subscribeSpots(link.ctidTraderAccountId, [...account.symbolsById.keys()]);
+      await this.client.subscribeSpots(link.ctidTraderAccountId, [
+        ...new Set([...account.symbolsById.keys(), ...account.conversionSymbolIds]),
+      ]);
     }
   }
 
@@ -187,6 +214,31 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   /** The broker's symbols that match no instrument of ours: listed, never guessed. */
   unmappedSymbols(accountId: string): readonly string[] {
     return this.accounts.get(accountId)?.unmapped ?? [];
+  }
+
+  /**
+   * The broker's symbols we map but cannot value in the account's currency (no conversion chain
+   * at the broker): listed, never traded, never given a guessed rate.
+   */
+  unconvertibleSymbols(accountId: string): readonly string[] {
+    return this.accounts.get(accountId)?.unconvertible ?? [];
+  }
+
+  /** The account's deposit currency (ISO 4217), once started. */
+  accountCurrency(accountId: string): string | undefined {
+    return this.accounts.get(accountId)?.currency;
+  }
+
+  /**
+   * The value in the account's currency of one unit of the symbol's quote currency, along the
+   * broker's conversion chain at its live mids; undefined for a symbol not traded here or before
+   * the chain's prices arrive.
+   */
+  quoteToAccount(accountId: string, symbol: string): number | undefined {
+    const account = this.accounts.get(accountId);
+    const brokerSymbol = account?.symbolsByName.get(symbol);
+    if (account === undefined || brokerSymbol === undefined) return undefined;
+    return this.depositPerQuote(account, brokerSymbol);
   }
 
   /** False once the broker says the account's token expired or was revoked. */
@@ -259,6 +311,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const figures = this.figures(account);
     return {
       accountId,
+      currency: account.currency,
       depositsCents: account.balanceCents,
       realisedProfitCents: 0,
       balanceCents: account.balanceCents,
@@ -282,7 +335,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       side: position.side,
       units: position.units,
       marginCents: position.marginCents,
-      unrealisedProfitCents: this.unrealisedCents(position),
+      unrealisedProfitCents: this.unrealisedCents(account, position),
     }));
   }
 
@@ -365,10 +418,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     if (volume < symbol.minVolume) return 'INVALID_SIZE';
     const figures = this.figures(account);
     const entry = order.side === 'buy' ? tick.ask : tick.bid;
+    const depositPerQuote = this.depositPerQuote(account, symbol);
+    if (depositPerQuote === undefined) return 'NO_PRICE';
     const marginPerVolumeCents =
-      (entry * this.converter.usdPerUnit(symbol.instrument.quoteCurrency) * 100) /
-      VOLUME_PER_UNIT /
-      account.leverage;
+      (entry * depositPerQuote * 100) / VOLUME_PER_UNIT / account.leverage;
     const room = openMarginCap * figures.equityCents - figures.usedMarginCents;
     if (volume * marginPerVolumeCents > room) {
       volume = Math.floor(room / marginPerVolumeCents / step) * step;
@@ -418,13 +471,18 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   private onSpot(body: MessageBody): void {
     const account = this.byCtid.get(num(body.ctidTraderAccountId));
-    const symbol = account?.symbolsById.get(num(body.symbolId));
-    if (symbol === undefined) return;
-    const previous = this.ticks.lastTick(symbol.instrument.symbol);
+    if (account === undefined) return;
+    const symbolId = num(body.symbolId);
+    const symbol = account.symbolsById.get(symbolId);
+    if (symbol === undefined && !account.conversionSymbolIds.has(symbolId)) return;
+    const previous = account.quotes.get(symbolId);
     // A spot event may carry only the side that moved.
     const bid = body.bid === undefined ? previous?.bid : num(body.bid) / PRICE_SCALE;
     const ask = body.ask === undefined ? previous?.ask : num(body.ask) / PRICE_SCALE;
     if (bid === undefined || ask === undefined) return;
+    account.quotes.set(symbolId, { bid, ask });
+    // A conversion chain's symbol only values amounts in the deposit currency.
+    if (symbol === undefined) return;
     this.ticks.publish({
       symbol: symbol.instrument.symbol,
       time: body.timestamp === undefined ? this.now() : num(body.timestamp),
@@ -488,7 +546,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       price: num(position.price ?? order.executionPrice),
       takeProfit: num(position.takeProfit),
       stopLoss: num(position.stopLoss),
-      marginCents: this.moneyToCents(account, num(position.usedMargin ?? 0)),
+      marginCents: toCents(
+        num(position.usedMargin ?? 0),
+        num(position.moneyDigits ?? account.moneyDigits),
+      ),
       partCloses: [],
     };
     account.positions.set(held.positionId, held);
@@ -612,7 +673,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const tradeData = (position.tradeData ?? {}) as MessageBody;
     if (tradeData.volume !== undefined) held.units = num(tradeData.volume) / VOLUME_PER_UNIT;
     if (position.usedMargin !== undefined)
-      held.marginCents = this.moneyToCents(account, num(position.usedMargin));
+      held.marginCents = toCents(
+        num(position.usedMargin),
+        num(position.moneyDigits ?? account.moneyDigits),
+      );
   }
 
   private onState(change: StateChange): void {
@@ -836,22 +900,51 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   private applyTrader(account: Account, trader: MessageBody): void {
     account.moneyDigits = num(trader.moneyDigits ?? 2);
+    if (trader.depositAssetId !== undefined) account.depositAssetId = num(trader.depositAssetId);
     account.balanceCents = toCents(num(trader.balance), account.moneyDigits);
     account.leverage = num(trader.leverageInCents ?? 100) / 100;
+  }
+
+  /** The deposit currency's code, from the broker's asset list: never assumed. */
+  private async readCurrency(account: Account): Promise<void> {
+    const list = await this.client.request('ProtoOAAssetListReq', {
+      ctidTraderAccountId: account.link.ctidTraderAccountId,
+    });
+    const assets = (list.body.asset as MessageBody[] | undefined) ?? [];
+    const deposit = assets.find((asset) => num(asset.assetId) === account.depositAssetId);
+    if (typeof deposit?.name !== 'string') {
+      throw new CTraderError({
+        code: 'DEPOSIT_ASSET_NOT_FOUND',
+        description: `no asset ${String(account.depositAssetId)} (the account's currency) listed`,
+        accountId: account.link.ctidTraderAccountId,
+      });
+    }
+    account.currency = deposit.name;
   }
 
   private async readSymbols(account: Account): Promise<void> {
     const ctid = account.link.ctidTraderAccountId;
     const list = await this.client.request('ProtoOASymbolsListReq', { ctidTraderAccountId: ctid });
     const byKey = new Map(this.catalogue.instruments.map((i) => [symbolKey(i.symbol), i]));
-    const mapped = new Map<number, Instrument>();
+    const mapped = new Map<number, { instrument: Instrument; toDeposit: ConversionLeg[] }>();
+    const chains = new Map<number, ConversionLeg[] | undefined>();
     for (const light of (list.body.symbol as MessageBody[] | undefined) ?? []) {
       const name = typeof light.symbolName === 'string' ? light.symbolName : '';
       const instrument = byKey.get(symbolKey(name));
       if (light.enabled === false) continue;
-      if (instrument === undefined) account.unmapped.push(name);
-      else mapped.set(num(light.symbolId), instrument);
+      if (instrument === undefined) {
+        account.unmapped.push(name);
+        continue;
+      }
+      const quoteAssetId = num(light.quoteAssetId);
+      if (!chains.has(quoteAssetId))
+        chains.set(quoteAssetId, await this.conversionChain(account, quoteAssetId));
+      const toDeposit = chains.get(quoteAssetId);
+      if (toDeposit === undefined) account.unconvertible.push(name);
+      else mapped.set(num(light.symbolId), { instrument, toDeposit });
     }
+    for (const chain of chains.values())
+      for (const leg of chain ?? []) account.conversionSymbolIds.add(leg.symbolId);
     if (mapped.size === 0) return;
     const full = await this.client.request('ProtoOASymbolByIdReq', {
       ctidTraderAccountId: ctid,
@@ -859,11 +952,13 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     });
     for (const symbol of (full.body.symbol as MessageBody[] | undefined) ?? []) {
       const symbolId = num(symbol.symbolId);
-      const instrument = mapped.get(symbolId);
-      if (instrument === undefined) continue;
+      const found = mapped.get(symbolId);
+      if (found === undefined) continue;
+      const { instrument, toDeposit } = found;
       const entry: BrokerSymbol = {
         symbolId,
         instrument,
+        toDeposit,
         digits: num(symbol.digits),
         pipPosition: num(symbol.pipPosition),
         minVolume: num(symbol.minVolume ?? 1),
@@ -875,32 +970,83 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     }
   }
 
+  /**
+   * The broker's chain of symbols from `quoteAssetId` to the deposit asset
+   * (ProtoOASymbolsForConversionReq), as legs to multiply or divide by; undefined when the broker
+   * knows none (an empty chain, an error, or one that does not end in the deposit asset).
+   */
+  private async conversionChain(
+    account: Account,
+    quoteAssetId: number,
+  ): Promise<ConversionLeg[] | undefined> {
+    if (quoteAssetId === account.depositAssetId) return [];
+    if (!Number.isFinite(quoteAssetId)) return undefined;
+    let answer: DecodedMessage;
+    try {
+      answer = await this.client.request('ProtoOASymbolsForConversionReq', {
+        ctidTraderAccountId: account.link.ctidTraderAccountId,
+        firstAssetId: quoteAssetId,
+        lastAssetId: account.depositAssetId,
+      });
+    } catch (error) {
+      // The broker refused the chain: no path. A refused token or a rate limit is not an answer.
+      if (
+        error instanceof CTraderError &&
+        !(error instanceof CTraderTokenError) &&
+        !(error instanceof CTraderRateLimitError)
+      )
+        return undefined;
+      throw error;
+    }
+    const legs: ConversionLeg[] = [];
+    let asset = quoteAssetId;
+    for (const light of (answer.body.symbol as MessageBody[] | undefined) ?? []) {
+      const base = num(light.baseAssetId);
+      const quote = num(light.quoteAssetId);
+      if (base === asset) {
+        legs.push({ symbolId: num(light.symbolId), multiply: true });
+        asset = quote;
+      } else if (quote === asset) {
+        legs.push({ symbolId: num(light.symbolId), multiply: false });
+        asset = base;
+      } else {
+        return undefined;
+      }
+    }
+    return legs.length > 0 && asset === account.depositAssetId ? legs : undefined;
+  }
+
+  /** One unit of the symbol's quote currency in the deposit currency, at the chain's mids. */
+  private depositPerQuote(account: Account, symbol: BrokerSymbol): number | undefined {
+    let value = 1;
+    for (const leg of symbol.toDeposit) {
+      const quote = account.quotes.get(leg.symbolId);
+      if (quote === undefined) return undefined;
+      const mid = (quote.bid + quote.ask) / 2;
+      value = leg.multiply ? value * mid : value / mid;
+    }
+    return value;
+  }
+
   private figures(account: Account): AccountFigures {
     let used = 0;
     let unrealised = 0;
     for (const position of account.positions.values()) {
       used += position.marginCents;
-      unrealised += this.unrealisedCents(position);
+      unrealised += this.unrealisedCents(account, position);
     }
     const equity = account.balanceCents + unrealised;
     return { equityCents: equity, usedMarginCents: used, freeMarginCents: equity - used };
   }
 
-  private unrealisedCents(position: Position): Cents {
+  private unrealisedCents(account: Account, position: Position): Cents {
     const tick = this.ticks.lastTick(position.symbol.instrument.symbol);
-    if (tick === undefined) return 0;
+    const depositPerQuote = this.depositPerQuote(account, position.symbol);
+    if (tick === undefined || depositPerQuote === undefined) return 0;
     const direction = position.side === 'buy' ? 1 : -1;
     const exit = position.side === 'buy' ? tick.bid : tick.ask;
-    const usd =
-      direction *
-      (exit - position.price) *
-      position.units *
-      this.converter.usdPerUnit(position.symbol.instrument.quoteCurrency);
-    return Math.round(usd * 100);
-  }
-
-  private moneyToCents(account: Account, amount: number): Cents {
-    return toCents(amount, account.moneyDigits);
+    const inDeposit = direction * (exit - position.price) * position.units * depositPerQuote;
+    return Math.round(inDeposit * 100);
   }
 }
 

@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Stat, StatGrid } from '../../../components/ui/stat';
 import { formatMoney, formatPercent, formatSignedMoney, toneOf } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { useAccountCurrency } from '../account-currency';
 import styles from './dashboard.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
 
@@ -21,6 +22,7 @@ export function AccountSummary({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
+  const currency = useAccountCurrency();
   return (
     <Card title={t('account.title')} titleId="account-title">
       {loading ? (
@@ -40,22 +42,22 @@ export function AccountSummary({
           <StatGrid label={t('account.figures')}>
             <Stat
               label={t('account.balance')}
-              value={formatMoney(numberLocale, account.balance)}
+              value={formatMoney(numberLocale, account.balance, currency)}
               hint={t('account.balanceHint')}
             />
             <Stat
               label={t('account.freeMargin')}
-              value={formatMoney(numberLocale, account.freeMargin)}
+              value={formatMoney(numberLocale, account.freeMargin, currency)}
               hint={t('account.freeMarginHint')}
             />
             <Stat
               label={t('account.equity')}
-              value={formatMoney(numberLocale, account.equity)}
+              value={formatMoney(numberLocale, account.equity, currency)}
               hint={t('account.equityHint')}
             />
             <Stat
               label={t('account.earnings')}
-              value={formatSignedMoney(numberLocale, account.earnings)}
+              value={formatSignedMoney(numberLocale, account.earnings, currency)}
               hint={t('account.earningsHint')}
               tone={toneOf(account.earnings)}
             />

@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Button } from '../../../components/ui/button';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { useAccountCurrency } from '../account-currency';
 import styles from './dashboard.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
 
@@ -25,6 +26,7 @@ export function EquityCurve({
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
+  const currency = useAccountCurrency();
   if (loading) return <Skeleton height="12rem" />;
   if (failed) {
     return (
@@ -47,12 +49,12 @@ export function EquityCurve({
   return (
     <figure className={styles.chart} aria-label={t('chart.label')}>
       <Suspense fallback={<Skeleton height="12rem" />}>
-        <EquityChart points={points} locale={numberLocale} />
+        <EquityChart points={points} locale={numberLocale} currency={currency} />
       </Suspense>
       <figcaption className={styles.hint}>
         {t('chart.summary', {
-          from: formatMoney(numberLocale, first.value),
-          to: formatMoney(numberLocale, last.value),
+          from: formatMoney(numberLocale, first.value, currency),
+          to: formatMoney(numberLocale, last.value, currency),
         })}
       </figcaption>
     </figure>

@@ -43,7 +43,7 @@ export function OperationDetail({
         <>
           <p className={styles.headline}>
             <span className={styles.profit} data-tone={toneOf(row.Profit)}>
-              {formatSignedMoney(numberLocale, row.Profit)}
+              {formatSignedMoney(numberLocale, row.Profit, row.currency)}
             </span>
             <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
               {row.status === 'open' ? t('operation.open') : t('operation.closed')}
@@ -70,7 +70,9 @@ export function OperationDetail({
             <Fact label={t('detail.closeReason')}>
               {row.closeReason ? t(`detail.reasons.${row.closeReason}`) : t('detail.stillOpen')}
             </Fact>
-            <Fact label={t('detail.margin')}>{formatMoney(numberLocale, row.margin)}</Fact>
+            <Fact label={t('detail.margin')}>
+              {formatMoney(numberLocale, row.margin, row.currency)}
+            </Fact>
           </dl>
           <section className={styles.model} aria-labelledby="operation-model-title">
             <h3 id="operation-model-title" className={styles.modelTitle}>

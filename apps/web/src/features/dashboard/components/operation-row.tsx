@@ -73,7 +73,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
-        {formatMoney(numberLocale, row.margin)}
+        {formatMoney(numberLocale, row.margin, row.currency)}
         <span className={styles.detail}>
           {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
         </span>
@@ -108,7 +108,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
-        {formatSignedMoney(numberLocale, row.Profit)}
+        {formatSignedMoney(numberLocale, row.Profit, row.currency)}
       </span>
     </button>
   );

@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { useAuthStore } from '../../../stores/auth';
 import type { LiveTrading } from '../../../lib/live-trading';
+import { AccountCurrency } from '../account-currency';
 import { useLiveTradingData } from '../api/get-all-data';
 import { closedHistoryKey, useClosedHistory } from '../api/get-closed-history';
 import { equityCurveKey } from '../api/get-equity-curve';
@@ -92,60 +93,65 @@ export default function DashboardRoute() {
         historyRows.find((row) => row.id === selectedId));
 
   return (
-    <Page title={t('title')} intro={t('intro')} width="wide">
-      {live.isError && isFirstLoad ? (
-        <LiveDataError
-          error={live.error}
-          retrying={live.isFetching}
-          onRetry={() => void live.refetch()}
+    // Every amount below is in the account's currency (decision 097).
+    <AccountCurrency value={live.data?.accountCurrency ?? null}>
+      <Page title={t('title')} intro={t('intro')} width="wide">
+        {live.isError && isFirstLoad ? (
+          <LiveDataError
+            error={live.error}
+            retrying={live.isFetching}
+            onRetry={() => void live.refetch()}
+          />
+        ) : (
+          <>
+            <StopEverything
+              accessEnded={accessEnded}
+              open={trades.length}
+              robotOn={robot?.bot_on ?? botOnSaved}
+            />
+            <SwitchOnStep
+              robot={robot}
+              neverTraded={trades.length === 0 && history.isSuccess && historyRows.length === 0}
+            />
+            <RobotState robot={robot} />
+            <AccountSummary
+              account={account}
+              accountKind={live.data?.accountKind ?? null}
+              loading={loading}
+            />
+            {!phone && (
+              <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
+            )}
+          </>
+        )}
+        {phone ? (
+          <Tabs
+            label={t('views.label')}
+            value={view}
+            onValueChange={setView}
+            items={[
+              {
+                value: 'open',
+                label: t('views.open'),
+                content:
+                  live.isError && isFirstLoad ? null : (
+                    <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
+                  ),
+              },
+              { value: 'closed', label: t('views.closed'), content: historySection('list') },
+              { value: 'chart', label: t('views.chart'), content: historySection('chart') },
+            ]}
+          />
+        ) : (
+          historySection('all')
+        )}
+        <OperationDetail
+          row={selected}
+          onClose={() => {
+            setSelectedId(null);
+          }}
         />
-      ) : (
-        <>
-          <StopEverything
-            accessEnded={accessEnded}
-            open={trades.length}
-            robotOn={robot?.bot_on ?? botOnSaved}
-          />
-          <SwitchOnStep
-            robot={robot}
-            neverTraded={trades.length === 0 && history.isSuccess && historyRows.length === 0}
-          />
-          <RobotState robot={robot} />
-          <AccountSummary
-            account={account}
-            accountKind={live.data?.accountKind ?? null}
-            loading={loading}
-          />
-          {!phone && <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />}
-        </>
-      )}
-      {phone ? (
-        <Tabs
-          label={t('views.label')}
-          value={view}
-          onValueChange={setView}
-          items={[
-            {
-              value: 'open',
-              label: t('views.open'),
-              content:
-                live.isError && isFirstLoad ? null : (
-                  <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
-                ),
-            },
-            { value: 'closed', label: t('views.closed'), content: historySection('list') },
-            { value: 'chart', label: t('views.chart'), content: historySection('chart') },
-          ]}
-        />
-      ) : (
-        historySection('all')
-      )}
-      <OperationDetail
-        row={selected}
-        onClose={() => {
-          setSelectedId(null);
-        }}
-      />
-    </Page>
+      </Page>
+    </AccountCurrency>
   );
 }

@@ -23,9 +23,24 @@ export interface FakeSymbol {
   readonly maxVolume: number;
   readonly bid: number;
   readonly ask: number;
-  /** USD value of one unit of the quote currency (1 for XXX/USD). */
-  readonly usdPerQuote?: number;
 }
+
+/** An asset (a currency, a metal) as the broker lists it; symbols name theirs by letters. */
+export interface FakeAsset {
+  readonly assetId: number;
+  readonly name: string;
+  readonly digits: number;
+}
+
+/**
+ * The fake's assets: 15 is USD, as on the real demo servers; a symbol's base and quote are the
+ * first three letters of its name and the rest, and an asset no list names gets an id of its own.
+ */
+export const FAKE_ASSETS: readonly FakeAsset[] = [
+  { assetId: 15, name: 'USD', digits: 2 },
+  { assetId: 3, name: 'EUR', digits: 2 },
+  { assetId: 22, name: 'BRL', digits: 2 },
+];
 
 export interface FakeAccount {
   readonly ctidTraderAccountId: number;
@@ -45,6 +60,8 @@ export interface FakeCTraderOptions {
   readonly clientSecret: string;
   readonly accounts: readonly FakeAccount[];
   readonly symbols: readonly FakeSymbol[];
+  /** The broker's asset list (default FAKE_ASSETS). */
+  readonly assets?: readonly FakeAsset[];
   readonly protocol?: CTraderProtocol;
   /** Requests a connection may make in one second before REQUEST_FREQUENCY_EXCEEDED. */
   readonly requestsPerSecond?: number;
@@ -96,6 +113,14 @@ interface AccountState {
   tokenValid: boolean;
 }
 
+interface SymbolState {
+  readonly spec: FakeSymbol;
+  bid: number;
+  ask: number;
+  readonly baseAssetId: number;
+  readonly quoteAssetId: number;
+}
+
 interface Deal {
   readonly body: MessageBody;
   readonly accountId: number;
@@ -113,7 +138,8 @@ export class FakeCTraderServer {
   private readonly server: net.Server;
   private readonly sessions = new Set<Session>();
   private readonly accounts = new Map<number, AccountState>();
-  private readonly symbols = new Map<number, { spec: FakeSymbol; bid: number; ask: number }>();
+  private readonly symbols = new Map<number, SymbolState>();
+  private readonly assets: FakeAsset[];
   private readonly positions = new Map<number, FakePosition>();
   private readonly deals: Deal[] = [];
   /** Executed orders, opening and closing, for ProtoOAOrderListReq. */
@@ -134,8 +160,16 @@ export class FakeCTraderServer {
         tokenValid: true,
       });
     }
+    this.assets = [...(options.assets ?? FAKE_ASSETS)];
     for (const spec of options.symbols) {
-      this.symbols.set(spec.symbolId, { spec, bid: spec.bid, ask: spec.ask });
+      const letters = spec.symbolName.replace(/[^A-Z]/gi, '').toUpperCase();
+      this.symbols.set(spec.symbolId, {
+        spec,
+        bid: spec.bid,
+        ask: spec.ask,
+        baseAssetId: this.assetId(letters.slice(0, 3)),
+        quoteAssetId: this.assetId(letters.slice(3)),
+      });
     }
     this.server = net.createServer((socket) => {
       this.accept(socket);
@@ -370,7 +404,63 @@ export class FakeCTraderServer {
     this.write(session, 'ProtoOAErrorRes', body, request.clientMsgId);
   }
 
-  private symbolOf(symbolId: number): { spec: FakeSymbol; bid: number; ask: number } {
+  private assetId(name: string): number {
+    let asset = this.assets.find((known) => known.name === name);
+    if (asset === undefined) {
+      asset = { assetId: 1000 + this.assets.length, name, digits: 2 };
+      this.assets.push(asset);
+    }
+    return asset.assetId;
+  }
+
+  /**
+   * The shortest chain of symbols from one asset to another, as ProtoOASymbolsForConversionRes
+   * lists it; empty when there is none.
+   */
+  private conversionChain(from: number, to: number): number[] {
+    const previous = new Map<number, { asset: number; symbolId: number }>();
+    const queue = [from];
+    const seen = new Set(queue);
+    for (let asset = queue.shift(); asset !== undefined; asset = queue.shift()) {
+      if (asset === to) break;
+      for (const [symbolId, symbol] of this.symbols) {
+        const next =
+          symbol.baseAssetId === asset
+            ? symbol.quoteAssetId
+            : symbol.quoteAssetId === asset
+              ? symbol.baseAssetId
+              : undefined;
+        if (next === undefined || seen.has(next)) continue;
+        seen.add(next);
+        previous.set(next, { asset, symbolId });
+        queue.push(next);
+      }
+    }
+    const chain: number[] = [];
+    for (let asset = to; asset !== from;) {
+      const step = previous.get(asset);
+      if (step === undefined) return [];
+      chain.unshift(step.symbolId);
+      asset = step.asset;
+    }
+    return chain;
+  }
+
+  /** One unit of the symbol's quote asset in the account's deposit asset, at the fake's mids. */
+  private depositPerQuote(account: FakeAccount, symbolId: number): number {
+    let asset = this.symbolOf(symbolId).quoteAssetId;
+    let value = 1;
+    for (const id of this.conversionChain(asset, account.depositAssetId)) {
+      const symbol = this.symbolOf(id);
+      const mid = (symbol.bid + symbol.ask) / 2;
+      value = symbol.baseAssetId === asset ? value * mid : value / mid;
+      asset = symbol.baseAssetId === asset ? symbol.quoteAssetId : symbol.baseAssetId;
+    }
+    if (asset !== account.depositAssetId) throw new Error('fake cTrader: no conversion');
+    return value;
+  }
+
+  private symbolOf(symbolId: number): SymbolState {
     const symbol = this.symbols.get(symbolId);
     if (symbol === undefined) throw new Error(`fake cTrader: no symbol ${symbolId}`);
     return symbol;
@@ -494,11 +584,9 @@ export class FakeCTraderServer {
           'ProtoOASymbolsListRes',
           {
             ctidTraderAccountId: accountId,
-            symbol: [...this.symbols.values()].map(({ spec }) => ({
-              symbolId: spec.symbolId,
-              symbolName: spec.symbolName,
-              enabled: true,
-            })),
+            symbol: [...this.symbols.values()].map((symbol) =>
+              this.lightSymbol(symbol.spec.symbolId),
+            ),
           },
           message.clientMsgId,
         );
@@ -575,17 +663,23 @@ export class FakeCTraderServer {
         return;
       }
       case 'ProtoOAAssetListReq': {
-        // The deposit assets of the fixtures: 15 is USD, as on the real demo servers.
         this.write(
           session,
           'ProtoOAAssetListRes',
           {
             ctidTraderAccountId: accountId,
-            asset: [
-              { assetId: 15, name: 'USD', displayName: 'USD', digits: 2 },
-              { assetId: 3, name: 'EUR', displayName: 'EUR', digits: 2 },
-            ],
+            asset: this.assets.map((asset) => ({ ...asset, displayName: asset.name })),
           },
+          message.clientMsgId,
+        );
+        return;
+      }
+      case 'ProtoOASymbolsForConversionReq': {
+        const chain = this.conversionChain(body.firstAssetId as number, body.lastAssetId as number);
+        this.write(
+          session,
+          'ProtoOASymbolsForConversionRes',
+          { ctidTraderAccountId: accountId, symbol: chain.map((id) => this.lightSymbol(id)) },
           message.clientMsgId,
         );
         return;
@@ -767,7 +861,8 @@ export class FakeCTraderServer {
     const units = volume / 100;
     const scale = 10 ** state.account.moneyDigits;
     const usedMargin = Math.round(
-      ((units * price * (symbol.spec.usdPerQuote ?? 1)) / (state.account.leverageInCents / 100)) *
+      ((units * price * this.depositPerQuote(state.account, symbol.spec.symbolId)) /
+        (state.account.leverageInCents / 100)) *
         scale,
     );
     const marginInUse = this.openPositions(accountId).reduce((sum, p) => sum + p.usedMargin, 0);
@@ -872,7 +967,7 @@ export class FakeCTraderServer {
       direction *
         (closePrice - position.price) *
         (volume / 100) *
-        (symbol.spec.usdPerQuote ?? 1) *
+        this.depositPerQuote(state.account, symbol.spec.symbolId) *
         scale,
     );
     state.balance = Math.max(0, state.balance + grossProfit);
@@ -959,6 +1054,17 @@ export class FakeCTraderServer {
         session === origin || origin === undefined ? clientMsgId : undefined,
       );
     }
+  }
+
+  private lightSymbol(symbolId: number): MessageBody {
+    const symbol = this.symbolOf(symbolId);
+    return {
+      symbolId,
+      symbolName: symbol.spec.symbolName,
+      enabled: true,
+      baseAssetId: symbol.baseAssetId,
+      quoteAssetId: symbol.quoteAssetId,
+    };
   }
 
   private tradeData(position: FakePosition): MessageBody {

@@ -17,6 +17,22 @@ export const DEMO_ACCOUNT: FakeAccount = {
   depositAssetId: 15,
 };
 
+/**
+ * A demo account in Brazilian reais (decision 097): the fake values its amounts in BRL, through
+ * USDBRL, and the robot must size its orders in reais.
+ */
+export const BRL_ACCOUNT: FakeAccount = {
+  ctidTraderAccountId: 4_400_202,
+  accessToken: 'brl-access-token',
+  isLive: false,
+  traderLogin: 5_002_468,
+  brokerName: 'Fake Markets',
+  balance: 2_000_000, // R$ 20,000.00 with moneyDigits 2
+  moneyDigits: 2,
+  leverageInCents: 10_000, // 1:100
+  depositAssetId: 22, // BRL in FAKE_ASSETS
+};
+
 export const EURUSD: FakeSymbol = {
   symbolId: 1,
   symbolName: 'EURUSD',
@@ -59,6 +75,20 @@ export const BTCUSD: FakeSymbol = {
   maxVolume: 10_000, // 100 BTC
   bid: 62_000,
   ask: 62_031,
+};
+
+/** The conversion symbol of a BRL account: one US dollar in reais. */
+export const USDBRL: FakeSymbol = {
+  symbolId: 57,
+  symbolName: 'USDBRL',
+  digits: 4,
+  pipPosition: 4,
+  lotSize: 10_000_000,
+  minVolume: 100_000,
+  stepVolume: 100_000,
+  maxVolume: 1_000_000_000,
+  bid: 5.0,
+  ask: 5.002,
 };
 
 export function fakeOptions(overrides: Partial<FakeCTraderOptions> = {}): FakeCTraderOptions {

@@ -1,14 +1,19 @@
 import { InstrumentCatalogue } from '../../../instruments/catalogue';
 import { CTraderClient, type CTraderClientOptions } from '../client';
 import { CTraderBroker } from '../ctrader-broker';
-import type { FakeCTraderServer } from './fake-ctrader-server';
+import type { FakeAccount, FakeCTraderServer } from './fake-ctrader-server';
 import { DEMO_ACCOUNT, FAKE_APP } from './fixtures';
 
 /** For tests: a client on the fake (plain TCP) and a started adapter for its demo account. */
 export async function connectBroker(
   server: FakeCTraderServer,
   accountId: string,
-  options: { catalogue?: InstrumentCatalogue; client?: Partial<CTraderClientOptions> } = {},
+  options: {
+    catalogue?: InstrumentCatalogue;
+    client?: Partial<CTraderClientOptions>;
+    /** The fake's account to trade (default its USD demo account). */
+    account?: FakeAccount;
+  } = {},
 ): Promise<{ client: CTraderClient; broker: CTraderBroker; close: () => void }> {
   const client = new CTraderClient({
     host: '127.0.0.1',
@@ -27,8 +32,8 @@ export async function connectBroker(
     accounts: [
       {
         accountId,
-        ctidTraderAccountId: DEMO_ACCOUNT.ctidTraderAccountId,
-        accessToken: DEMO_ACCOUNT.accessToken,
+        ctidTraderAccountId: (options.account ?? DEMO_ACCOUNT).ctidTraderAccountId,
+        accessToken: (options.account ?? DEMO_ACCOUNT).accessToken,
       },
     ],
   });

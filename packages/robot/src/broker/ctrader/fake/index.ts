@@ -7,9 +7,11 @@ export {
   spotwareTokenPath,
 } from './fake-ctrader-oauth';
 export {
+  BRL_ACCOUNT,
   BTCUSD,
   DEMO_ACCOUNT,
   EURUSD,
+  USDBRL,
   XAUUSD,
   FAKE_APP,
   eurusdOpenAt,
