@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
-import { notificationOutbox, users } from '../src/db/schema';
+import { notificationOutbox, tradingPlatformLinks, users } from '../src/db/schema';
 import { systemClock } from '../src/repositories/clock';
 import { DrizzleJobClaims } from '../src/repositories/job-claims.repository';
 import type { Mailer, MailMessage } from '../src/repositories/mail.repository';
@@ -192,6 +192,34 @@ describe('the outbox on one database', () => {
     });
     await service.runDue();
     expect(mailer.sent).toHaveLength(2);
+  });
+
+  it('says what the figures are by where the account lives: simulated, or a broker’s live account', async () => {
+    const { db } = testDatabase.database;
+    const [simulated, live] = await someUsers(db, 2);
+    if (!simulated || !live) throw new Error('no users');
+    await db.insert(tradingPlatformLinks).values({
+      userId: live,
+      platform: 'ctrader',
+      platformAccountId: 'ct-4400201',
+      linkedAt: new Date(),
+      brokerAccount: {
+        ctidTraderAccountId: 4_400_201,
+        live: true,
+        brokerName: 'Broker',
+        currency: 'USD',
+        leverage: 30,
+        traderLogin: 1001,
+      },
+    });
+    await recordEvents(db, [simulated, live], 0);
+    const mailer = new RecordingMailer();
+    await processOn(db, 'one', mailer).runDue();
+    const to = (index: number) =>
+      mailer.sent.find((mail) => mail.to === `user${String(index)}@example.com`)?.text;
+    expect(to(0)).toContain('plataforma simulada de Tradebot');
+    expect(to(1)).toContain('Valores da sua conta real na sua corretora cTrader');
+    expect(to(1)).not.toContain('simulad');
   });
 
   it('forgets delivered rows past their retention, keeps the rest, and prunes once an hour', async () => {

@@ -1,4 +1,5 @@
 import {
+  type AccountKind,
   defaultNotificationSettings,
   type Language,
   type NotificationEvent,
@@ -7,7 +8,14 @@ import {
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
-import { notificationOutbox, notificationSettings, userSettings, users } from '../db/schema';
+import {
+  notificationOutbox,
+  notificationSettings,
+  tradingPlatformLinks,
+  userSettings,
+  users,
+} from '../db/schema';
+import { accountKindOf } from './trading.repository';
 
 /** What the outbox records (decision 088). */
 export const notificationKinds = [
@@ -63,6 +71,8 @@ export interface Recipient {
   readonly language: Language;
   readonly deleted: boolean;
   readonly settings: NotificationSettings;
+  /** Where the account lives now, for what the e-mail says its figures are. */
+  readonly accountKind: AccountKind;
 }
 
 export interface SummaryCandidate {
@@ -203,9 +213,10 @@ export class NotificationsRepository {
 
   async recipient(userId: string): Promise<Recipient | undefined> {
     const [row] = await this.db
-      .select({ user: users, settings: notificationSettings })
+      .select({ user: users, settings: notificationSettings, link: tradingPlatformLinks })
       .from(users)
       .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))
+      .leftJoin(tradingPlatformLinks, eq(tradingPlatformLinks.userId, users.id))
       .where(eq(users.id, userId))
       .limit(1);
     if (!row) return undefined;
@@ -215,6 +226,7 @@ export class NotificationsRepository {
       language: row.user.language === 'pt' ? 'pt' : 'es',
       deleted: row.user.deletedAt !== null,
       settings: settingsOf(row.settings),
+      accountKind: accountKindOf(row.link),
     };
   }
 

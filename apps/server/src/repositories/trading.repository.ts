@@ -31,6 +31,15 @@ export interface AccountLink {
   readonly ctidTraderAccountId: number | null;
 }
 
+/** Where a link (or none) says the account lives: the built-in platform, or a broker's demo or live account. */
+export function accountKindOf(
+  link:
+    Pick<typeof tradingPlatformLinks.$inferSelect, 'platform' | 'brokerAccount'> | null | undefined,
+): AccountKind {
+  if (link?.platform !== 'ctrader') return 'simulated';
+  return link.brokerAccount?.live === true ? 'live' : 'demo';
+}
+
 /** The live account's reads: operations and the platform's account rows. */
 export class TradingRepository {
   constructor(private readonly db: Db) {}
@@ -44,18 +53,17 @@ export class TradingRepository {
     const [row] = await this.db
       .select({
         platform: tradingPlatformLinks.platform,
-        broker: tradingPlatformLinks.brokerAccount,
+        brokerAccount: tradingPlatformLinks.brokerAccount,
       })
       .from(tradingPlatformLinks)
       .where(eq(tradingPlatformLinks.userId, userId))
       .limit(1);
-    if (row?.platform !== 'ctrader') {
-      return { kind: 'simulated', currency: 'USD', ctidTraderAccountId: null };
-    }
+    const kind = accountKindOf(row);
+    if (!row || kind === 'simulated') return { kind, currency: 'USD', ctidTraderAccountId: null };
     return {
-      kind: row.broker?.live === true ? 'live' : 'demo',
-      currency: row.broker?.currency ?? null,
-      ctidTraderAccountId: row.broker?.ctidTraderAccountId ?? null,
+      kind,
+      currency: row.brokerAccount?.currency ?? null,
+      ctidTraderAccountId: row.brokerAccount?.ctidTraderAccountId ?? null,
     };
   }
 

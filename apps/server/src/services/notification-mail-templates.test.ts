@@ -36,10 +36,12 @@ const closed: OperationNotice = {
 describe('notification e-mails in the account currency', () => {
   it('writes an operation result in reais, in Spanish and in Portuguese', () => {
     const es = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', closed)], links).text,
+      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', closed)], links, 'demo')
+        .text,
     );
     const pt = plain(
-      notificationMail('pt', 'a@b.test', 'Ana', [row('operation_closed', closed)], links).text,
+      notificationMail('pt', 'a@b.test', 'Ana', [row('operation_closed', closed)], links, 'demo')
+        .text,
     );
     expect(es).toContain('+BRL 92,02');
     expect(pt).toContain('+BRL 92,02');
@@ -66,11 +68,12 @@ describe('notification e-mails in the account currency', () => {
       currency: 'BRL',
     };
     const warning = plain(
-      notificationMail('pt', 'a@b.test', 'Ana', [row('margin_warning', margin)], links).text,
+      notificationMail('pt', 'a@b.test', 'Ana', [row('margin_warning', margin)], links, 'demo')
+        .text,
     );
     expect(warning).toContain('BRL 9.985,10');
     const summary = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('daily_summary', day)], links).text,
+      notificationMail('es', 'a@b.test', 'Ana', [row('daily_summary', day)], links, 'demo').text,
     );
     expect(summary).toContain('BRL 20.092,02');
     expect(summary).toContain('+BRL 92,02');
@@ -79,8 +82,30 @@ describe('notification e-mails in the account currency', () => {
   it('reads a notice recorded before currencies as dollars', () => {
     const { currency: _dropped, ...before } = closed;
     const text = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', before)], links).text,
+      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', before)], links, 'demo')
+        .text,
     );
     expect(text).toContain('+USD 92,02');
+  });
+});
+
+describe('what an e-mail says its figures are', () => {
+  const mail = (language: 'es' | 'pt', kind: 'simulated' | 'demo' | 'live') =>
+    plain(
+      notificationMail(language, 'a@b.test', 'Ana', [row('operation_closed', closed)], links, kind)
+        .text,
+    );
+
+  it('says simulated money only for the built-in platform, and real money for a live account', () => {
+    expect(mail('es', 'simulated')).toContain('plataforma simulada de Tradebot');
+    expect(mail('pt', 'simulated')).toContain('plataforma simulada do Tradebot');
+    for (const language of ['es', 'pt'] as const) {
+      expect(mail(language, 'demo')).not.toContain('plataforma simulada');
+      expect(mail(language, 'live')).not.toContain('simulad');
+    }
+    expect(mail('es', 'demo')).toContain('cuenta demo en tu bróker cTrader');
+    expect(mail('pt', 'demo')).toContain('conta demo na sua corretora cTrader');
+    expect(mail('es', 'live')).toContain('opera con tu dinero y puedes perderlo');
+    expect(mail('pt', 'live')).toContain('opera com o seu dinheiro e você pode perdê-lo');
   });
 });

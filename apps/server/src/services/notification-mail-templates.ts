@@ -1,4 +1,4 @@
-import type { Language } from '@tradebot/contract';
+import type { AccountKind, Language } from '@tradebot/contract';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { OutboxRow } from '../repositories/notifications.repository';
 import { linkMail, type Part } from './registration-mail-templates';
@@ -96,7 +96,8 @@ interface NotificationCopy {
   summaryAccount: (balance: string, equity: string, open: number) => string;
   dashboardButton: string;
   settingsButton: string;
-  simulated: string;
+  /** What the e-mail's figures are, by where the account lives (decision 097). */
+  accountKind: Record<AccountKind, string>;
   risk: string;
   why: string;
   signature: string;
@@ -152,7 +153,12 @@ const copy: Record<Language, NotificationCopy> = {
       `Saldo: ${balance}. Capital: ${equity}. Operaciones abiertas: ${open}.`,
     dashboardButton: 'Ver mi panel',
     settingsButton: 'Elegir qué avisos recibo',
-    simulated: 'Cifras de tu cuenta en la plataforma simulada de Tradebot: el dinero es simulado.',
+    accountKind: {
+      simulated:
+        'Cifras de tu cuenta en la plataforma simulada de Tradebot: el dinero es simulado.',
+      demo: 'Cifras de tu cuenta demo en tu bróker cTrader: dinero simulado del bróker, con sus precios.',
+      live: 'Cifras de tu cuenta real en tu bróker cTrader: el robot opera con tu dinero y puedes perderlo.',
+    },
     risk: 'Invertir implica riesgos. El robot no garantiza ganancias y los resultados pasados no aseguran resultados futuros.',
     why: 'Recibes este aviso porque lo activaste (o lo dejaste activado) en la configuración de tu robot.',
     signature: 'El equipo de Tradebot',
@@ -206,7 +212,11 @@ const copy: Record<Language, NotificationCopy> = {
       `Saldo: ${balance}. Patrimônio: ${equity}. Operações abertas: ${open}.`,
     dashboardButton: 'Ver meu painel',
     settingsButton: 'Escolher quais avisos recebo',
-    simulated: 'Valores da sua conta na plataforma simulada do Tradebot: o dinheiro é simulado.',
+    accountKind: {
+      simulated: 'Valores da sua conta na plataforma simulada do Tradebot: o dinheiro é simulado.',
+      demo: 'Valores da sua conta demo na sua corretora cTrader: dinheiro simulado da corretora, com os preços dela.',
+      live: 'Valores da sua conta real na sua corretora cTrader: o robô opera com o seu dinheiro e você pode perdê-lo.',
+    },
     risk: 'Investir envolve riscos. O robô não garante lucro e resultados passados não asseguram resultados futuros.',
     why: 'Você recebe este aviso porque o ativou (ou o deixou ativado) na configuração do seu robô.',
     signature: 'Equipe Tradebot',
@@ -228,13 +238,14 @@ export function notificationMail(
   name: string,
   rows: readonly OutboxRow[],
   links: NotificationLinks,
+  accountKind: AccountKind,
 ): MailMessage {
   const text = copy[language];
   const { subject, lines } = notificationContent(language, rows);
   const parts: Part[] = [{ text: text.greeting(name) }, ...lines.map((line) => ({ text: line }))];
   parts.push(
     { link: links.dashboard, label: text.dashboardButton },
-    { text: text.simulated },
+    { text: text.accountKind[accountKind] },
     { text: text.risk },
     { text: text.why },
     { link: links.settings, label: text.settingsButton },

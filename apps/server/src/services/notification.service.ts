@@ -424,6 +424,7 @@ export class NotificationService implements RobotStopNotices {
         recipient.name,
         shown,
         links(recipient.language),
+        recipient.accountKind,
       ),
     );
     await repository.delivered(
