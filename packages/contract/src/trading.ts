@@ -143,6 +143,11 @@ export const robotIdleReasons = [
    * user links the account again (decision 096).
    */
   'BROKER_RECONNECT_NEEDED',
+  /**
+   * A linked broker's robot is still learning from that broker's recent prices before its first
+   * decision (decision 096, amended): it opens nothing until it has.
+   */
+  'WARMING_UP',
 ] as const;
 export type RobotIdleReason = (typeof robotIdleReasons)[number];
 

@@ -100,6 +100,7 @@ export {
 } from './strategy/test-only-strategy';
 export type { WarmUpOptions, WarmUpResult } from './strategy/warm-up';
 export { warmUpStrategy } from './strategy/warm-up';
+export { WarmingStrategy } from './strategy/warming-strategy';
 export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';
 export type { AccountRiskSettings } from './risk/risk-gate';
 export {

@@ -18,6 +18,7 @@ import {
   type Tick,
   type TradeRecord,
   type Unsubscribe,
+  WarmingStrategy,
 } from '@tradebot/robot';
 import { CTraderBroker, CTraderClient, CTraderTokenError } from '@tradebot/robot/ctrader';
 import type { Db } from '../db/database';
@@ -50,7 +51,17 @@ export interface CTraderRunsOptions {
   /** A start that failed for a reason other than the grant is retried after this (doubling). */
   readonly retryFirstMs?: number;
   readonly retryMaxMs?: number;
+  /** How much of the broker's recent tick history a new run's model learns from first. */
+  readonly warmUpMs?: number;
 }
+
+/**
+ * The broker's history a run's model learns from before its first decision: two hours. A liquid
+ * symbol quotes about once a second or more, so two hours give each model thousands of ticks, more
+ * than its 300 warm-up outcomes need, from the market as it is now; the requests stay few (two
+ * sides a symbol, a handful of pages each, at the API's 5 historical requests a second).
+ */
+export const defaultCTraderWarmUpMs = 2 * 60 * 60 * 1000;
 
 /** Why a linked account's robot cannot trade at its broker now (decision 096). */
 export type BrokerTrouble = 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED';
@@ -62,6 +73,8 @@ interface CTraderRun {
   readonly broker: CTraderBroker;
   readonly adapter: PrefixedBroker;
   readonly engine: TradingEngine;
+  /** The account's model, learning from the broker's history before it trades. */
+  readonly strategy: WarmingStrategy;
   readonly settings: DrizzleAccountSettingsSource;
   readonly unsubscribe: () => void;
 }
@@ -256,6 +269,7 @@ export class CTraderRuns {
         const run = this.runs.get(grant.accountId);
         return run ? this.trouble(run) : null;
       };
+      const strategy = new WarmingStrategy(options.strategy(), options.catalogue);
       const engine = await TradingEngine.start({
         catalogue: options.catalogue,
         feed: adapter,
@@ -264,7 +278,7 @@ export class CTraderRuns {
         settings,
         events: options.events,
         clock: { now },
-        strategy: options.strategy(),
+        strategy,
         minimumEdge: defaultSignalModelOptions.minimumEdge,
       });
       // Each change of the connection or the grant is told once (the dashboard, the notice).
@@ -282,11 +296,42 @@ export class CTraderRuns {
         offState();
         offEvent();
       };
-      return { grant, client, broker, adapter, engine, settings, unsubscribe };
+      this.warm(grant.accountId, client, broker, strategy, now());
+      return { grant, client, broker, adapter, engine, strategy, settings, unsubscribe };
     } catch (error) {
       client.close();
       throw error;
     }
+  }
+
+  /**
+   * The model learns from the broker's own ticks of the last warmUpMs, then from the live ones
+   * held meanwhile (decision 096, amended). If the history cannot be read, it learns from live
+   * ticks alone, as a cold start; nothing simulated ever takes its place.
+   */
+  private warm(
+    accountId: string,
+    client: CTraderClient,
+    broker: CTraderBroker,
+    strategy: WarmingStrategy,
+    startedAt: number,
+  ): void {
+    const from = startedAt - (this.options.warmUpMs ?? defaultCTraderWarmUpMs);
+    broker.recentTicks(accountId, from, startedAt).then(
+      (ticks) => {
+        strategy.learn(ticks);
+      },
+      (error: unknown) => {
+        strategy.learn([]);
+        if (client.state === 'closed') return;
+        this.options.onError(error, `reading the broker's price history for account ${accountId}`);
+      },
+    );
+  }
+
+  /** Whether the account's model is still learning from the broker's history (tests). */
+  warming(accountId: string): boolean {
+    return this.runs.get(accountId)?.strategy.warming ?? false;
   }
 
   account(accountId: string): AccountState | undefined {
@@ -302,7 +347,8 @@ export class CTraderRuns {
       return status;
     }
     const trouble = this.trouble(run);
-    return trouble ? { idleReason: trouble } : status;
+    if (trouble) return { idleReason: trouble };
+    return run.strategy.warming ? { idleReason: 'WARMING_UP' } : status;
   }
 
   openTrades(accountId: string): readonly TradeRecord[] {

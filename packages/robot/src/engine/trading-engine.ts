@@ -67,6 +67,8 @@ export const engineIdleReasons = [
   /** Said by a real broker's adapter, not the engine: its connection or grant (decision 096). */
   'BROKER_DISCONNECTED',
   'BROKER_RECONNECT_NEEDED',
+  /** Said by a real broker's run while its model learns from the broker's history. */
+  'WARMING_UP',
 ] as const satisfies readonly RobotIdleReason[];
 export type EngineIdleReason = (typeof engineIdleReasons)[number];
 
@@ -85,6 +87,7 @@ const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = 
   NO_EDGE: { idleReason: 'NO_EDGE' },
   BROKER_DISCONNECTED: { idleReason: 'BROKER_DISCONNECTED' },
   BROKER_RECONNECT_NEEDED: { idleReason: 'BROKER_RECONNECT_NEEDED' },
+  WARMING_UP: { idleReason: 'WARMING_UP' },
   TRADING: { idleReason: null },
 };
 

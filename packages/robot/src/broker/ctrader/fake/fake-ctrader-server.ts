@@ -69,6 +69,13 @@ export interface FakeCTraderOptions {
   readonly historicalRequestsPerSecond?: number;
   /** How often the server sends its own heartbeat (0: never). */
   readonly heartbeatIntervalMs?: number;
+  /** Quotes kept per symbol for tick-data requests, the oldest dropped first (default 100,000). */
+  readonly tickHistoryLimit?: number;
+  /**
+   * Ticks one ProtoOAGetTickDataRes carries before it says hasMore (default 5,000; Spotware
+   * documents no figure).
+   */
+  readonly tickDataChunkSize?: number;
 }
 
 export interface FakePosition {
@@ -117,8 +124,17 @@ interface SymbolState {
   readonly spec: FakeSymbol;
   bid: number;
   ask: number;
+  /** The prices it quoted, oldest first, bounded (tickHistoryLimit). */
+  readonly quoted: FakeQuote[];
   readonly baseAssetId: number;
   readonly quoteAssetId: number;
+}
+
+/** A price the fake quoted, at a time (Unix milliseconds). */
+export interface FakeQuote {
+  readonly time: number;
+  readonly bid: number;
+  readonly ask: number;
 }
 
 interface Deal {
@@ -167,6 +183,7 @@ export class FakeCTraderServer {
         spec,
         bid: spec.bid,
         ask: spec.ask,
+        quoted: [{ time: Date.now(), bid: spec.bid, ask: spec.ask }],
         baseAssetId: this.assetId(letters.slice(0, 3)),
         quoteAssetId: this.assetId(letters.slice(3)),
       });
@@ -331,12 +348,29 @@ export class FakeCTraderServer {
     );
   }
 
+  /**
+   * Prices the broker quoted in the past, before the test started: kept, in time order, for
+   * tick-data requests only (no spot event; the current price stays).
+   */
+  pastPrices(symbolId: number, quotes: readonly FakeQuote[]): void {
+    const symbol = this.symbolOf(symbolId);
+    for (const quote of quotes) this.remember(symbol, quote);
+    symbol.quoted.sort((a, b) => a.time - b.time);
+  }
+
+  private remember(symbol: SymbolState, quote: FakeQuote): void {
+    symbol.quoted.push(quote);
+    const limit = this.options.tickHistoryLimit ?? 100_000;
+    if (symbol.quoted.length > limit) symbol.quoted.splice(0, symbol.quoted.length - limit);
+  }
+
   /** A new price: subscribers get a spot event, then stops and limits are checked. */
   setPrice(symbolId: number, bid: number, ask: number): void {
     const symbol = this.symbols.get(symbolId);
     if (symbol === undefined) throw new Error(`fake cTrader: no symbol ${symbolId}`);
     symbol.bid = bid;
     symbol.ask = ask;
+    this.remember(symbol, { time: Date.now(), bid, ask });
     for (const session of this.sessions) {
       for (const [accountId, ids] of session.spots) {
         if (!ids.has(symbolId)) continue;
@@ -764,6 +798,10 @@ export class FakeCTraderServer {
         this.newOrder(session, message, accountId);
         return;
       }
+      case 'ProtoOAGetTickDataReq': {
+        this.tickData(session, message, accountId);
+        return;
+      }
       case 'ProtoOAClosePositionReq': {
         const position = this.positions.get(body.positionId as number);
         if (position?.accountId !== accountId) {
@@ -799,6 +837,47 @@ export class FakeCTraderServer {
         return;
       }
     }
+  }
+
+  /**
+   * One side's quotes in [fromTimestamp, toTimestamp], newest first, at most a chunk, as the
+   * definitions say: the first entry's time and price absolute, each later one the difference from
+   * the entry before it. A side's quote is listed when that side moved.
+   */
+  private tickData(session: Session, message: DecodedMessage, accountId: number): void {
+    const body = message.body;
+    const symbol = this.symbols.get(body.symbolId as number);
+    if (symbol === undefined) {
+      this.error(session, message, 'SYMBOL_NOT_FOUND', 'Symbol is not found', accountId);
+      return;
+    }
+    const from = (body.fromTimestamp as number | undefined) ?? 0;
+    const to = (body.toTimestamp as number | undefined) ?? Number.MAX_SAFE_INTEGER;
+    const side = body.type === 'ASK' ? 'ask' : 'bid';
+    const moves: { time: number; price: number }[] = [];
+    let previous: number | undefined;
+    for (const quote of symbol.quoted) {
+      const price = Math.round(quote[side] * PRICE_SCALE);
+      if (price !== previous) moves.push({ time: quote.time, price });
+      previous = price;
+    }
+    const matching = moves.filter((move) => move.time >= from && move.time <= to).reverse();
+    const chunk = matching.slice(0, this.options.tickDataChunkSize ?? 5000);
+    this.write(
+      session,
+      'ProtoOAGetTickDataRes',
+      {
+        ctidTraderAccountId: accountId,
+        tickData: chunk.map((move, index) => {
+          const before = chunk[index - 1];
+          return before === undefined
+            ? { timestamp: move.time, tick: move.price }
+            : { timestamp: move.time - before.time, tick: move.price - before.price };
+        }),
+        hasMore: matching.length > chunk.length,
+      },
+      message.clientMsgId,
+    );
   }
 
   private orderError(
