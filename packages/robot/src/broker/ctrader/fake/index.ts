@@ -1,5 +1,10 @@
 /** The local fakes of cTrader's Open API and OAuth servers, for tests and e2e (decisions 077, 091). */
-export { FakeCTraderServer, type FakeAccount, type FakeSymbol } from './fake-ctrader-server';
+export {
+  ALWAYS_OPEN,
+  FakeCTraderServer,
+  type FakeAccount,
+  type FakeSymbol,
+} from './fake-ctrader-server';
 export {
   FakeCTraderOAuthServer,
   type FakeCTraderOAuthOptions,
@@ -14,6 +19,8 @@ export {
   USDBRL,
   XAUUSD,
   FAKE_APP,
+  FOREX_HOURS,
+  closedFor,
   eurusdOpenAt,
   fakeOptions,
 } from './fixtures';
