@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedSignalStrategy } from '@tradebot/robot';
 import {
+  ALWAYS_OPEN,
   BTCUSD,
+  closedFor,
   DEMO_ACCOUNT,
   EURUSD,
   eurusdOpenAt,
@@ -13,7 +15,7 @@ import {
   fakeOptions,
   type FakeSymbol,
 } from '@tradebot/robot/ctrader/fake';
-import { notificationOutbox, operations, userSettings } from '../src/db/schema';
+import { notificationOutbox, operations, orderIntents, userSettings } from '../src/db/schema';
 import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
@@ -313,6 +315,71 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
       ctrader.replaceToken(DEMO_ACCOUNT.accessToken, DEMO_ACCOUNT.accessToken);
     }
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
+  /** The orders of the user's robot that reached the fake. */
+  const ordersSentFor = (userId: string) =>
+    ctrader
+      .requests('ProtoOANewOrderReq')
+      .filter((order) => String(order.body.clientOrderId).startsWith(userId));
+
+  it("while the broker's session for the symbol is closed the robot sends nothing and the dashboard says the market is closed; when the broker reopens it, the robot trades", async () => {
+    const { app } = context;
+    // The broker closes its bitcoin for a while from now, whatever our catalogue says.
+    ctrader.setHours(market.symbolId, closedFor(30));
+    try {
+      const { userId, headers, robot } = await linkedTrader('ctrader-closed@example.com');
+      const mine = () => ordersSentFor(userId);
+      base += 20 * pip();
+      await tickUntil(() => Promise.resolve(false), 30);
+      await robot.settled();
+      expect(mine()).toHaveLength(0);
+      expect(await openCount(userId)).toBe(0);
+      expect((await robot.projection(userId))?.status.idleReason).toBe('MARKET_CLOSED');
+      const data = await app.inject({ method: 'GET', url: `${v1}/get-all-data`, headers });
+      expect(data.json<{ data: { robot: { idleReason: string } } }>().data.robot).toMatchObject({
+        trading: false,
+        idleReason: 'MARKET_CLOSED',
+      });
+
+      // The broker reopens it (ProtoOASymbolChangedEvent): the robot trades again.
+      ctrader.setHours(market.symbolId, ALWAYS_OPEN);
+      expect(await tickUntil(async () => (await openCount(userId)) > 0)).toBe(true);
+      expect(mine().length).toBeGreaterThan(0);
+      expect((await unlinkClosing(headers)).statusCode).toBe(200);
+    } finally {
+      ctrader.setHours(market.symbolId, ALWAYS_OPEN);
+    }
+  });
+
+  it('an order the broker refuses because its market is closed (a maintenance its hours did not show) is stored with that reason, not sent again while it lasts, and the dashboard says the market is closed', async () => {
+    const { app } = context;
+    ctrader.setMarketOpen(false);
+    try {
+      const { userId, headers, robot } = await linkedTrader('ctrader-refused@example.com');
+      const mine = () => ordersSentFor(userId);
+      expect(await tickUntil(() => Promise.resolve(mine().length > 0))).toBe(true);
+      await robot.settled();
+      const rejected = async () =>
+        app.database.db
+          .select({ status: orderIntents.status, reason: orderIntents.rejectReason })
+          .from(orderIntents)
+          .where(eq(orderIntents.accountId, userId));
+      expect(
+        await tickUntil(async () => (await rejected()).some((row) => row.status === 'rejected')),
+      ).toBe(true);
+      expect(await rejected()).toEqual([{ status: 'rejected', reason: 'MARKET_CLOSED' }]);
+      // The price goes on moving: nothing more is sent, no loop of refusals.
+      base += 20 * pip();
+      await tickUntil(() => Promise.resolve(false), 30);
+      await robot.settled();
+      expect(mine()).toHaveLength(1);
+      expect(await rejected()).toHaveLength(1);
+      expect((await robot.projection(userId))?.status.idleReason).toBe('MARKET_CLOSED');
+      expect((await unlinkClosing(headers)).statusCode).toBe(200);
+    } finally {
+      ctrader.setMarketOpen(true);
+    }
   });
 
   /** The user's one open position at the fake, and its operation's id here. */

@@ -280,6 +280,8 @@ export class CTraderRuns {
         clock: { now },
         strategy,
         minimumEdge: defaultSignalModelOptions.minimumEdge,
+        // The broker's own sessions and holidays, not our catalogue's (decision 096 addendum).
+        marketOpen: (symbol, time) => broker.marketOpen(grant.accountId, symbol, time),
       });
       // Each change of the connection or the grant is told once (the dashboard, the notice).
       const check = () => {

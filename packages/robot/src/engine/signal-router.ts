@@ -38,6 +38,8 @@ export interface SignalRouterDependencies {
   readonly fanOutBatch: number;
   /** Ticks older than this (the engine's start) are ignored. */
   readonly startedAt: number;
+  /** A real broker's own hours per symbol; our catalogue's when absent. */
+  readonly marketOpen?: (symbol: string, time: number) => boolean;
 }
 
 /** What every account's evaluation of one tick shares, the risk gate's context included. */
@@ -159,7 +161,9 @@ export class SignalRouter {
       instrument,
       signal,
       minimumEdge: this.deps.minimumEdge,
-      marketOpen: isMarketOpen(instrument.schedule, tick.time),
+      marketOpen: this.deps.marketOpen
+        ? this.deps.marketOpen(instrument.symbol, tick.time)
+        : isMarketOpen(instrument.schedule, tick.time),
       categoryBit: categoryBit(instrument.category),
       orderIdSuffix: `/${instrument.symbol}/${tick.time}`,
       decision: {

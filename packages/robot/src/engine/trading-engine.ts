@@ -42,6 +42,11 @@ export interface TradingEngineDependencies {
   readonly publishDenials?: boolean;
   /** Accounts evaluated before the orders found so far are persisted and sent. */
   readonly fanOutBatch?: number;
+  /**
+   * Whose trading hours count: a real broker's own, per symbol, for its account (decision 096,
+   * addendum on hours); our catalogue's when absent.
+   */
+  readonly marketOpen?: (symbol: string, time: number) => boolean;
 }
 
 const dayMs = 86_400_000;
@@ -259,16 +264,22 @@ export class TradingEngine {
     return false;
   }
 
+  private marketOpen(instrument: Instrument, time: number): boolean {
+    const byBroker = this.deps.marketOpen;
+    return byBroker ? byBroker(instrument.symbol, time) : isMarketOpen(instrument.schedule, time);
+  }
+
   /** Whether an instrument of the categories in `mask` is open at `time` (cached per minute). */
   private anyMarketOpen(mask: number, time: number): boolean {
     const minute = Math.floor(time / minuteMs);
     for (const category of categories) {
       if ((mask & categoryBit(category)) === 0) continue;
       let cached = this.marketHours.get(category);
-      if (cached?.minute !== minute) {
+      // A broker's hours change with its events: asked every time (a few intervals per symbol).
+      if (cached?.minute !== minute || this.deps.marketOpen !== undefined) {
         const open = this.deps.catalogue
           .inCategory(category)
-          .some((instrument) => isMarketOpen(instrument.schedule, time));
+          .some((instrument) => this.marketOpen(instrument, time));
         cached = { minute, open };
         this.marketHours.set(category, cached);
       }

@@ -25,6 +25,7 @@ import {
   CTraderTokenError,
 } from './errors';
 import type { DecodedMessage, MessageBody } from './protocol';
+import { brokerHours, brokerSession, type BrokerHours, type BrokerSession } from './schedule';
 
 /**
  * The robot's broker port on a cTrader account (decision 077). Prices come from the account's
@@ -54,6 +55,11 @@ const HISTORY_SLACK_MS = 60_000;
 const HISTORY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** Pages of tick data read per symbol and side at most: a bound on a warm-up's requests. */
 const TICK_PAGES_PER_SIDE = 20;
+/**
+ * A symbol the broker refused as closed when its hours said open (an unannounced break): held
+ * closed this long, or until the broker says the symbol changed, so no order is sent in a loop.
+ */
+const REFUSED_CLOSED_MS = 5 * 60 * 1000;
 
 export interface CTraderAccountLink {
   /** Our account id (the engine's). */
@@ -91,6 +97,10 @@ interface BrokerSymbol {
   readonly minVolume: number;
   readonly stepVolume: number;
   readonly maxVolume: number;
+  /** The broker's own trading hours and holidays for the symbol (not our catalogue's). */
+  hours: BrokerHours;
+  /** Until when the symbol is held closed after the broker refused an order as closed. */
+  refusedUntil: number;
 }
 
 interface Position {
@@ -243,6 +253,23 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     return this.depositPerQuote(account, brokerSymbol);
   }
 
+  /**
+   * Whether the symbol trades at the account's broker at `time`, by the broker's own schedule and
+   * holidays (ProtoOASymbol), or is held closed after the broker refused an order as closed;
+   * undefined for a symbol not traded here.
+   */
+  session(accountId: string, symbol: string, time: number): BrokerSession | undefined {
+    const brokerSymbol = this.accounts.get(accountId)?.symbolsByName.get(symbol);
+    if (brokerSymbol === undefined) return undefined;
+    if (time < brokerSymbol.refusedUntil) return 'closed';
+    return brokerSession(brokerSymbol.hours, time);
+  }
+
+  /** Whether the robot may open an operation on the symbol at `time` (see `session`). */
+  marketOpen(accountId: string, symbol: string, time: number): boolean {
+    return this.session(accountId, symbol, time) === 'open';
+  }
+
   /** False once the broker says the account's token expired or was revoked. */
   authorised(accountId: string): boolean {
     return this.accounts.get(accountId)?.tokenValid ?? false;
@@ -368,6 +395,11 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       this.reject(order, volume);
       return;
     }
+    // Outside the broker's session nothing is sent: it would only be refused.
+    if (!this.marketOpen(account.link.accountId, order.symbol, this.now())) {
+      this.reject(order, 'MARKET_CLOSED');
+      return;
+    }
     const sentAt = this.now();
     this.orders.set(order.clientOrderId, { kind: 'sending', sentAt, request: order });
     this.client
@@ -433,6 +465,11 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   }
 
   private reject(order: OrderRequest, reason: BrokerRejectReason, brokerCode?: string): void {
+    if (reason === 'MARKET_CLOSED' && brokerCode !== undefined) {
+      // The broker itself said closed: so it is, for a while, whatever its hours said.
+      const symbol = this.accounts.get(order.accountId)?.symbolsByName.get(order.symbol);
+      if (symbol !== undefined) symbol.refusedUntil = this.now() + REFUSED_CLOSED_MS;
+    }
     const rejection: OrderRejectedReport = {
       kind: 'rejected',
       clientOrderId: order.clientOrderId,
@@ -463,6 +500,15 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     } else if (message.name === 'ProtoOATraderUpdatedEvent') {
       const account = this.byCtid.get(num(body.ctidTraderAccountId));
       if (account !== undefined) this.applyTrader(account, body.trader as MessageBody);
+    } else if (message.name === 'ProtoOASymbolChangedEvent') {
+      const account = this.byCtid.get(num(body.ctidTraderAccountId));
+      if (account !== undefined) {
+        this.rereadHours(account, ((body.symbolId as unknown[] | undefined) ?? []).map(num)).catch(
+          () => {
+            // The old hours stand; the broker's own refusal still holds a closed symbol.
+          },
+        );
+      }
     } else if (message.name === 'ProtoOAAccountsTokenInvalidatedEvent') {
       for (const id of (body.ctidTraderAccountIds as number[] | undefined) ?? []) {
         const account = this.byCtid.get(id);
@@ -1022,9 +1068,27 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         minVolume: num(symbol.minVolume ?? 1),
         stepVolume: num(symbol.stepVolume ?? 1),
         maxVolume: num(symbol.maxVolume ?? Number.MAX_SAFE_INTEGER),
+        hours: brokerHours(symbol),
+        refusedUntil: 0,
       };
       account.symbolsById.set(symbolId, entry);
       account.symbolsByName.set(instrument.symbol, entry);
+    }
+  }
+
+  /** A symbol changed at the broker (ProtoOASymbolChangedEvent): its hours are read again. */
+  private async rereadHours(account: Account, symbolIds: readonly number[]): Promise<void> {
+    const ids = symbolIds.filter((id) => account.symbolsById.has(id));
+    if (ids.length === 0) return;
+    const full = await this.client.request('ProtoOASymbolByIdReq', {
+      ctidTraderAccountId: account.link.ctidTraderAccountId,
+      symbolId: ids,
+    });
+    for (const symbol of (full.body.symbol as MessageBody[] | undefined) ?? []) {
+      const entry = account.symbolsById.get(num(symbol.symbolId));
+      if (entry === undefined) continue;
+      entry.hours = brokerHours(symbol);
+      entry.refusedUntil = 0;
     }
   }
 

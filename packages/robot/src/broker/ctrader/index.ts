@@ -13,3 +13,11 @@ export {
   type CTraderAccountLink,
   type CTraderBrokerOptions,
 } from './ctrader-broker';
+export {
+  brokerHours,
+  brokerSession,
+  type BrokerHoliday,
+  type BrokerHours,
+  type BrokerInterval,
+  type BrokerSession,
+} from './schedule';

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { HISTORICAL_REQUESTS } from '../client';
 import { frame, FrameReader } from '../framing';
 import { CTraderProtocol, type DecodedMessage, type MessageBody } from '../protocol';
+import { brokerSession, type BrokerHours } from '../schedule';
 
 /**
  * A local stand-in for a cTrader Open API server, for tests: plain TCP on 127.0.0.1, the same
@@ -23,7 +24,19 @@ export interface FakeSymbol {
   readonly maxVolume: number;
   readonly bid: number;
   readonly ask: number;
+  /**
+   * The symbol's sessions and holidays, served in ProtoOASymbol and enforced on orders
+   * (default: every second of the week, in UTC, no holiday).
+   */
+  readonly hours?: BrokerHours;
 }
+
+/** Every second of the week, in UTC, no holiday: what a symbol with no `hours` trades. */
+export const ALWAYS_OPEN: BrokerHours = {
+  timeZone: 'UTC',
+  intervals: [{ startSecond: 0, endSecond: 7 * 86_400 }],
+  holidays: [],
+};
 
 /** An asset (a currency, a metal) as the broker lists it; symbols name theirs by letters. */
 export interface FakeAsset {
@@ -128,6 +141,7 @@ interface SymbolState {
   readonly quoted: FakeQuote[];
   readonly baseAssetId: number;
   readonly quoteAssetId: number;
+  hours: BrokerHours;
 }
 
 /** A price the fake quoted, at a time (Unix milliseconds). */
@@ -186,6 +200,7 @@ export class FakeCTraderServer {
         quoted: [{ time: Date.now(), bid: spec.bid, ask: spec.ask }],
         baseAssetId: this.assetId(letters.slice(0, 3)),
         quoteAssetId: this.assetId(letters.slice(3)),
+        hours: spec.hours ?? ALWAYS_OPEN,
       });
     }
     this.server = net.createServer((socket) => {
@@ -255,6 +270,22 @@ export class FakeCTraderServer {
 
   setMarketOpen(open: boolean): void {
     this.marketOpen = open;
+  }
+
+  /**
+   * The broker changes a symbol's sessions or holidays (a test closes a market now): sessions
+   * holding an account are told by ProtoOASymbolChangedEvent, as the real server does.
+   */
+  setHours(symbolId: number, hours: BrokerHours): void {
+    this.symbolOf(symbolId).hours = hours;
+    for (const session of this.sessions) {
+      for (const accountId of session.accounts) {
+        this.write(session, 'ProtoOASymbolChangedEvent', {
+          ctidTraderAccountId: accountId,
+          symbolId: [symbolId],
+        });
+      }
+    }
   }
 
   failNextOrder(fault: OrderFault): void {
@@ -628,7 +659,7 @@ export class FakeCTraderServer {
       }
       case 'ProtoOASymbolByIdReq': {
         const ids = (body.symbolId as number[] | undefined) ?? [];
-        const found = ids.flatMap((id) => this.symbols.get(id)?.spec ?? []);
+        const found = ids.flatMap((id) => this.symbols.get(id) ?? []);
         if (found.length !== ids.length) {
           this.error(session, message, 'SYMBOL_NOT_FOUND', 'Symbol not found', accountId);
           return;
@@ -638,7 +669,7 @@ export class FakeCTraderServer {
           'ProtoOASymbolByIdRes',
           {
             ctidTraderAccountId: accountId,
-            symbol: found.map((spec) => ({
+            symbol: found.map(({ spec, hours }) => ({
               symbolId: spec.symbolId,
               digits: spec.digits,
               pipPosition: spec.pipPosition,
@@ -647,6 +678,7 @@ export class FakeCTraderServer {
               stepVolume: spec.stepVolume,
               maxVolume: spec.maxVolume,
               enableShortSelling: true,
+              ...protoHours(hours),
             })),
           },
           message.clientMsgId,
@@ -934,6 +966,21 @@ export class FakeCTraderServer {
       this.orderError(session, message, accountId, 'MARKET_CLOSED', 'Market is closed');
       return;
     }
+    const hours = brokerSession(symbol.hours, Date.now());
+    if (hours === 'holiday') {
+      this.orderError(
+        session,
+        message,
+        accountId,
+        'SYMBOL_HAS_HOLIDAY',
+        'Trading disabled because symbol has holiday',
+      );
+      return;
+    }
+    if (hours === 'closed') {
+      this.orderError(session, message, accountId, 'MARKET_CLOSED', 'Market is closed');
+      return;
+    }
     const state = this.accountState(accountId);
     const side = body.tradeSide as 'BUY' | 'SELL';
     const price = side === 'BUY' ? symbol.ask : symbol.bid;
@@ -1197,4 +1244,21 @@ export class FakeCTraderServer {
       ...(closePositionDetail === undefined ? {} : { closePositionDetail }),
     };
   }
+}
+
+/** A symbol's hours as ProtoOASymbol carries them (schedule, scheduleTimeZone, holiday). */
+function protoHours(hours: BrokerHours): MessageBody {
+  return {
+    schedule: hours.intervals.map(({ startSecond, endSecond }) => ({ startSecond, endSecond })),
+    scheduleTimeZone: hours.timeZone,
+    holiday: hours.holidays.map((holiday, index) => ({
+      holidayId: index + 1,
+      name: holiday.name,
+      scheduleTimeZone: holiday.timeZone,
+      holidayDate: holiday.holidayDate,
+      isRecurring: holiday.isRecurring,
+      startSecond: holiday.startSecond,
+      endSecond: holiday.endSecond,
+    })),
+  };
 }

@@ -1,6 +1,12 @@
 import { InstrumentCatalogue } from '../../../instruments/catalogue';
 import { isMarketOpen } from '../../../instruments/trading-hours';
-import type { FakeAccount, FakeCTraderOptions, FakeSymbol } from './fake-ctrader-server';
+import type { BrokerHours } from '../schedule';
+import {
+  ALWAYS_OPEN,
+  type FakeAccount,
+  type FakeCTraderOptions,
+  type FakeSymbol,
+} from './fake-ctrader-server';
 
 /** A demo account and a few symbols as a cTrader broker lists them, for tests. */
 export const FAKE_APP = { clientId: 'app-client-id', clientSecret: 'app-client-secret' } as const;
@@ -65,6 +71,7 @@ export const XAUUSD: FakeSymbol = {
  * catalogue's 0.05%). It trades every day, so tests that need the robot to trade run on any day.
  */
 export const BTCUSD: FakeSymbol = {
+  hours: ALWAYS_OPEN,
   symbolId: 101,
   symbolName: 'BTCUSD',
   digits: 2,
@@ -90,6 +97,54 @@ export const USDBRL: FakeSymbol = {
   bid: 5.0,
   ask: 5.002,
 };
+
+const day = 86_400;
+/** 17:00 and 17:05 in seconds after midnight. */
+const rollover = 17 * 3600;
+const reopen = rollover + 5 * 60;
+
+/**
+ * Forex hours as a broker lists them (give a symbol `{ ...EURUSD, hours: FOREX_HOURS }`): in
+ * New York time, from Sunday 17:05 to Friday 17:00, with a 5-minute break at each day's 17:00
+ * rollover, and Christmas Day a holiday every year.
+ */
+export const FOREX_HOURS: BrokerHours = {
+  timeZone: 'America/New_York',
+  intervals: [0, 1, 2, 3, 4].map((weekday) => ({
+    startSecond: weekday * day + reopen,
+    endSecond: (weekday + 1) * day + rollover,
+  })),
+  holidays: [
+    {
+      name: 'Christmas Day',
+      timeZone: 'America/New_York',
+      holidayDate: Date.UTC(2026, 11, 25) / 86_400_000,
+      isRecurring: true,
+      startSecond: 0,
+      endSecond: day,
+    },
+  ],
+};
+
+/**
+ * Hours closed from a minute ago for `minutes` (then open the rest of the week): a test closes a
+ * symbol now with `server.setHours(id, closedFor(10))`, whatever the day.
+ */
+export function closedFor(minutes: number, now: number = Date.now()): BrokerHours {
+  const week = 7 * day;
+  const second = Math.floor(now / 1000);
+  const days = Math.floor(second / day);
+  const sunday = (days - ((days + 4) % 7)) * day; // 1 January 1970 was a Thursday
+  const ofWeek = second - sunday;
+  return {
+    timeZone: 'UTC',
+    // Open from the end of the closure round the week to its start (an interval that wraps).
+    intervals: [
+      { startSecond: (ofWeek + minutes * 60) % week, endSecond: (ofWeek - 60 + week) % week },
+    ],
+    holidays: [],
+  };
+}
 
 export function fakeOptions(overrides: Partial<FakeCTraderOptions> = {}): FakeCTraderOptions {
   return {

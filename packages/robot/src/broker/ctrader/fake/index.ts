@@ -1,5 +1,6 @@
 /** The local fakes of cTrader's Open API and OAuth servers, for tests and e2e (decisions 077, 091). */
 export {
+  ALWAYS_OPEN,
   FakeCTraderServer,
   type FakeAccount,
   type FakeQuote,
@@ -19,6 +20,8 @@ export {
   USDBRL,
   XAUUSD,
   FAKE_APP,
+  FOREX_HOURS,
+  closedFor,
   eurusdOpenAt,
   fakeOptions,
 } from './fixtures';
