@@ -146,4 +146,12 @@ export interface BrokerAdapter {
    * like `accountFigures`.
    */
   quoteToAccount?(accountId: string, symbol: string): number | undefined;
+  /**
+   * The account's own leverage at the broker (100 for 1:100), or undefined while it has not
+   * said. The engine sizes with the lower of it and the catalogue's: an account with less
+   * leverage than the catalogue's gets operations of 10% of its capital in margin, not several
+   * times that, and one with more is never sized larger than the published rule. Absent: the
+   * catalogue's leverage is the account's (the built-in platform).
+   */
+  accountLeverage?(accountId: string): number | undefined;
 }

@@ -6,7 +6,10 @@ import { catalogue, createRig, deliveringTwice, robotOn } from './engine-test-ri
  * An account held in another currency than USD (decision 097): the broker says what one unit of
  * the quote currency is worth in the account's currency, and the engine sizes in that currency.
  */
-async function ordersSent(quoteToAccount: (() => number | undefined) | undefined) {
+async function ordersSent(
+  quoteToAccount: (() => number | undefined) | undefined,
+  accountLeverage?: () => number | undefined,
+) {
   const sent: OrderRequest[] = [];
   const rig = await createRig({
     accounts: { a: robotOn() },
@@ -15,6 +18,7 @@ async function ordersSent(quoteToAccount: (() => number | undefined) | undefined
       onReport: (listener) => broker.onReport(listener),
       submitOrder: (order) => sent.push(order),
       ...(quoteToAccount === undefined ? {} : { quoteToAccount }),
+      ...(accountLeverage === undefined ? {} : { accountLeverage }),
     }),
   });
   await rig.tick('EURUSD', 1.1, 1.1001);
@@ -45,5 +49,36 @@ describe('sizing in the account currency', () => {
     const { sent, intents } = await ordersSent(() => undefined);
     expect(sent).toEqual([]);
     expect(intents).toEqual([]);
+  });
+
+  it('sizes with the account leverage where it is below the catalogue, never above it', async () => {
+    // EURUSD is 1:30 in the catalogue. At 1:10 the same 10% of capital in margin buys a third of
+    // the units; at 1:100 (or unsaid) the catalogue's 1:30 stands.
+    const at30 = (await ordersSent(() => 1)).sent[0]?.units ?? 0;
+    const at10 = await ordersSent(
+      () => 1,
+      () => 10,
+    );
+    const at100 = (
+      await ordersSent(
+        () => 1,
+        () => 100,
+      )
+    ).sent[0]?.units;
+    const unsaid = (
+      await ordersSent(
+        () => 1,
+        () => undefined,
+      )
+    ).sent[0]?.units;
+    const { unitStep } = catalogue.require('EURUSD');
+    expect(at30).toBeGreaterThan(0);
+    expect(Math.abs((at10.sent[0]?.units ?? 0) - at30 / 3)).toBeLessThanOrEqual(unitStep);
+    // 10% of 10,000.00 of free margin: about 1,000.00 of margin at 1:10.
+    const margin = at10.intents[0]?.estimatedMarginCents ?? 0;
+    expect(margin).toBeGreaterThan(90_000);
+    expect(margin).toBeLessThanOrEqual(100_000);
+    expect(at100).toBe(at30);
+    expect(unsaid).toBe(at30);
   });
 });

@@ -196,9 +196,14 @@ export class SignalRouter {
     if (broker.quoteToAccount === undefined) return context;
     const rate = broker.quoteToAccount(accountId, context.instrument.symbol);
     if (rate === undefined || !(rate > 0)) return undefined;
+    const own = broker.accountLeverage?.(accountId);
+    const leverage =
+      own !== undefined && own > 0
+        ? Math.min(own, context.instrument.leverage)
+        : context.instrument.leverage;
     return {
       instrument: context.instrument,
-      ...sizingAt(context.instrument, context.signal, rate),
+      ...sizingAt(context.instrument, context.signal, rate, leverage),
     };
   }
 
@@ -282,19 +287,21 @@ type SizingInputs = Pick<
 
 /**
  * Margin and profit per unit in hundredths of the account's currency, `accountPerQuote` being
- * one unit of the instrument's quote currency in that currency.
+ * one unit of the instrument's quote currency in that currency, at `leverage` (the catalogue's
+ * unless the account's own is lower).
  */
 function sizingAt(
   instrument: Instrument,
   signal: Signal,
   accountPerQuote: number,
+  leverage = instrument.leverage,
 ): Omit<SizingInputs, 'instrument'> {
   const entryPrice = signal.geometry.entryPrice;
   return {
-    marginPerUnitCents: (entryPrice * accountPerQuote * 100) / instrument.leverage,
+    marginPerUnitCents: (entryPrice * accountPerQuote * 100) / leverage,
     profitPerUnitCents: signal.geometry.gain * accountPerQuote * 100,
     marginFor: (units: number) =>
-      dollarsToCentsRoundedUp((units * entryPrice * accountPerQuote) / instrument.leverage),
+      dollarsToCentsRoundedUp((units * entryPrice * accountPerQuote) / leverage),
   };
 }
 

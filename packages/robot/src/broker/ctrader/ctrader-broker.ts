@@ -253,6 +253,11 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     return this.depositPerQuote(account, brokerSymbol);
   }
 
+  /** The account's leverage as the broker said it (ProtoOATrader.leverageInCents / 100). */
+  accountLeverage(accountId: string): number | undefined {
+    return this.accounts.get(accountId)?.leverage;
+  }
+
   /**
    * Whether the symbol trades at the account's broker at `time`, by the broker's own schedule and
    * holidays (ProtoOASymbol), or is held closed after the broker refused an order as closed;
