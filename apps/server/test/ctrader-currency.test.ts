@@ -10,6 +10,7 @@ import {
   FakeCTraderOAuthServer,
   FakeCTraderServer,
   fakeOptions,
+  type FakeAccount,
   USDBRL,
   XAUUSD,
 } from '@tradebot/robot/ctrader/fake';
@@ -123,5 +124,69 @@ describe.skipIf(!eurusdOpenAt())('the robot on a cTrader account in reais', () =
       payload: { password: validRegistration.password, closeOperations: true },
     });
     expect(unlinked.statusCode).toBe(200);
+  });
+});
+
+/**
+ * An account with less leverage than our catalogue's (decision 097, addendum): 1:10 where the
+ * catalogue says 1:30 on EURUSD. Its 10% of capital in margin buys a third of the units, and the
+ * adapter's leverage reaches the engine through the run's namespaced broker.
+ */
+const LOW_LEVERAGE_ACCOUNT: FakeAccount = {
+  ...DEMO_ACCOUNT,
+  ctidTraderAccountId: 4_400_303,
+  accessToken: 'low-leverage-access-token',
+  traderLogin: 5_003_000,
+  leverageInCents: 1_000, // 1:10
+};
+
+describe('the robot on a cTrader account with less leverage than the catalogue', () => {
+  let lowCTrader: FakeCTraderServer;
+  let lowOAuth: FakeCTraderOAuthServer;
+  beforeAll(async () => {
+    lowCTrader = new FakeCTraderServer(
+      fakeOptions({ accounts: [LOW_LEVERAGE_ACCOUNT], symbols: [EURUSD] }),
+    );
+    await lowCTrader.listen();
+    lowOAuth = new FakeCTraderOAuthServer({
+      ...FAKE_APP,
+      accessToken: LOW_LEVERAGE_ACCOUNT.accessToken,
+    });
+    await lowOAuth.listen();
+  });
+  afterAll(async () => {
+    await lowOAuth.close();
+    await lowCTrader.close();
+  });
+  const context = useRobotApp(() => ctraderEnv(lowCTrader, lowOAuth));
+
+  it('sizes 10% of the capital in margin at the account 1:10, not the catalogue 1:30', async () => {
+    const { userId, robot } = await linkedCTraderTrader(
+      context,
+      'ctrader-low-leverage@example.com',
+      LOW_LEVERAGE_ACCOUNT.ctidTraderAccountId,
+    );
+    expect(
+      await moveEurusdUntil(
+        lowCTrader,
+        EURUSD.bid,
+        async () => ((await robot.projection(userId))?.trades.length ?? 0) > 0,
+      ),
+    ).toBe(true);
+    await robot.settled();
+    const [order] = lowCTrader.requests('ProtoOANewOrderReq');
+    if (!order) throw new Error('no order reached the fake');
+    const [stored] = await context.app.database.db
+      .select()
+      .from(operations)
+      .where(eq(operations.accountId, userId));
+    if (!stored) throw new Error('no operation stored');
+    // $1,000.00 of margin (10% of $10,000.00) at 1:10 and about 1.085: 9,216 units, 9,000 at the
+    // step. At the catalogue's 1:30 it would have been about 27,600 units.
+    const { unitStep } = catalogue.require('EURUSD');
+    const units =
+      Math.round((0.1 * 1_000_000 * 10) / (stored.entryPrice * 100) / unitStep) * unitStep;
+    expect(units).toBe(9_000);
+    expect(order.body.volume).toBe(units * 100);
   });
 });

@@ -424,7 +424,7 @@ async function stopRun(run: CTraderRun): Promise<void> {
  * operations table keys positions by id, and a broker's numbers would meet the built-in
  * platform's.
  */
-export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
+export class PrefixedBroker implements Required<BrokerAdapter>, MarketDataFeed {
   /** Why no order may leave now (the run's broker status), or null. */
   gate: () => string | null = () => null;
   private readonly listeners = new Set<(report: ExecutionReport) => void>();
@@ -495,6 +495,10 @@ export class PrefixedBroker implements BrokerAdapter, MarketDataFeed {
 
   quoteToAccount(accountId: string, symbol: string): number | undefined {
     return this.inner.quoteToAccount(accountId, symbol);
+  }
+
+  accountLeverage(accountId: string): number | undefined {
+    return this.inner.accountLeverage(accountId);
   }
 
   openPositions(accountId: string): readonly OpenPositionView[] {
