@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import { catalogueText } from './support/catalogue';
-import { usePage } from './support/page';
+import { appStarted, usePage } from './support/page';
 import { publicPages, type PublicPage } from './support/public-pages';
 
 const screenshots = path.resolve(import.meta.dirname, '../test-results/360');
@@ -62,6 +62,9 @@ describe('public pages at 360 px, in Spanish and in Portuguese', () => {
     const { page } = state;
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).waitFor();
+    // The prerendered menu button does nothing until React has hydrated the page: on a loaded
+    // machine a click before that was lost, and the test waited for a menu that never opened.
+    await appStarted(page);
     const faqLink = page.getByRole('link', { name: 'Preguntas frecuentes' }).first();
     expect(await page.getByRole('navigation', { name: 'Navegación principal' }).isVisible()).toBe(
       false,
@@ -80,6 +83,7 @@ describe('public pages at 360 px, in Spanish and in Portuguese', () => {
   it('the broker steps go forward and back', async () => {
     const { page } = state;
     await page.goto('/how-it-works');
+    await appStarted(page);
     // Each step asks a question: the next step opens once it is answered.
     await page.getByLabel('País donde vives').selectOption('AR');
     await page.getByRole('button', { name: 'Paso siguiente' }).click();
