@@ -5,7 +5,6 @@ import {
   BRL_ACCOUNT,
   DEMO_ACCOUNT,
   EURUSD,
-  eurusdOpenAt,
   FAKE_APP,
   FakeCTraderOAuthServer,
   FakeCTraderServer,
@@ -45,8 +44,7 @@ afterAll(async () => {
 
 const tickUntil = (done: () => Promise<boolean>) => moveEurusdUntil(ctrader, EURUSD.bid, done);
 
-// The fake's prices carry the wall clock: the robot trades forex only while its market is open.
-describe.skipIf(!eurusdOpenAt())('the robot on a cTrader account in reais', () => {
+describe('the robot on a cTrader account in reais', () => {
   const context = useRobotApp(() => ctraderEnv(ctrader, oauth));
 
   it('sizes on the capital in reais at the broker USDBRL, caps by its margin in reais, and says BRL everywhere', async () => {

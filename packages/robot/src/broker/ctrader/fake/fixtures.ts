@@ -1,5 +1,3 @@
-import { InstrumentCatalogue } from '../../../instruments/catalogue';
-import { isMarketOpen } from '../../../instruments/trading-hours';
 import type { BrokerHours } from '../schedule';
 import {
   ALWAYS_OPEN,
@@ -153,14 +151,4 @@ export function fakeOptions(overrides: Partial<FakeCTraderOptions> = {}): FakeCT
     symbols: [EURUSD, XAUUSD],
     ...overrides,
   };
-}
-
-/**
- * Whether our catalogue's EURUSD market is open at `time`. The fake stamps its prices with the
- * wall clock, and the robot trades forex only while its market is open (closed at weekends), so
- * tests that need the robot to trade the fake's EURUSD run only then, and say so otherwise.
- */
-export function eurusdOpenAt(time: number = Date.now()): boolean {
-  const instrument = new InstrumentCatalogue().get(EURUSD.symbolName);
-  return instrument !== undefined && isMarketOpen(instrument.schedule, time);
 }

@@ -22,6 +22,5 @@ export {
   FAKE_APP,
   FOREX_HOURS,
   closedFor,
-  eurusdOpenAt,
   fakeOptions,
 } from './fixtures';
