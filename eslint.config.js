@@ -84,6 +84,12 @@ const serverLayers = [
               message: "Services never import the robot's database adapters: use robot-runtime.ts.",
             },
             {
+              regex: '^(\\.\\./)+repositories/',
+              importNamePattern: 'Repository$',
+              message:
+                'Services depend on a repository\'s port (UsersStore, PromoCodesStore …), never its database class, so a unit test can hand them a plain stub.',
+            },
+            {
               regex: '^(\\.\\./)+payments/(?!payment-provider$)',
               message:
                 "Services use the payment port (payment-provider.ts), never an adapter's code or pages.",

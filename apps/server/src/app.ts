@@ -68,7 +68,7 @@ import { emailSubscriptionRoutes } from './http/v1/email-subscription.routes';
 import { promoCodesRoutes } from './http/v1/promo-codes.routes';
 import { systemClock, type Clock } from './repositories/clock';
 import { EmailSubscriptionsRepository } from './repositories/email-subscriptions.repository';
-import { geoipRepository } from './repositories/geo.repository';
+import { geoipDatabase } from './repositories/geo.repository';
 import { fileMailer, smtpMailer, type Mailer } from './repositories/mail.repository';
 import { argon2PasswordHasher } from './repositories/password-hasher';
 import { PasswordResetRepository } from './repositories/password-reset.repository';
@@ -870,7 +870,7 @@ export async function buildApp(
     emailChange,
     ctraderLinking,
     unlinking,
-    geo: new GeoService(geoipRepository),
+    geo: new GeoService(geoipDatabase),
     auth: authService,
     registration,
     account: new AccountService(users, clock, consentsRepository, transact),

@@ -19,8 +19,106 @@ export type GiftRow = typeof brokerGifts.$inferSelect;
 /** A transaction, or the database itself. */
 export type { Tx };
 
+/** The billing port services depend on; `BillingRepository` is its database implementation. */
+export interface BillingStore {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Newest first. */
+  subscriptionsOf(userId: string, db?: Db): Promise<SubscriptionRow[]>;
+  /** Newest first. */
+  paymentsOf(userId: string): Promise<PaymentRow[]>;
+  firstPayment(userId: string): Promise<PaymentRow | undefined>;
+  giftOf(userId: string): Promise<GiftRow | undefined>;
+  findSubscription(
+    provider: string,
+    providerSubscriptionId: string,
+    db?: Db,
+  ): Promise<SubscriptionRow | undefined>;
+  findPaymentByRefundRef(provider: string, refundRef: string): Promise<PaymentRow | undefined>;
+  /** True the first time an event is recorded; a replay finds it there. */
+  recordEvent(
+    tx: Tx,
+    event: {
+      provider: string;
+      eventId: string;
+      type: string;
+      receivedAt: Date;
+    },
+  ): Promise<boolean>;
+  eventSeen(provider: string, eventId: string): Promise<boolean>;
+  /** Stores a provider subscription's current state (keyed by the provider's id). */
+  upsertSubscription(tx: Tx, row: NewSubscription): Promise<SubscriptionRow>;
+  /**
+   * Stores a payment once. A refund the provider reports later is added to the stored row.
+   * Says whether the row was new and whether its refund is new.
+   */
+  upsertPayment(
+    tx: Tx,
+    row: NewPayment,
+  ): Promise<{
+    payment: PaymentRow;
+    inserted: boolean;
+    refundedNow: boolean;
+  }>;
+  /** Says why a refund is about to be asked of the provider, before its event can arrive. */
+  noteRefundReason(paymentId: string, reason: string): Promise<void>;
+  hasAnySubscription(tx: Tx, userId: string): Promise<boolean>;
+  /** Refused with `DuplicateKey` when the user already had one (one free month per user). */
+  insertFreeMonth(tx: Tx, userId: string, start: Date, end: Date): Promise<void>;
+  /** A paid subscription takes over from a free month that is still running. */
+  endFreeMonth(tx: Tx, userId: string, now: Date): Promise<void>;
+  /** Free months whose 30 days are over. Returns their users. */
+  endLapsedFreeMonths(now: Date): Promise<string[]>;
+  /**
+   * `authorized` (spec §3) as the user's subscriptions say at `now`: true while one gives
+   * access. A user who never had a subscription keeps the stored flag (accounts from before
+   * billing, such as the demo's). Returns true when the stored flag changed.
+   */
+  syncAuthorized(userId: string, now: Date, tx?: Tx): Promise<boolean>;
+  /**
+   * Access that ended by `now` (free months over, paid periods past their end with no renewal
+   * heard of yet) taken from the users still marked authorized; returns those changed.
+   */
+  endLapsedAccess(now: Date): Promise<string[]>;
+  /**
+   * A provider's subscriptions whose period ended by `now` while we still hold them running
+   * (active or trialing): their renewal's outcome is read from the provider, not awaited.
+   */
+  periodsEnded(provider: SubscriptionRow['provider'], now: Date): Promise<string[]>;
+  /** A provider's subscriptions still running for users who have more than one (issue 18). */
+  severalRunning(provider: SubscriptionRow['provider']): Promise<
+    {
+      providerSubscriptionId: string;
+    }[]
+  >;
+  /** Users still marked authorized whose subscriptions no longer give access at `now`. */
+  usersWithLapsedAccess(now: Date): Promise<string[]>;
+  /** Payments of the last `since` whose receipt did not go out (a mail server that failed). */
+  unsentReceipts(since: Date): Promise<PaymentRow[]>;
+  markReceiptSent(paymentId: string, at: Date): Promise<void>;
+  /** Owes the gift once per user: a second yearly payment owes nothing more. */
+  oweGift(
+    tx: Tx,
+    gift: {
+      userId: string;
+      paymentId: string;
+      cents: number;
+      owedAt: Date;
+    },
+  ): Promise<void>;
+  /** A gift not granted yet goes with the payment that owed it. */
+  cancelOwedGift(tx: Tx, paymentId: string): Promise<void>;
+  /** owed -> granting, once: the deposit about to be made is this gift's. */
+  startGrant(userId: string, at: Date): Promise<boolean>;
+  restartGrant(userId: string, at: Date): Promise<void>;
+  finishGrant(userId: string, at: Date): Promise<void>;
+  /** Gifts waiting for a deposit (owed, or interrupted between the deposit and its record). */
+  pendingGifts(): Promise<GiftRow[]>;
+  /** Whether the platform booked a deposit of exactly `cents` at or after `since` (robot time). */
+  depositBookedSince(accountId: string, cents: number, since: Date): Promise<boolean>;
+}
+
 /** Subscriptions, payments, applied events and broker gifts (decision 047). */
-export class BillingRepository {
+export class BillingRepository implements BillingStore {
   constructor(private readonly db: Db) {}
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -427,10 +525,5 @@ export class BillingRepository {
       )
       .limit(1);
     return row !== undefined;
-  }
-
-  /** The subscription giving access now, else the newest. */
-  static current(rows: SubscriptionRow[], now: Date): SubscriptionRow | undefined {
-    return rows.find((row) => row.accessUntil !== null && row.accessUntil > now) ?? rows[0];
   }
 }

@@ -15,8 +15,19 @@ export interface BrokerFilter {
   robotOnly: boolean;
 }
 
+/** The broker directory port the search depends on; `BrokersRepository` is its implementation. */
+export interface BrokersStore {
+  /** Every entry that fits, in no particular order. */
+  matching(filter: BrokerFilter): Promise<BrokerRow[]>;
+  /** The directory's name for an id, or null when the directory has no such entry. */
+  nameOf(id: string): Promise<string | null>;
+  size(): Promise<number>;
+  /** The directory becomes exactly these entries, at once: a reader sees the old or the new. */
+  replaceAll(entries: readonly NewBroker[], now: Date): Promise<void>;
+}
+
 /** The broker directory (docs/decisions/050-broker-directory-and-search.md). */
-export class BrokersRepository {
+export class BrokersRepository implements BrokersStore {
   constructor(private readonly db: Db) {}
 
   /** Every entry that fits, in no particular order. */

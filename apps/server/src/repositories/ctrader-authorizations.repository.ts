@@ -5,8 +5,31 @@ import type { SealedCredentials } from './credentials-cipher';
 
 export type CTraderAuthorizationRow = typeof ctraderAuthorizations.$inferSelect;
 
+/** The cTrader grants port services depend on; `CTraderAuthorizationsRepository` is its database implementation. */
+export interface CTraderAuthorizationsStore {
+  /** A new authorisation replaces the user's others (one at a time, the newest). */
+  start(userId: string, stateHash: string, expiresAt: Date): Promise<void>;
+  /**
+   * The user came back with this state: spent at once, by one statement, so that a second
+   * request with the same state (a replayed callback) finds nothing. Undefined when the state
+   * is not this user's, already spent, or expired.
+   */
+  spend(userId: string, stateHash: string, now: Date): Promise<boolean>;
+  storeGrant(
+    stateHash: string,
+    grant: SealedCredentials,
+    accounts: (LinkedBrokerAccount & {
+      pickable: boolean;
+    })[],
+  ): Promise<void>;
+  /** The user's granted authorisation waiting for an account to be picked, if any. */
+  granted(userId: string, now: Date): Promise<CTraderAuthorizationRow | undefined>;
+  /** Forgets authorisations past their hour (their grants with them). */
+  prune(now: Date): Promise<number>;
+}
+
 /** OAuth2 authorisations under way at cTrader, keyed by the hash of their state (decision 091). */
-export class CTraderAuthorizationsRepository {
+export class CTraderAuthorizationsRepository implements CTraderAuthorizationsStore {
   constructor(private readonly db: Db) {}
 
   /** A new authorisation replaces the user's others (one at a time, the newest). */

@@ -2,7 +2,19 @@ import { and, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { emailSubscriptions } from '../db/schema';
 
-export class EmailSubscriptionsRepository {
+/** The e-mail subscriptions port services depend on; `EmailSubscriptionsRepository` is its database implementation. */
+export interface EmailSubscriptionsStore {
+  /** Stores the e-mail once. Returns true when it is new. */
+  add(email: string, promo: string | null, language: string): Promise<boolean>;
+  /**
+   * Takes the right to mail the code now, atomically: true when it was never mailed or last
+   * mailed before `mailedBefore` (two requests at once cannot both take it). Keeps the
+   * visitor's latest language.
+   */
+  claimCodeMail(email: string, language: string, now: Date, mailedBefore: Date): Promise<boolean>;
+}
+
+export class EmailSubscriptionsRepository implements EmailSubscriptionsStore {
   constructor(private readonly db: Db) {}
 
   /** Stores the e-mail once. Returns true when it is new. */

@@ -95,7 +95,38 @@ function settingsOf(
   };
 }
 
-export class NotificationsRepository {
+/** The notifications port services depend on; `NotificationsRepository` is its database implementation. */
+export interface NotificationsStore {
+  settings(userId: string): Promise<NotificationSettings>;
+  /** Every flag, and the time zone when given (else the stored one stays). */
+  saveSettings(
+    userId: string,
+    flags: Record<NotificationEvent, boolean>,
+    timeZone: string | undefined,
+  ): Promise<NotificationSettings>;
+  /**
+   * Records the event once, and only while the user wants this kind (their setting, else the
+   * default): one statement, so a user with the kind off costs no row. True when recorded now.
+   */
+  record(record: NotificationRecord): Promise<boolean>;
+  /** Users with operations waiting for their minute's e-mail. */
+  usersWithUnbatched(limit: number): Promise<string[]>;
+  /** Gathers the user's waiting operations into one delivery; how many it took. */
+  batch(userId: string, delivery: string): Promise<number>;
+  /** Deliveries not yet done, oldest first. */
+  dueDeliveries(limit: number): Promise<string[]>;
+  deliveryRows(delivery: string): Promise<OutboxRow[]>;
+  delivered(ids: readonly string[], outcome: 'sent' | 'off' | 'no_account'): Promise<void>;
+  recipient(userId: string): Promise<Recipient | undefined>;
+  /** Linked users who want the daily summary and have none recorded under any of `keys`. */
+  summaryCandidates(excludeUserId: string): Promise<SummaryCandidate[]>;
+  /** Which of these event keys are recorded already. */
+  recordedKeys(keys: readonly string[]): Promise<Set<string>>;
+  /** Delivered rows older than `olderThanMs` are forgotten (the e-mails are out). */
+  prune(olderThanMs: number): Promise<number>;
+}
+
+export class NotificationsRepository implements NotificationsStore {
   constructor(private readonly db: Db) {}
 
   async settings(userId: string): Promise<NotificationSettings> {

@@ -5,7 +5,30 @@ import { revokeAllSessions } from './sessions.repository';
 
 export type ResetCodeRow = typeof passwordResetCodes.$inferSelect;
 
-export class PasswordResetRepository {
+/** The password reset port services depend on; `PasswordResetRepository` is its database implementation. */
+export interface PasswordResetStore {
+  /** A new code replaces every earlier unused one. */
+  replaceCode(userId: string, codeHash: string, now: Date, expiresAt: Date): Promise<void>;
+  /**
+   * Takes one of the tries of the user's newest usable code, atomically, before the code is
+   * compared: concurrent guesses each need a try of their own, so no more than `maxAttempts`
+   * comparisons ever happen (a concurrent update waits for the other and re-checks the count).
+   * Undefined when there is no usable code or no try left.
+   */
+  claimTry(userId: string, now: Date, maxAttempts: number): Promise<ResetCodeRow | undefined>;
+  /**
+   * Uses the code, sets the new password and ends every session, all or nothing.
+   * Returns false when the code was used meanwhile (two requests racing).
+   */
+  consumeAndSetPassword(
+    codeId: string,
+    userId: string,
+    passwordHash: string,
+    now: Date,
+  ): Promise<boolean>;
+}
+
+export class PasswordResetRepository implements PasswordResetStore {
   constructor(private readonly db: Db) {}
 
   /** A new code replaces every earlier unused one. */

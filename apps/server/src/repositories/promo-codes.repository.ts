@@ -16,7 +16,15 @@ function usableAt(now: Date) {
   );
 }
 
-export class PromoCodesRepository {
+/** The promo codes port services depend on; `PromoCodesRepository` is its implementation. */
+export interface PromoCodesStore {
+  findUsable(code: string, now: Date, db?: Db): Promise<PromoCodeRow | undefined>;
+  redeem(code: string, now: Date, db?: Db): Promise<PromoCodeRow | undefined>;
+  recordUse(db: Db, use: NewPromoCodeUse): Promise<void>;
+  upsert(code: NewPromoCode): Promise<void>;
+}
+
+export class PromoCodesRepository implements PromoCodesStore {
   constructor(private readonly db: Db) {}
 
   async findUsable(code: string, now: Date, db: Db = this.db): Promise<PromoCodeRow | undefined> {

@@ -16,7 +16,34 @@ function insertSession(db: Db) {
     .prepare('sessions_create');
 }
 
-export class SessionsRepository {
+/** The sessions port services depend on; `SessionsRepository` is its implementation. */
+export interface SessionsStore {
+  create(
+    userId: string,
+    tokenHash: string,
+    expiresAt: Date,
+    userAgent?: string | null,
+    now?: Date | null,
+  ): Promise<void>;
+  /** The user behind a live (unexpired, unrevoked) session. */
+  findActiveUser(
+    tokenHash: string,
+    now: Date,
+  ): Promise<
+    { sessionId: string; user: UserRow; expiresAt: Date; lastUsedAt: Date | null } | undefined
+  >;
+  revoke(sessionId: string, now: Date): Promise<void>;
+  /** Notes that the session was used now (decision 080: at most every few minutes). */
+  touch(sessionId: string, now: Date): Promise<void>;
+  /** A user's live sessions, the most recently used first. */
+  listActive(userId: string, now: Date): Promise<ActiveSessionRow[]>;
+  /** Ends one live session of this user; false when there was none (gone, or another's). */
+  revokeOwn(userId: string, sessionId: string, now: Date): Promise<boolean>;
+  /** Ends every session of the user but `keep`; returns the ids it ended. */
+  revokeOthers(userId: string, keep: string, now: Date): Promise<string[]>;
+}
+
+export class SessionsRepository implements SessionsStore {
   /** Built once: every login and registration inserts a session. */
   private insertQuery: ReturnType<typeof insertSession> | undefined;
 

@@ -67,8 +67,37 @@ export interface ProfitPoint {
 const number = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
+/** The track record port services depend on; `TrackRecordRepository` is its database implementation. */
+export interface TrackRecordStore {
+  /**
+   * Writes the house account's user, its settings (robot on, default risk, every category,
+   * linked, paid) and its platform login, once. The process running the robot opens the
+   * platform account from the login (`openPendingPlatformAccounts`). Returns true when it
+   * wrote them now.
+   */
+  ensureHouseAccount(house: HouseAccount, passwordHash: () => Promise<string>): Promise<boolean>;
+  /** The record's figures over every stored operation; undefined until the account opened. */
+  record(accountId: string): Promise<StoredTrackRecord | undefined>;
+  /** One page of every operation, open or closed, newest opened first, after `before`. */
+  operationsPage(
+    accountId: string,
+    options: {
+      limit: number;
+      before: TrackRecordCursor | undefined;
+    },
+  ): Promise<{
+    trades: TradeRecord[];
+    more: boolean;
+  }>;
+  /**
+   * The realised profit after each closure, oldest first, thinned to about `maxPoints` (every
+   * n-th closure, and always the last).
+   */
+  profitAfterClosures(accountId: string, maxPoints: number): Promise<ProfitPoint[]>;
+}
+
 /** The house account's rows, and the record computed from its stored operations. */
-export class TrackRecordRepository {
+export class TrackRecordRepository implements TrackRecordStore {
   constructor(private readonly db: Db) {}
 
   /**

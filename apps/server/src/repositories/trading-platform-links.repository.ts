@@ -12,12 +12,114 @@ import type { SettingsRow } from './users.repository';
 
 export type TradingPlatformLinkRow = typeof tradingPlatformLinks.$inferSelect;
 
+/** The platform links port services depend on; `TradingPlatformLinksRepository` is its database implementation. */
+export interface TradingPlatformLinksStore {
+  find(userId: string): Promise<TradingPlatformLinkRow | undefined>;
+  /**
+   * Registered at the platform, or logged in there: its credentials are kept sealed, and
+   * `linked` and `login_tradear` become true. Returns the settings now stored.
+   */
+  markLoggedIn(
+    userId: string,
+    link: {
+      platform: string;
+      platformAccountId: string;
+      credentials: SealedCredentials;
+    },
+    now: Date,
+  ): Promise<SettingsRow>;
+  /**
+   * A broker account picked after its OAuth2 grant (decision 091): the tokens sealed as
+   * credentials are, their expiry, and what the broker said of the account; `linked` and
+   * `login_tradear` become true, and the user's authorisations under way are spent, in one
+   * transaction.
+   */
+  linkBroker(
+    userId: string,
+    link: {
+      platform: string;
+      platformAccountId: string;
+      credentials: SealedCredentials;
+      tokenExpiresAt: Date;
+      brokerAccount: LinkedBrokerAccount;
+    },
+    now: Date,
+  ): Promise<SettingsRow>;
+  /** Broker links whose access token expires before `before`, soonest first. */
+  tokensExpiringBefore(
+    platform: string,
+    before: Date,
+    limit: number,
+  ): Promise<
+    {
+      userId: string;
+      keyId: string | null;
+      ciphertext: string | null;
+      tokenExpiresAt: Date | null;
+    }[]
+  >;
+  /** A refreshed grant replaces the one read, only if it is still there (no lost update). */
+  replaceGrant(
+    userId: string,
+    from: SealedCredentials,
+    to: SealedCredentials,
+    tokenExpiresAt: Date,
+    now: Date,
+  ): Promise<boolean>;
+  /**
+   * The user ends the link (decision 091): its row and sealed credentials are erased, `linked`,
+   * `login_tradear` and the robot switch go false, and a record of the unlinking is kept, in one
+   * transaction. Undefined when there was no link.
+   */
+  unlink(
+    userId: string,
+    record: {
+      closedPositions: boolean;
+      openPositions: number;
+    },
+    now: Date,
+  ): Promise<
+    | {
+        settings: SettingsRow;
+        link: TradingPlatformLinkRow;
+      }
+    | undefined
+  >;
+  /** Links whose credentials a key other than `keyId` sealed, after `afterUserId`, by user id. */
+  sealedWithOtherKey(
+    keyId: string,
+    afterUserId: string | undefined,
+    limit: number,
+  ): Promise<
+    {
+      userId: string;
+      keyId: string | null;
+      ciphertext: string | null;
+    }[]
+  >;
+  /** Replaces sealed credentials only if they are still what was read (no lost update). */
+  reseal(userId: string, from: SealedCredentials, to: SealedCredentials): Promise<boolean>;
+  /**
+   * One sealed credential per key id (the lowest user id), for the start's check that every
+   * key still opens what it sealed (decision 065).
+   */
+  oneSealedPerKey(): Promise<
+    {
+      userId: string;
+      keyId: string;
+      ciphertext: string;
+    }[]
+  >;
+  /** How many links each key sealed (the rotation's report). */
+  countByKey(): Promise<Record<string, number>>;
+}
+
 /**
  * Our side of a user's link to a trading platform, and the spec's `linked` and `login_tradear`
  * flags with it: each write changes both in one transaction. Callers tell the session cache
  * (`UsersRepository.userChanged`) once it returns.
  */
-export class TradingPlatformLinksRepository {
+export class TradingPlatformLinksRepository implements TradingPlatformLinksStore {
   constructor(private readonly db: Db) {}
 
   async find(userId: string): Promise<TradingPlatformLinkRow | undefined> {

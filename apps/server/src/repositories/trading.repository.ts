@@ -40,8 +40,51 @@ export function accountKindOf(
   return link.brokerAccount?.live === true ? 'live' : 'demo';
 }
 
+/** The trading port services depend on; `TradingRepository` is its database implementation. */
+export interface TradingStore {
+  /**
+   * Where the user's account lives (the built-in platform, or a cTrader demo or live one) and
+   * its currency as known when it was linked: USD on the built-in platform, what the broker said
+   * when the account was picked (null if it did not say).
+   */
+  accountLink(userId: string): Promise<AccountLink>;
+  platformAccount(accountId: string): Promise<PlatformAccountRow | undefined>;
+  /**
+   * The robot process holding the account's lease now (decision 092), with the moment it
+   * claimed it; undefined while no process holds it (never claimed, released, or lapsed).
+   */
+  leaseHolder(accountId: string): Promise<
+    | {
+        owner: string;
+        since: Date;
+      }
+    | undefined
+  >;
+  openOperations(accountId: string): Promise<TradeRecord[]>;
+  /** One page of the closed history since `since`, newest first, after `before`. */
+  closedPage(
+    accountId: string,
+    options: {
+      since: number | undefined;
+      limit: number;
+      before: HistoryCursor | undefined;
+    },
+  ): Promise<{
+    trades: TradeRecord[];
+    total: number;
+    more: boolean;
+  }>;
+  /** Every closed operation since `since`, oldest first (the CSV export). */
+  closedSince(accountId: string, since: number | undefined): Promise<TradeRecord[]>;
+  /**
+   * Every change of the platform balance, oldest first: deposits and closed operations' profit as
+   * the platform booked them (its ledger, where balance = deposits + realised profit).
+   */
+  balanceChanges(accountId: string): Promise<BalanceChange[]>;
+}
+
 /** The live account's reads: operations and the platform's account rows. */
-export class TradingRepository {
+export class TradingRepository implements TradingStore {
   constructor(private readonly db: Db) {}
 
   /**

@@ -26,7 +26,35 @@ function credentialsByEmail(db: Db) {
     .prepare('users_credentials_by_email');
 }
 
-export class UsersRepository {
+/**
+ * The users port services depend on (issue 19: services are unit-tested with plain stubs).
+ * `UsersRepository` is its database implementation, `CachedUsersRepository` adds the session
+ * cache. Methods that take `db` run inside the caller's transaction when given one.
+ */
+export interface UsersStore {
+  findCredentials(email: string): Promise<LoginCredentials | undefined>;
+  findByEmail(email: string): Promise<UserRow | undefined>;
+  findSettings(userId: string): Promise<SettingsRow | undefined>;
+  findById(id: string): Promise<UserRow | undefined>;
+  create(
+    user: NewUser,
+    flags?: Partial<OnboardingFlags>,
+    before?: (tx: Db) => Promise<void>,
+    after?: (tx: Db, created: UserRow) => Promise<void>,
+  ): Promise<UserRow>;
+  updateRobotSettings(
+    userId: string,
+    settings: Pick<SettingsRow, 'botOn' | 'risk' | 'categoriesEnabled'>,
+    now: Date,
+  ): Promise<SettingsRow>;
+  toggleNewsletter(userId: string, now: Date, db?: Db): Promise<boolean>;
+  lockedPromocode(userId: string, db: Db): Promise<string | null>;
+  setPromocode(userId: string, promocode: string, now: Date, db?: Db): Promise<void>;
+  /** Called after a transaction that wrote the user's row commits. */
+  userChanged(userId: string): Promise<void>;
+}
+
+export class UsersRepository implements UsersStore {
   /** Built once: a login's lookup skips building its SQL (and PostgreSQL re-planning it). */
   private credentialsQuery: ReturnType<typeof credentialsByEmail> | undefined;
 

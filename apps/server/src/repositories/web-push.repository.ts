@@ -85,7 +85,16 @@ export function webPushSender(keys: VapidKeys, subject: string, agent?: Agent): 
   };
 }
 
-export class PushSubscriptionsRepository {
+/** The push subscriptions port services depend on; `PushSubscriptionsRepository` is its database implementation. */
+export interface PushSubscriptionsStore {
+  /** Stores the browser's subscription for this user (a browser re-subscribing moves it). */
+  save(userId: string, subscription: StoredPushSubscription): Promise<void>;
+  remove(userId: string, endpoint: string): Promise<boolean>;
+  gone(endpoint: string): Promise<void>;
+  forUser(userId: string): Promise<StoredPushSubscription[]>;
+}
+
+export class PushSubscriptionsRepository implements PushSubscriptionsStore {
   constructor(private readonly db: Db) {}
 
   /** Stores the browser's subscription for this user (a browser re-subscribing moves it). */

@@ -1,6 +1,6 @@
 import type { JobClaims } from '../repositories/job-claims.repository';
 import type { PlatformUsersRepository } from '../repositories/platform-users.repository';
-import type { UsersRepository } from '../repositories/users.repository';
+import type { UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { RobotRuntime } from './robot-runtime';
 
@@ -16,7 +16,7 @@ const openingsPerPass = 100;
 export async function openPendingPlatformAccounts(
   robot: RobotRuntime,
   logins: PlatformUsersRepository,
-  users: UsersRepository,
+  users: UsersStore,
   /** With account leases every process runs this pass: each opening is one process's (092). */
   claims?: JobClaims,
 ): Promise<number> {

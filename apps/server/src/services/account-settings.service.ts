@@ -33,7 +33,7 @@ export interface AccountSettingsStore {
   updatePhone(userId: string, phone: string | null, now: Date): Promise<void>;
 }
 
-/** A user's sessions (SessionsRepository). */
+/** A user's sessions (SessionsStore). */
 export interface AccountSessionsStore {
   listActive(userId: string, now: Date): Promise<ActiveSessionRow[]>;
   revokeOwn(userId: string, sessionId: string, now: Date): Promise<boolean>;

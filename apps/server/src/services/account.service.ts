@@ -1,7 +1,7 @@
 import { categories, privacyPolicyVersion, type UserConfig } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { ConsentsStore } from '../repositories/consents.repository';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { UserRow, UsersStore } from '../repositories/users.repository';
 import { accountLanguage } from './account-settings.service';
 import type { Transact } from '../repositories/transaction';
 
@@ -10,7 +10,7 @@ const configCategories = [...categories, 'all'] as const;
 
 export class AccountService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UsersStore,
     private readonly clock: Clock,
     private readonly consents: ConsentsStore,
     private readonly transact: Transact,

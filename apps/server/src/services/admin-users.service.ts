@@ -7,15 +7,12 @@ import type {
 import type { AdminAuditStore } from '../repositories/admin-audit.repository';
 import type { AdminUsersStore, UserListing } from '../repositories/admin-users.repository';
 import type { AdminRow } from '../repositories/admins.repository';
-import {
-  BillingRepository,
-  type PaymentRow,
-  type SubscriptionRow,
-} from '../repositories/billing.repository';
+import type { BillingStore, PaymentRow, SubscriptionRow } from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
 import type { ContactMessagesStore } from '../repositories/contact-messages.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { BillingService } from './billing.service';
+import { currentSubscription } from './billing-rules';
 import { KeyedQueue } from './keyed-queue';
 import { messageSummaryOf } from './support-inbox.service';
 import type { TradingService } from './trading.service';
@@ -37,7 +34,7 @@ export type TradingDesk = Pick<
 export type GuaranteeDesk = Pick<BillingService, 'guaranteeEligibility' | 'honourGuarantee'>;
 
 /** What the console reads of a user's billing. */
-export type BillingRecords = Pick<BillingRepository, 'subscriptionsOf' | 'firstPayment'>;
+export type BillingRecords = Pick<BillingStore, 'subscriptionsOf' | 'firstPayment'>;
 
 const searchLimit = 25;
 const recentClosedCount = 20;
@@ -101,7 +98,7 @@ async function billingState(
   ]);
   return {
     authorized,
-    subscription: subscriptionOf(BillingRepository.current(subscriptions, now)),
+    subscription: subscriptionOf(currentSubscription(subscriptions, now)),
     firstPayment: first ? firstPaymentOf(first) : null,
   };
 }

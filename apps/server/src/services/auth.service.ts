@@ -2,8 +2,8 @@ import type { LoginRequest } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { Secrets } from '../repositories/secrets';
-import type { SessionsRepository } from '../repositories/sessions.repository';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { SessionsStore } from '../repositories/sessions.repository';
+import type { UserRow, UsersStore } from '../repositories/users.repository';
 import type { SessionCache } from '../repositories/session-cache';
 import { InvalidCredentials } from './auth.errors';
 
@@ -34,8 +34,8 @@ export class AuthService {
   private dummyHash: Promise<string> | undefined;
 
   constructor(
-    private readonly users: UsersRepository,
-    private readonly sessions: SessionsRepository,
+    private readonly users: UsersStore,
+    private readonly sessions: SessionsStore,
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly clock: Clock,

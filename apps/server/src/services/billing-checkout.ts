@@ -8,13 +8,9 @@ import {
   type PlanId,
   type SubscriptionView,
 } from '@tradebot/contract';
-import {
-  BillingRepository,
-  type PaymentRow,
-  type SubscriptionRow,
-} from '../repositories/billing.repository';
+import type { PaymentRow, SubscriptionRow } from '../repositories/billing.repository';
 import type { UserRow } from '../repositories/users.repository';
-import { guaranteeWindow, selfRefundWindow } from './billing-rules';
+import { currentSubscription, guaranteeWindow, selfRefundWindow } from './billing-rules';
 import {
   AlreadySubscribed,
   CheckoutNotFound,
@@ -52,7 +48,7 @@ export class BillingCheckout {
       this.providerSync.repository.giftOf(user.id),
       this.options.users.findSettings(user.id),
     ]);
-    const current = BillingRepository.current(subscriptions, now);
+    const current = currentSubscription(subscriptions, now);
     const first = payments.at(-1);
     const refund = selfRefundWindow(first && paymentFacts(first), now.getTime());
     const guarantee = guaranteeWindow(first && paymentFacts(first), now.getTime());
@@ -200,7 +196,7 @@ export class BillingCheckout {
    * and reported by the signed webhook; the browser comes back to /payment, which waits for it.
    */
   async portal(user: UserRow, language: Language): Promise<{ url: string }> {
-    const current = BillingRepository.current(
+    const current = currentSubscription(
       await this.providerSync.repository.subscriptionsOf(user.id),
       this.providerSync.now(),
     );

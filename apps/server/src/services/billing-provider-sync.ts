@@ -9,11 +9,11 @@ import {
   type ProviderPayment,
   type ProviderSubscription,
 } from '../payments/payment-provider';
-import type { BillingRepository, PaymentRow, Tx } from '../repositories/billing.repository';
+import type { BillingStore, PaymentRow, Tx } from '../repositories/billing.repository';
 import type { Clock } from '../repositories/clock';
 import type { JobClaims } from '../repositories/job-claims.repository';
 import type { Mailer } from '../repositories/mail.repository';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { UserRow, UsersStore } from '../repositories/users.repository';
 import { accessUntil, ourStatus } from './billing-rules';
 import {
   PaymentProviderUnavailable,
@@ -37,9 +37,9 @@ export interface GiftPlatform {
 export type ClockedPaymentProvider = PaymentProvider & { runDue?(): Promise<void> };
 
 export interface BillingServiceOptions {
-  repository: BillingRepository;
+  repository: BillingStore;
   provider: ClockedPaymentProvider;
-  users: UsersRepository;
+  users: UsersStore;
   mailer: Mailer;
   /** Receipts and gifts are claimed before they go out: one process sends each (decision 078). */
   claims: JobClaims;

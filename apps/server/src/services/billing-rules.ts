@@ -1,5 +1,6 @@
 import { billingDurationsMs, type SubscriptionStatus } from '@tradebot/contract';
 import type { ProviderSubscriptionStatus } from '../payments/payment-provider';
+import type { SubscriptionRow } from '../repositories/billing.repository';
 
 /**
  * The rules that turn a subscription into access (docs/decisions/047-payments.md) and decide
@@ -82,4 +83,12 @@ export function guaranteeWindow(firstPayment: PaymentFacts | undefined, now: num
   if (!firstPayment) return { eligible: false, until: null };
   const until = firstPayment.paidAt + billingDurationsMs.guarantee;
   return { eligible: firstPayment.refundedAt === null && now < until, until };
+}
+
+/** The subscription giving access now, else the newest (`rows` newest first). */
+export function currentSubscription(
+  rows: readonly SubscriptionRow[],
+  now: Date,
+): SubscriptionRow | undefined {
+  return rows.find((row) => row.accessUntil !== null && row.accessUntil > now) ?? rows[0];
 }

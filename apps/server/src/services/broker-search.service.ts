@@ -9,7 +9,7 @@ import {
   type Category,
 } from '@tradebot/contract';
 import { centsToDollars, dollarsToCents } from '@tradebot/robot';
-import type { BrokerRow, BrokersRepository, NewBroker } from '../repositories/brokers.repository';
+import type { BrokerRow, BrokersStore, NewBroker } from '../repositories/brokers.repository';
 import type { Clock } from '../repositories/clock';
 
 /**
@@ -65,7 +65,7 @@ function byFit(experience: BrokerSearchQuery['experience']) {
 /** The broker search (spec §2 searching-broker), over the directory in the database. */
 export class BrokerSearchService {
   constructor(
-    private readonly directory: BrokersRepository,
+    private readonly directory: BrokersStore,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,5 @@
 import type { CredentialsCipher } from '../repositories/credentials-cipher';
-import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
+import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
 
 const batchSize = 500;
 
@@ -19,7 +19,7 @@ export interface RotationReport {
  * the key back, rotate, then remove it.
  */
 export async function resealCredentials(
-  links: TradingPlatformLinksRepository,
+  links: TradingPlatformLinksStore,
   cipher: CredentialsCipher,
 ): Promise<RotationReport> {
   let resealed = 0;

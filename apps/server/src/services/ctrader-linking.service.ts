@@ -7,10 +7,10 @@ import {
 } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { CredentialsCipher, SealedCredentials } from '../repositories/credentials-cipher';
-import type { CTraderAuthorizationsRepository } from '../repositories/ctrader-authorizations.repository';
+import type { CTraderAuthorizationsStore } from '../repositories/ctrader-authorizations.repository';
 import type { JobClaims } from '../repositories/job-claims.repository';
-import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
-import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
+import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { CTraderAccessRefused } from '../platforms/ctrader/ctrader-accounts';
 import {
   CTraderGrantRefused,
@@ -43,9 +43,9 @@ interface SealedGrant {
 }
 
 export interface CTraderLinkingDependencies {
-  users: UsersRepository;
-  links: TradingPlatformLinksRepository;
-  authorizations: CTraderAuthorizationsRepository;
+  users: UsersStore;
+  links: TradingPlatformLinksStore;
+  authorizations: CTraderAuthorizationsStore;
   cipher: CredentialsCipher;
   clock: Clock;
   claims: JobClaims;

@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '../repositories/password-hasher';
-import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
-import { allCategoriesEnabled, type UsersRepository } from '../repositories/users.repository';
+import type { PromoCodesStore } from '../repositories/promo-codes.repository';
+import { allCategoriesEnabled, type UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import type { RobotRuntime } from '../robot/robot-runtime';
 
@@ -21,8 +21,8 @@ export const demoPromoCode = { code: 'MESGRATIS', benefit: 'free_month' } as con
  * (docs/decisions/004-demo-user.md). Returns true when it created the user now.
  */
 export async function seedDemo(
-  usersRepository: UsersRepository,
-  promoCodes: PromoCodesRepository,
+  usersRepository: UsersStore,
+  promoCodes: PromoCodesStore,
   hasher: PasswordHasher,
 ): Promise<boolean> {
   await promoCodes.upsert({ ...demoPromoCode, validFrom: new Date('2026-01-01T00:00:00Z') });
@@ -50,7 +50,7 @@ export const demoDepositCents = 1_000_000;
  * Returns true when it opened the account now.
  */
 export async function seedDemoTrading(
-  usersRepository: UsersRepository,
+  usersRepository: UsersStore,
   robot: RobotRuntime,
   now: Date,
 ): Promise<boolean> {

@@ -1,8 +1,8 @@
 import type { Language } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
-import type { EmailSubscriptionsRepository } from '../repositories/email-subscriptions.repository';
+import type { EmailSubscriptionsStore } from '../repositories/email-subscriptions.repository';
 import type { Mailer } from '../repositories/mail.repository';
-import type { PromoCodesRepository } from '../repositories/promo-codes.repository';
+import type { PromoCodesStore } from '../repositories/promo-codes.repository';
 import { freeMonthCodeMail } from './mail-templates';
 import { blankToNull } from './optional-text';
 import { SubscriptionPromoUnavailable } from './email-subscription.errors';
@@ -18,8 +18,8 @@ export const codeMailIntervalMs = 86_400_000;
  */
 export class EmailSubscriptionService {
   constructor(
-    private readonly subscriptions: EmailSubscriptionsRepository,
-    private readonly promoCodes: PromoCodesRepository,
+    private readonly subscriptions: EmailSubscriptionsStore,
+    private readonly promoCodes: PromoCodesStore,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly onMailFailure: (error: unknown) => void,

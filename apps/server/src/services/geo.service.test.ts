@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { geoipRepository } from '../repositories/geo.repository';
+import { geoipDatabase } from '../repositories/geo.repository';
 import { GeoService } from './geo.service';
 
 describe('GeoService', () => {
-  const service = new GeoService(geoipRepository);
+  const service = new GeoService(geoipDatabase);
 
   it.each([
     ['181.30.0.1', 'AR'],

@@ -1,5 +1,5 @@
 import { fallbackCountryCode } from '@tradebot/contract';
-import type { GeoRepository } from '../repositories/geo.repository';
+import type { GeoStore } from '../repositories/geo.repository';
 
 /** "::ffff:181.30.0.1" is the IPv4 address 181.30.0.1 as a dual-stack socket reports it. */
 function normalizeAddress(ip: string): string {
@@ -8,7 +8,7 @@ function normalizeAddress(ip: string): string {
 }
 
 export class GeoService {
-  constructor(private readonly geo: GeoRepository) {}
+  constructor(private readonly geo: GeoStore) {}
 
   /** spec §4 Geo: upper-case code, and AR for loopback, private or unknown addresses. */
   countryCodeOf(ip: string): string {

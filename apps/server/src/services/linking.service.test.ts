@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain/errors';
 import type { TradingPlatform } from '../platforms/trading-platform';
 import { CredentialsCipher } from '../repositories/credentials-cipher';
-import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
-import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
+import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import {
   AlreadyLinked,
   LinkingNeedsPayment,
@@ -29,7 +29,7 @@ function rig(
       events.push(`userChanged ${id}`);
       return Promise.resolve();
     },
-  } as unknown as UsersRepository;
+  } as unknown as UsersStore;
   const sealed: { keyId: string; ciphertext: string }[] = [];
   const links = {
     markLoggedIn: (
@@ -40,7 +40,7 @@ function rig(
       sealed.push(link.credentials);
       return Promise.resolve(settingsOf({ ...flags, linked: true, loginTradear: true }));
     },
-  } as unknown as TradingPlatformLinksRepository;
+  } as unknown as TradingPlatformLinksStore;
   const stub: TradingPlatform & { id: 'tradebot-demo' } = {
     id: 'tradebot-demo',
     register: () =>

@@ -2,8 +2,8 @@ import { centsToDollars } from '@tradebot/robot';
 import type { TradingPlatformId } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { CredentialsCipher } from '../repositories/credentials-cipher';
-import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
-import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
+import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { TradingPlatformUnavailable, type TradingPlatform } from '../platforms/trading-platform';
 import {
   LinkingNeedsPayment,
@@ -33,8 +33,8 @@ export interface LinkResult {
  */
 export class LinkingService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly links: TradingPlatformLinksRepository,
+    private readonly users: UsersStore,
+    private readonly links: TradingPlatformLinksStore,
     private readonly platform: TradingPlatform & { id: TradingPlatformId },
     private readonly cipher: CredentialsCipher,
     private readonly clock: Clock,

@@ -13,14 +13,14 @@ import {
   batchedKinds,
   settingOfKind,
   type NotificationRecord,
-  type NotificationsRepository,
+  type NotificationsStore,
 } from '../repositories/notifications.repository';
 import type { OncePerWindow } from '../repositories/once-per-window.repository';
 import type { UserRow } from '../repositories/users.repository';
 import type { AccountProjection, RobotEvent } from '../robot/robot-protocol';
 import type {
   PushSender,
-  PushSubscriptionsRepository,
+  PushSubscriptionsStore,
   StoredPushSubscription,
 } from '../repositories/web-push.repository';
 import {
@@ -58,7 +58,7 @@ const usersBatchedPerRun = 500;
 const recentKeysKept = 10_000;
 
 export interface NotificationServiceOptions {
-  readonly repository: NotificationsRepository;
+  readonly repository: NotificationsStore;
   readonly claims: JobClaims;
   readonly windows: OncePerWindow;
   readonly mailer: Mailer;
@@ -74,7 +74,7 @@ export interface NotificationServiceOptions {
   /** Web push, with the server's VAPID public key; absent, nothing is pushed. */
   readonly push?: {
     readonly publicKey: string;
-    readonly subscriptions: PushSubscriptionsRepository;
+    readonly subscriptions: PushSubscriptionsStore;
     readonly sender: PushSender;
   };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Mailer } from '../repositories/mail.repository';
-import type { PasswordResetRepository } from '../repositories/password-reset.repository';
+import type { PasswordResetStore } from '../repositories/password-reset.repository';
 import { Secrets } from '../repositories/secrets';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { UserRow, UsersStore } from '../repositories/users.repository';
 import { PasswordRecoveryService } from './password-recovery.service';
 
 const known = { id: 'u1', email: 'maria@example.com', name: 'María' } as UserRow;
@@ -16,13 +16,13 @@ function recordingService() {
       work.push('findByEmail');
       return Promise.resolve(email === known.email ? known : undefined);
     },
-  } as unknown as UsersRepository;
+  } as unknown as UsersStore;
   const codes = {
     replaceCode: () => {
       work.push('replaceCode');
       return Promise.resolve();
     },
-  } as unknown as PasswordResetRepository;
+  } as unknown as PasswordResetStore;
   const mailer: Mailer = {
     send: () => {
       work.push('send');
@@ -67,8 +67,7 @@ describe('PasswordRecoveryService.requestCode (issue 11, finding 5)', () => {
   it('reports a failure after the answer instead of losing it', async () => {
     const { service, failures } = recordingService();
     const broken = new Error('database down');
-    (service as unknown as { users: UsersRepository }).users.findByEmail = () =>
-      Promise.reject(broken);
+    (service as unknown as { users: UsersStore }).users.findByEmail = () => Promise.reject(broken);
     service.requestCode(known.email, 'es');
     await service.settled();
     expect(failures).toEqual([broken]);

@@ -2,9 +2,9 @@ import type { Language } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { Mailer } from '../repositories/mail.repository';
 import type { PasswordHasher } from '../repositories/password-hasher';
-import type { PasswordResetRepository } from '../repositories/password-reset.repository';
+import type { PasswordResetStore } from '../repositories/password-reset.repository';
 import type { Secrets } from '../repositories/secrets';
-import type { UsersRepository } from '../repositories/users.repository';
+import type { UsersStore } from '../repositories/users.repository';
 import type { OnSessionsRevoked } from './auth.service';
 import { recoveryCodeMail } from './mail-templates';
 import { RecoveryCodeIncorrect } from './password-recovery.errors';
@@ -14,8 +14,8 @@ export const recoveryPolicy = { validMinutes: 15, maxTries: 5 } as const;
 
 export class PasswordRecoveryService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly codes: PasswordResetRepository,
+    private readonly users: UsersStore,
+    private readonly codes: PasswordResetStore,
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly mailer: Mailer,

@@ -1,10 +1,7 @@
 import type { Clock } from '../repositories/clock';
-import {
-  normalizePromocode,
-  type PromoCodesRepository,
-} from '../repositories/promo-codes.repository';
+import { normalizePromocode, type PromoCodesStore } from '../repositories/promo-codes.repository';
 import type { Transact } from '../repositories/transaction';
-import type { UserRow, UsersRepository } from '../repositories/users.repository';
+import type { UserRow, UsersStore } from '../repositories/users.repository';
 import type { PromoBenefits } from './promo-benefits';
 import { PromoCodeInvalid } from './promo-codes.errors';
 
@@ -12,8 +9,8 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export class PromoCodesService {
   constructor(
-    private readonly promoCodes: PromoCodesRepository,
-    private readonly users: UsersRepository,
+    private readonly promoCodes: PromoCodesStore,
+    private readonly users: UsersStore,
     private readonly transact: Transact,
     private readonly clock: Clock,
     /** What a code gives (the free month); without one, codes are only recorded. */

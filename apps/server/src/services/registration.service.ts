@@ -14,14 +14,14 @@ import type {
   PendingRegistration,
   RegistrationConsent,
 } from '../repositories/registration-confirmations.repository';
-import type { PromoCodeRow, PromoCodesRepository } from '../repositories/promo-codes.repository';
+import type { PromoCodeRow, PromoCodesStore } from '../repositories/promo-codes.repository';
 import type {
   RegistrationConfirmationRow,
   RegistrationConfirmationsStore,
 } from '../repositories/registration-confirmations.repository';
 import type { Secrets } from '../repositories/secrets';
 import type { Tx } from '../repositories/transaction';
-import type { NewUser, UsersRepository } from '../repositories/users.repository';
+import type { NewUser, UsersStore } from '../repositories/users.repository';
 import {
   alreadyRegisteredMail,
   confirmRegistrationMail,
@@ -67,10 +67,10 @@ export class RegistrationService {
 
   constructor(
     private readonly deps: {
-      users: UsersRepository;
+      users: UsersStore;
       confirmations: RegistrationConfirmationsStore;
       consents: ConsentsStore;
-      promoCodes: PromoCodesRepository;
+      promoCodes: PromoCodesStore;
       hasher: PasswordHasher;
       secrets: Secrets;
       mailer: Mailer;

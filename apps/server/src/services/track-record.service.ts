@@ -6,7 +6,7 @@ import {
   houseAccount,
   type StoredTrackRecord,
   type TrackRecordCursor,
-  type TrackRecordRepository,
+  type TrackRecordStore,
 } from '../repositories/track-record.repository';
 import { tradeRowOf } from './trading-rows';
 import { TrackRecordCursorInvalid } from './track-record.errors';
@@ -76,7 +76,7 @@ export class TrackRecordService {
   private readonly answers: LRUCache<string, Promise<TrackRecord>>;
 
   constructor(
-    private readonly repository: TrackRecordRepository,
+    private readonly repository: TrackRecordStore,
     private readonly catalogue: InstrumentCatalogue,
     /** Whether the robot runs in this process (ROBOT_ENABLED). */
     private readonly running: boolean,

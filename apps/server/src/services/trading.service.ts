@@ -14,8 +14,8 @@ import {
 } from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import type { Clock } from '../repositories/clock';
-import type { HistoryCursor, TradingRepository } from '../repositories/trading.repository';
-import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import type { HistoryCursor, TradingStore } from '../repositories/trading.repository';
+import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
@@ -123,8 +123,8 @@ export function historyCsvRecord(row: TradeRow): CsvCell[] {
  */
 export class TradingService {
   constructor(
-    private readonly users: UsersRepository,
-    private readonly trading: TradingRepository,
+    private readonly users: UsersStore,
+    private readonly trading: TradingStore,
     private readonly catalogue: InstrumentCatalogue,
     private readonly clock: Clock,
     /** The robot's time, epoch ms: the history's periods are measured on it. */

@@ -1,11 +1,11 @@
 import type { Clock } from '../repositories/clock';
-import type { TradingPlatformLinksRepository } from '../repositories/trading-platform-links.repository';
-import type { SettingsRow, UserRow, UsersRepository } from '../repositories/users.repository';
+import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
+import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { NotLinked } from './linking.errors';
 
 export interface UnlinkingDependencies {
-  users: UsersRepository;
-  links: TradingPlatformLinksRepository;
+  users: UsersStore;
+  links: TradingPlatformLinksStore;
   clock: Clock;
   /** The password typed to confirm; raises the field's 422 when wrong. */
   verifyPassword: (userId: string, password: string, field: string) => Promise<void>;
