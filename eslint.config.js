@@ -87,7 +87,7 @@ const serverLayers = [
               regex: '^(\\.\\./)+repositories/',
               importNamePattern: 'Repository$',
               message:
-                'Services depend on a repository\'s port (UsersStore, PromoCodesStore …), never its database class, so a unit test can hand them a plain stub.',
+                "Services depend on a repository's port (UsersStore, PromoCodesStore …), never its database class, so a unit test can hand them a plain stub.",
             },
             {
               regex: '^(\\.\\./)+payments/(?!payment-provider$)',
