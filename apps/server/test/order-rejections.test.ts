@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import type { OrderRejectionsPage, UntradableSymbolsView } from '@tradebot/contract';
-import { FixedSignalStrategy } from '@tradebot/robot';
 import {
   BTCUSD,
   DEMO_ACCOUNT,
@@ -14,17 +13,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderIntents } from '../src/db/schema';
 import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
-import { manualClock, v1 } from './helpers/accounts';
-import { useTestApp } from './helpers/app';
+import { v1 } from './helpers/accounts';
 import { ctraderEnv, linkedCTraderTrader } from './helpers/ctrader';
 import { intent } from './helpers/robot-records';
-import {
-  marketTickMs,
-  RecordingPublisher,
-  trader,
-  useRobotApp,
-  type RobotTestContext,
-} from './helpers/trading';
+import { trader, useRobotApp } from './helpers/trading';
 
 /**
  * The account's refused orders and the broker symbols the robot does not trade (decision 101):
@@ -156,22 +148,10 @@ describe('order rejections and untradable symbols on a linked cTrader account', 
     await ctrader.close();
   });
 
-  // useRobotApp's set-up, with the app's info log kept.
-  const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
-  const publisher = new RecordingPublisher();
-  const context = useTestApp(
+  // The app's info log is kept: the run's untradable symbols are logged there.
+  const context = useRobotApp(
+    () => ({ LOG_LEVEL: 'info', ...ctraderEnv(ctrader, oauth) }),
     () => ({
-      ROBOT_ENABLED: 'true',
-      MARKET_TICK_MS: String(marketTickMs),
-      MARKET_SEED: '11',
-      LOG_LEVEL: 'info',
-      ...ctraderEnv(ctrader, oauth),
-    }),
-    () => ({
-      clock,
-      realtime: publisher,
-      robotTimers: false,
-      robotStrategy: new FixedSignalStrategy(0.999, ['buy']),
       logStream: new Writable({
         write(chunk: Buffer, _encoding, done) {
           logs.push(chunk.toString());
@@ -179,9 +159,7 @@ describe('order rejections and untradable symbols on a linked cTrader account', 
         },
       }),
     }),
-  ) as RobotTestContext;
-  context.clock = clock;
-  context.publisher = publisher;
+  );
 
   /** Moves the fake's bitcoin a step at a time until `done`. */
   async function tickUntil(done: () => Promise<boolean>, max = 200): Promise<boolean> {

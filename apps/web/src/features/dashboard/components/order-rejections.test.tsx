@@ -1,4 +1,9 @@
-import type { Language, OrderRejection, UntradableSymbolsView } from '@tradebot/contract';
+import {
+  orderRejectionReasons,
+  type Language,
+  type OrderRejection,
+  type UntradableSymbolsView,
+} from '@tradebot/contract';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeLanguage, i18n, loadNamespaces } from '../../../lib/i18n';
@@ -79,17 +84,7 @@ describe('refused orders', () => {
     for (const language of ['es', 'pt'] as const) {
       await changeLanguage(language);
       const t = i18n.getFixedT(language, 'dashboard');
-      for (const reason of [
-        'UNKNOWN_ACCOUNT',
-        'UNKNOWN_INSTRUMENT',
-        'MARKET_CLOSED',
-        'NO_PRICE',
-        'INVALID_STOPS',
-        'INVALID_SIZE',
-        'INSUFFICIENT_MARGIN',
-        'NOT_AUTHORISED',
-        'BROKER_REJECTED',
-      ] as const) {
+      for (const reason of orderRejectionReasons) {
         const text = rejectionText(t, { reason, brokerCode: null });
         expect(text, `${language} ${reason}`).not.toMatch(/rejections\.|[A-Z]{3,}_/);
       }

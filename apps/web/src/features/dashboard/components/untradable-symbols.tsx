@@ -17,27 +17,24 @@ export function UntradableSymbolsList({ view }: { view: UntradableSymbolsView | 
   return (
     <details className={styles.untradable} data-testid="untradable-symbols">
       <summary>{t('untradable.summary', { count })}</summary>
-      {symbols.unmapped.length > 0 && (
-        <div>
-          <p className={styles.hint}>{t('untradable.unmapped')}</p>
-          <ul className={styles.symbolList}>
-            {symbols.unmapped.map((name) => (
-              <li key={name}>{name}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {symbols.unconvertible.length > 0 && (
-        <div>
-          <p className={styles.hint}>{t('untradable.unconvertible')}</p>
-          <ul className={styles.symbolList}>
-            {symbols.unconvertible.map((name) => (
-              <li key={name}>{name}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <SymbolGroup why={t('untradable.unmapped')} names={symbols.unmapped} />
+      <SymbolGroup why={t('untradable.unconvertible')} names={symbols.unconvertible} />
     </details>
+  );
+}
+
+/** One kind of untradable symbols, after why; nothing when there are none. */
+function SymbolGroup({ why, names }: { why: string; names: readonly string[] }) {
+  if (names.length === 0) return null;
+  return (
+    <div>
+      <p className={styles.hint}>{why}</p>
+      <ul className={styles.symbolList}>
+        {names.map((name) => (
+          <li key={name}>{name}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
