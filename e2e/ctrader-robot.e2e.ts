@@ -39,9 +39,12 @@ describe('the robot trades a linked cTrader account (issue 20)', () => {
   let browser: Browser;
   let dataDir: string;
   let ticker: NodeJS.Timeout | undefined;
+  /** Where the fake's market moves from, above BTCUSD's bid (a test lifts it to a take-profit). */
+  let lift = 0;
 
   beforeAll(async () => {
-    fakes = await startCTraderFakes([BTCUSD]);
+    // A symbol of the broker's that matches none of our instruments: listed, never traded.
+    fakes = await startCTraderFakes([BTCUSD, { ...BTCUSD, symbolId: 301, symbolName: 'ZZZ/QQQ' }]);
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradebot-ctrader-robot-'));
     const first = await startServer({ ROBOT_WARM_UP_MS: '0' }, { dataDir });
     await registerThroughApi(first.url, dataDir, {
@@ -65,7 +68,7 @@ describe('the robot trades a linked cTrader account (issue 20)', () => {
     let step = 0;
     ticker = setInterval(() => {
       step++;
-      const bid = BTCUSD.bid + (step % 7) * 0.01;
+      const bid = BTCUSD.bid + lift + (step % 7) * 0.01;
       fakes.ctrader.setPrice(BTCUSD.symbolId, bid, bid + BTCUSD.ask - BTCUSD.bid);
     }, 100);
   }, 180_000);
@@ -137,6 +140,13 @@ describe('the robot trades a linked cTrader account (issue 20)', () => {
       .getByText(text('dashboard', 'account.kind.demo'))
       .waitFor();
 
+    // The broker's symbols the robot does not trade, and why, open from the account card with
+    // the keyboard (decision 101).
+    const untradable = page.getByTestId('untradable-symbols');
+    await untradable.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await untradable.getByText('ZZZ/QQQ').waitFor();
+
     // An operation opens at the fake broker and appears on the open page without a reload.
     const open = page.locator('ul[aria-labelledby="open-operations-title"] [data-operation-id]');
     const id = await until(
@@ -154,6 +164,46 @@ describe('the robot trades a linked cTrader account (issue 20)', () => {
       relativeTakeProfit: 100_000,
     });
     expect(fakes.ctrader.openPositions(DEMO_ACCOUNT.ctidTraderAccountId).length).toBeGreaterThan(0);
+
+    // The broker refuses the next order (its market closed unannounced): the refusal is listed
+    // with its reason in words, and the section fits a 360 px phone (decision 101). The open
+    // operation first reaches its take-profit (the spread and a pip away), so the robot opens again.
+    fakes.ctrader.setMarketOpen(false);
+    const sentBefore = fakes.ctrader.requests('ProtoOANewOrderReq').length;
+    const [position] = fakes.ctrader.openPositions(DEMO_ACCOUNT.ctidTraderAccountId);
+    lift = position?.side === 'SELL' ? -100 : 100;
+    try {
+      await until(
+        () =>
+          Promise.resolve(
+            fakes.ctrader.requests('ProtoOANewOrderReq').length > sentBefore ? true : undefined,
+          ),
+        'an order sent while the broker says its market is closed',
+        60_000,
+      );
+      await page.setViewportSize({ width: 360, height: 800 });
+      const refusals = page.locator('ul[aria-labelledby="rejections-title"] li');
+      await until(
+        async () => {
+          await page.reload();
+          await page
+            .getByRole('heading', { name: text('dashboard', 'rejections.title') })
+            .waitFor();
+          return (await refusals.count()) > 0 ? true : undefined;
+        },
+        'the refused order on the dashboard',
+        30_000,
+      );
+      await refusals
+        .first()
+        .getByText(text('dashboard', 'rejections.reasons.MARKET_CLOSED'))
+        .waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        360,
+      );
+    } finally {
+      fakes.ctrader.setMarketOpen(true);
+    }
 
     // Unlinked, closing what is open: the positions close at the broker and the robot leaves.
     const unlinked = await page.evaluate(async (password) => {

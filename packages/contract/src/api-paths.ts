@@ -13,6 +13,10 @@ export const v1Paths = {
   unlinkAccount: '/unlink-account',
   brokerSearch: '/broker-search',
   trackRecord: '/track-record',
+  /** GET: the account's refused orders, newest first (decision 101). */
+  orderRejections: '/order-rejections',
+  /** GET: a linked broker account's symbols the robot does not trade (decision 101). */
+  untradableSymbols: '/untradable-symbols',
 } as const;
 
 /** Billing (issue 10; decision 047), under apiV1Prefix. */

@@ -14,3 +14,4 @@ export * from './admin';
 export * from './track-record';
 export * from './notifications';
 export * from './locale';
+export * from './rejections';

@@ -323,12 +323,18 @@ export const orderIntents = pgTable(
     freeMarginAtEntryCents: cents('free_margin_at_entry_cents').notNull(),
     status: text('status').notNull(),
     rejectReason: text('reject_reason'),
+    /** A real broker's own error code for a rejection (MARKET_CLOSED, SYMBOL_HAS_HOLIDAY...). */
+    rejectBrokerCode: text('reject_broker_code'),
   },
   (table) => [
     index('order_intents_pending_idx')
       .on(table.clientOrderId)
       .where(sql`${table.status} = 'pending'`),
     index('order_intents_account_idx').on(table.accountId),
+    // The account's refused orders, newest first (decision 101).
+    index('order_intents_rejected_idx')
+      .on(table.accountId, table.decidedAt, table.clientOrderId)
+      .where(sql`${table.status} = 'rejected'`),
   ],
 );
 
@@ -510,6 +516,11 @@ export const tradingPlatformLinks = pgTable(
     tokenExpiresAt: instant('token_expires_at'),
     /** What the broker said of the account when it was picked (broker, currency, leverage). */
     brokerAccount: jsonb('broker_account').$type<LinkedBrokerAccount>(),
+    /**
+     * The broker account's symbols the robot does not trade, as its run last read them (decision
+     * 101); null until a run has read them.
+     */
+    untradableSymbols: jsonb('untradable_symbols').$type<UntradableSymbols>(),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -517,6 +528,17 @@ export const tradingPlatformLinks = pgTable(
     index('trading_platform_links_token_expires_idx').on(table.tokenExpiresAt),
   ],
 );
+
+/**
+ * Symbols of a broker account the robot cannot trade (decision 097): `unmapped` match none of our
+ * catalogue's instruments, `unconvertible` have no conversion path to the account's currency.
+ */
+export interface UntradableSymbols {
+  unmapped: string[];
+  unconvertible: string[];
+  /** When the run read them, ISO 8601. */
+  readAt: string;
+}
 
 /** The broker's account as the cTrader picker showed it (decision 091). */
 export interface LinkedBrokerAccount {

@@ -181,6 +181,8 @@ export class TradingPlatformLinksRepository implements TradingPlatformLinksStore
       credentialsKeyId: link.credentials.keyId,
       tokenExpiresAt: link.tokenExpiresAt,
       brokerAccount: link.brokerAccount,
+      // Another account's symbols are not this one's: its run reads them again (decision 101).
+      untradableSymbols: null,
       loggedInAt: now,
       updatedAt: now,
     };

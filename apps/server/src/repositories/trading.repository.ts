@@ -3,7 +3,14 @@ import type { TradeRecord } from '@tradebot/robot';
 import { and, asc, count, desc, eq, gte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
-import { operations, platformAccounts, robotLeases, tradingPlatformLinks } from '../db/schema';
+import {
+  operations,
+  orderIntents,
+  platformAccounts,
+  robotLeases,
+  tradingPlatformLinks,
+  type UntradableSymbols,
+} from '../db/schema';
 import { tradeOf } from '../robot/drizzle-execution-store';
 
 export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
@@ -12,6 +19,24 @@ export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
 export interface HistoryCursor {
   readonly closedAt: number;
   readonly positionId: string;
+}
+
+/** A refused order in the list, newest first: the last row of a page (decision 101). */
+export interface RejectionCursor {
+  readonly decidedAt: number;
+  readonly clientOrderId: string;
+}
+
+/** A refused order as stored on its intent. */
+export interface RejectionRow {
+  readonly clientOrderId: string;
+  readonly decidedAt: number;
+  readonly symbol: string;
+  readonly category: string;
+  readonly side: string;
+  readonly units: number;
+  readonly reason: string | null;
+  readonly brokerCode: string | null;
 }
 
 /** One change of the balance: a deposit or a closed operation's profit, in time order. */
@@ -74,6 +99,13 @@ export interface TradingStore {
     total: number;
     more: boolean;
   }>;
+  /** One page of the account's refused orders, newest first, after `before` (decision 101). */
+  rejectionsPage(
+    accountId: string,
+    options: { limit: number; before: RejectionCursor | undefined },
+  ): Promise<{ rows: RejectionRow[]; more: boolean }>;
+  /** The linked broker account's symbols the robot does not trade, as its run last read them. */
+  untradableSymbols(userId: string): Promise<UntradableSymbols | null>;
   /** Every closed operation since `since`, oldest first (the CSV export). */
   closedSince(accountId: string, since: number | undefined): Promise<TradeRecord[]>;
   /**
@@ -180,6 +212,54 @@ export class TradingRepository implements TradingStore {
       total: totals[0]?.total ?? 0,
       more: rows.length > options.limit,
     };
+  }
+
+  /** One page of the account's refused orders, newest first, after `before` (decision 101). */
+  async rejectionsPage(
+    accountId: string,
+    options: { limit: number; before: RejectionCursor | undefined },
+  ): Promise<{ rows: RejectionRow[]; more: boolean }> {
+    const { before } = options;
+    const rows = await this.db
+      .select({
+        clientOrderId: orderIntents.clientOrderId,
+        decidedAt: orderIntents.decidedAt,
+        symbol: orderIntents.symbol,
+        category: orderIntents.category,
+        side: orderIntents.side,
+        units: orderIntents.units,
+        reason: orderIntents.rejectReason,
+        brokerCode: orderIntents.rejectBrokerCode,
+      })
+      .from(orderIntents)
+      .where(
+        and(
+          eq(orderIntents.accountId, accountId),
+          eq(orderIntents.status, 'rejected'),
+          before === undefined
+            ? undefined
+            : sql`(${orderIntents.decidedAt}, ${orderIntents.clientOrderId}) < (${new Date(before.decidedAt).toISOString()}::timestamptz, ${before.clientOrderId})`,
+        ),
+      )
+      .orderBy(desc(orderIntents.decidedAt), desc(orderIntents.clientOrderId))
+      // One more than asked tells whether another page follows.
+      .limit(options.limit + 1);
+    return {
+      rows: rows
+        .slice(0, options.limit)
+        .map((row) => ({ ...row, decidedAt: row.decidedAt.getTime() })),
+      more: rows.length > options.limit,
+    };
+  }
+
+  /** The linked broker account's symbols the robot does not trade, as its run last read them. */
+  async untradableSymbols(userId: string): Promise<UntradableSymbols | null> {
+    const [row] = await this.db
+      .select({ symbols: tradingPlatformLinks.untradableSymbols })
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId))
+      .limit(1);
+    return row?.symbols ?? null;
   }
 
   /** Every closed operation since `since`, oldest first (the CSV export). */

@@ -21,7 +21,9 @@ import {
   WarmingStrategy,
 } from '@tradebot/robot';
 import { CTraderBroker, CTraderClient, CTraderTokenError } from '@tradebot/robot/ctrader';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { tradingPlatformLinks, type UntradableSymbols } from '../db/schema';
 import { ctraderProtocol } from '../platforms/ctrader/ctrader-accounts';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
@@ -37,6 +39,8 @@ export interface CTraderRunsOptions {
   /** A fresh strategy per account: never the built-in platform's, warmed on simulated history. */
   readonly strategy: () => Strategy;
   readonly onError: (error: unknown, what: string) => void;
+  /** An info-level log line (the run's symbols it does not trade; never a token). */
+  readonly onInfo?: (fields: Record<string, unknown>, message: string) => void;
   readonly onClosureStored?: (accountId: string) => void;
   /** Leases (decision 092): only held accounts run, their writes fenced, their orders gated. */
   readonly fence?: WriteFence;
@@ -62,6 +66,9 @@ export interface CTraderRunsOptions {
  * sides a symbol, a handful of pages each, at the API's 5 historical requests a second).
  */
 export const defaultCTraderWarmUpMs = 2 * 60 * 60 * 1000;
+
+/** How many untradable symbols of each kind the run's log line names (decision 101). */
+const untradableLogSample = 50;
 
 /** Why a linked account's robot cannot trade at its broker now (decision 096). */
 export type BrokerTrouble = 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED';
@@ -258,6 +265,7 @@ export class CTraderRuns {
         now,
       });
       await broker.start();
+      await this.recordUntradable(grant, broker, now());
       const adapter = new PrefixedBroker(broker, `ct${String(grant.ctidTraderAccountId)}-`);
       if (options.fence) {
         gateOrders(adapter, store, options.fence, options.heldBack ?? (() => undefined));
@@ -303,6 +311,51 @@ export class CTraderRuns {
     } catch (error) {
       client.close();
       throw error;
+    }
+  }
+
+  /**
+   * The account's symbols the robot does not trade (decision 097: no instrument of ours, or no
+   * conversion to the account's currency), as this run's adapter read them: stored on the link
+   * for the dashboard (decision 101) and logged once. Only the account still linked is written: a
+   * link to another account since then is that account's run's to fill.
+   */
+  private async recordUntradable(
+    grant: CTraderGrant,
+    broker: CTraderBroker,
+    now: number,
+  ): Promise<void> {
+    const untradable: UntradableSymbols = {
+      unmapped: [...broker.unmappedSymbols(grant.accountId)].sort(),
+      unconvertible: [...broker.unconvertibleSymbols(grant.accountId)].sort(),
+      readAt: new Date(now).toISOString(),
+    };
+    this.options.onInfo?.(
+      {
+        account: grant.accountId,
+        ctidTraderAccountId: grant.ctidTraderAccountId,
+        unmapped: untradable.unmapped.length,
+        unconvertible: untradable.unconvertible.length,
+        // A broker may list a thousand symbols: the log keeps a sample, the link has them all.
+        unmappedSample: untradable.unmapped.slice(0, untradableLogSample),
+        unconvertibleSample: untradable.unconvertible.slice(0, untradableLogSample),
+      },
+      'robot: cTrader account symbols the robot does not trade',
+    );
+    try {
+      await this.options.db
+        .update(tradingPlatformLinks)
+        .set({ untradableSymbols: untradable })
+        .where(
+          and(
+            eq(tradingPlatformLinks.userId, grant.accountId),
+            eq(tradingPlatformLinks.platform, 'ctrader'),
+            sql`(${tradingPlatformLinks.brokerAccount} ->> 'ctidTraderAccountId')::bigint = ${grant.ctidTraderAccountId}`,
+          ),
+        );
+    } catch (error) {
+      // The dashboard misses the list until the next run; trading does not depend on it.
+      this.options.onError(error, `storing the untradable symbols of account ${grant.accountId}`);
     }
   }
 

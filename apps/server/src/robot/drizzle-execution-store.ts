@@ -44,6 +44,7 @@ function intentOf(row: IntentRow): OrderIntent {
     freeMarginAtEntryCents: row.freeMarginAtEntryCents,
     status: row.status as IntentStatus,
     ...(row.rejectReason === null ? {} : { rejectReason: row.rejectReason }),
+    ...(row.rejectBrokerCode === null ? {} : { rejectBrokerCode: row.rejectBrokerCode }),
   };
 }
 
@@ -104,7 +105,13 @@ export interface StoreScope {
 }
 
 type StoreWrite =
-  | { kind: 'status'; clientOrderId: string; status: IntentStatus; rejectReason: string | null }
+  | {
+      kind: 'status';
+      clientOrderId: string;
+      status: IntentStatus;
+      rejectReason: string | null;
+      rejectBrokerCode: string | null;
+    }
   | { kind: 'fill'; trade: TradeRecord }
   | { kind: 'close'; positionId: string; closure: TradeClosure }
   | { kind: 'day'; accountId: string; day: number; equityCents: number };
@@ -227,11 +234,13 @@ export class DrizzleExecutionStore implements ExecutionStore {
         const column = (read: (write: (typeof statuses)[number]) => string | null) =>
           pgArrayLiteral(statuses.map(read));
         const updated = await tx.execute(sql`
-          update ${orderIntents} as i set status = v.status, reject_reason = v.reason
+          update ${orderIntents} as i
+            set status = v.status, reject_reason = v.reason, reject_broker_code = v.code
           from unnest(
             ${column((w) => w.clientOrderId)}::text[],
             ${column((w) => w.status)}::text[],
-            ${column((w) => w.rejectReason)}::text[]) as v(id, status, reason)
+            ${column((w) => w.rejectReason)}::text[],
+            ${column((w) => w.rejectBrokerCode)}::text[]) as v(id, status, reason, code)
           where i.client_order_id = v.id and i.status = 'pending'
             and ${this.fence(sql`i.account_id`)}
           returning i.client_order_id`);
@@ -347,12 +356,14 @@ export class DrizzleExecutionStore implements ExecutionStore {
     clientOrderId: string,
     status: IntentStatus,
     rejectReason?: string,
+    rejectBrokerCode?: string,
   ): Promise<void> {
     return this.enqueue({
       kind: 'status',
       clientOrderId,
       status,
       rejectReason: rejectReason ?? null,
+      rejectBrokerCode: rejectBrokerCode ?? null,
     });
   }
 

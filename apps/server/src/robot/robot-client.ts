@@ -258,6 +258,9 @@ export class RobotClient implements RobotRuntime {
       case 'leases':
         this.options.log.info({ accounts: message.accountIds }, message.message);
         return;
+      case 'info':
+        this.options.log.info(message.fields, message.message);
+        return;
       case 'released':
         for (const accountId of message.accountIds) {
           this.projections.delete(accountId);

@@ -60,6 +60,8 @@ export interface RobotCoreOptions {
     readonly retryFirstMs?: number;
   };
   readonly onError: (error: unknown, what: string) => void;
+  /** An info-level log line from the robot (no token, no secret). */
+  readonly onInfo?: (fields: Record<string, unknown>, message: string) => void;
   /** Told once an operation's closure is in the database. */
   readonly onClosureStored?: (accountId: string) => void;
   /**
@@ -185,6 +187,7 @@ export class RobotCore {
         events,
         strategy: options.ctrader.strategy,
         onError: options.onError,
+        ...(options.onInfo ? { onInfo: options.onInfo } : {}),
         ...(options.ctrader.onBrokerStatus
           ? { onBrokerStatus: options.ctrader.onBrokerStatus }
           : {}),

@@ -124,6 +124,9 @@ export class RobotHost {
           message: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
       },
+      onInfo: (fields, message) => {
+        port.postMessage({ type: 'info', message, fields });
+      },
       onClosureStored: (accountId) => {
         host.queue({ type: 'ClosureStored', accountId });
       },

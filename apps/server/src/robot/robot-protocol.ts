@@ -207,6 +207,12 @@ export type HostMessage =
   /** What happened since the last message: sent before any answer, so an answer follows it. */
   | { readonly type: 'events'; readonly events: readonly RobotEvent[] }
   | { readonly type: 'failure'; readonly what: string; readonly message: string }
+  /** An info-level line for the main thread's log (no token, no secret). */
+  | {
+      readonly type: 'info';
+      readonly message: string;
+      readonly fields: Readonly<Record<string, unknown>>;
+    }
   /** Leases (decision 092): what the keeper did, for the log. */
   | { readonly type: 'leases'; readonly message: string; readonly accountIds: readonly string[] }
   /** Leases: this process no longer trades these accounts (their projections are dropped). */

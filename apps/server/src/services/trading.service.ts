@@ -1,9 +1,13 @@
 import {
   categories,
+  orderRejectionReasons,
   historyPeriodMs,
   historyPageSize,
   type EquityPoint,
   type HistoryPeriod,
+  type OrderRejection,
+  type OrderRejectionReason,
+  type OrderRejectionsPage,
   type RobotHolder,
   type RobotIdleReason,
   type RobotSettingsView,
@@ -11,10 +15,16 @@ import {
   type TradeRow,
   type TradingAccount,
   type TradingData,
+  type UntradableSymbolsView,
 } from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import type { Clock } from '../repositories/clock';
-import type { HistoryCursor, TradingStore } from '../repositories/trading.repository';
+import type {
+  HistoryCursor,
+  RejectionCursor,
+  RejectionRow,
+  TradingStore,
+} from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
@@ -70,6 +80,41 @@ function decodeCursor(cursor: string): HistoryCursor {
   const match = /^(\d{1,15}):([\w.-]{1,100})$/.exec(cursor);
   if (!match?.[1] || !match[2]) throw new TradingCursorInvalid();
   return { closedAt: Number(match[1]), positionId: match[2] };
+}
+
+/** `decidedAt:clientOrderId` of the last refused order of a page (decision 101). */
+function encodeRejectionCursor(row: RejectionRow): string {
+  return `${String(row.decidedAt)}:${row.clientOrderId}`;
+}
+
+function decodeRejectionCursor(cursor: string): RejectionCursor {
+  const match = /^(\d{1,15}):(.{1,250})$/.exec(cursor);
+  if (!match?.[1] || !match[2]) throw new TradingCursorInvalid();
+  return { decidedAt: Number(match[1]), clientOrderId: match[2] };
+}
+
+const knownRejectionReasons: ReadonlySet<string> = new Set(orderRejectionReasons);
+
+/**
+ * A refused order as the dashboard lists it. A reason this version does not know (a later
+ * robot's) reads as the broker's own refusal, with its code when there is one.
+ */
+function orderRejectionOf(row: RejectionRow, catalogue: InstrumentCatalogue): OrderRejection {
+  const instrument = catalogue.get(row.symbol);
+  return {
+    id: row.clientOrderId,
+    at: new Date(row.decidedAt).toISOString(),
+    symbol: row.symbol,
+    OutputName: instrument?.outputName ?? row.symbol,
+    category: instrument?.category ?? 'forex',
+    side: row.side === 'sale' ? 'sale' : 'buy',
+    units: row.units,
+    reason:
+      row.reason !== null && knownRejectionReasons.has(row.reason)
+        ? (row.reason as OrderRejectionReason)
+        : 'BROKER_REJECTED',
+    brokerCode: row.brokerCode,
+  };
 }
 
 function robotSettingsView(row: SettingsRow): RobotSettingsView {
@@ -494,5 +539,34 @@ export class TradingService {
       ),
     );
     return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit')] });
+  }
+
+  /**
+   * The account's refused orders, newest first, a page at a time (decision 101): on the built-in
+   * platform and at a linked broker alike, each with our reason and the broker's own code.
+   */
+  async orderRejections(
+    user: UserRow,
+    query: { limit: number; before?: string | undefined },
+  ): Promise<OrderRejectionsPage> {
+    await this.requireLinked(user);
+    const before = query.before === undefined ? undefined : decodeRejectionCursor(query.before);
+    const page = await this.trading.rejectionsPage(user.id, { limit: query.limit, before });
+    const last = page.rows.at(-1);
+    return {
+      rejections: page.rows.map((row) => orderRejectionOf(row, this.catalogue)),
+      nextCursor: last && page.more ? encodeRejectionCursor(last) : null,
+    };
+  }
+
+  /**
+   * A linked broker account's symbols the robot does not trade (decision 101); not applicable
+   * on the built-in platform, which lists only our instruments.
+   */
+  async untradableSymbols(user: UserRow): Promise<UntradableSymbolsView> {
+    await this.requireLinked(user);
+    const link = await this.trading.accountLink(user.id);
+    if (link.kind === 'simulated') return { applicable: false, symbols: null };
+    return { applicable: true, symbols: await this.trading.untradableSymbols(user.id) };
   }
 }

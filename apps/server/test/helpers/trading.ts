@@ -44,6 +44,12 @@ export interface RobotTestContext extends TestContext {
   publisher: RecordingPublisher;
 }
 
+/** What a robot test may give the app besides the robot's own set-up (a log stream, timers). */
+type RobotAppExtras = Pick<
+  AppDependencies,
+  'billingTimers' | 'notificationTimers' | 'pushAgent' | 'logStream'
+>;
+
 /**
  * The real app with the robot on, on a clock the test moves, the market advanced by hand, and a
  * strategy that signals on every tick (the signal model needs hours of quotes to signal at
@@ -53,9 +59,9 @@ export function useRobotApp(
   /** A function is read when each test starts (ports chosen in beforeAll). */
   env: Record<string, string> | (() => Record<string, string>) = {},
   dependencies:
-    | Pick<AppDependencies, 'billingTimers' | 'notificationTimers' | 'pushAgent'>
+    | RobotAppExtras
     /** Read when each test starts (an agent made in beforeAll). */
-    | (() => Pick<AppDependencies, 'billingTimers' | 'notificationTimers' | 'pushAgent'>) = {},
+    | (() => RobotAppExtras) = {},
 ): RobotTestContext {
   const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
   const publisher = new RecordingPublisher();

@@ -139,7 +139,12 @@ export class OrderExecution {
     if (!intent) return;
     this.book.settleUnfilled(intent);
     this.work.track(
-      this.deps.store.updateIntentStatus(intent.clientOrderId, 'rejected', rejection.reason),
+      this.deps.store.updateIntentStatus(
+        intent.clientOrderId,
+        'rejected',
+        rejection.reason,
+        rejection.brokerCode,
+      ),
     );
     this.deps.events.publish({
       type: 'OrderRejected',

@@ -20,6 +20,8 @@ export interface ExecutionStore {
     clientOrderId: string,
     status: IntentStatus,
     rejectReason?: string,
+    /** A real broker's own code for a rejection (decision 101). */
+    rejectBrokerCode?: string,
   ): Promise<void>;
   /** One write, one transaction: the intent becomes filled and its trade is recorded. */
   recordFill(trade: TradeRecord): Promise<void>;
@@ -101,13 +103,14 @@ export class InMemoryExecutionStore implements ExecutionStore {
     clientOrderId: string,
     status: IntentStatus,
     rejectReason?: string,
+    rejectBrokerCode?: string,
   ): Promise<void> {
     this.catchUp();
     const intent = this.intents.get(clientOrderId);
     if (intent && !this.options.keepHistory && status !== 'pending') {
       this.intents.delete(clientOrderId);
     } else if (intent) {
-      this.intents.set(clientOrderId, plainIntent(intent, status, rejectReason));
+      this.intents.set(clientOrderId, plainIntent(intent, status, rejectReason, rejectBrokerCode));
     }
     return Promise.resolve();
   }

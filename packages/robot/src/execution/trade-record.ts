@@ -25,6 +25,8 @@ export interface OrderIntent {
   readonly freeMarginAtEntryCents: Cents;
   readonly status: IntentStatus;
   readonly rejectReason?: string;
+  /** A real broker's own error code for a rejection, when it gave one. */
+  readonly rejectBrokerCode?: string;
 }
 
 /** What all the orders of one signal share: its market and model figures. */
@@ -96,6 +98,7 @@ export function plainIntent(
   intent: OrderIntent,
   status: IntentStatus = intent.status,
   rejectReason: string | undefined = intent.rejectReason,
+  rejectBrokerCode: string | undefined = intent.rejectBrokerCode,
 ): OrderIntent {
   return {
     clientOrderId: intent.clientOrderId,
@@ -116,6 +119,7 @@ export function plainIntent(
     freeMarginAtEntryCents: intent.freeMarginAtEntryCents,
     status,
     ...(rejectReason === undefined ? {} : { rejectReason }),
+    ...(rejectBrokerCode === undefined ? {} : { rejectBrokerCode }),
   };
 }
 

@@ -6,8 +6,12 @@ import {
   getAllDataResponseSchema,
   historyCsvQuerySchema,
   killSwitchResponseSchema,
+  orderRejectionsQuerySchema,
+  orderRejectionsResponseSchema,
   settingsRequestSchema,
   settingsResponseSchema,
+  untradableSymbolsResponseSchema,
+  v1Paths,
 } from '@tradebot/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,6 +37,39 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await trading.tradingData(userOf(request), request.query) }),
+  );
+
+  app.get(
+    v1Paths.orderRejections,
+    {
+      schema: {
+        tags: ['trading'],
+        summary: "The account's refused orders, newest first, with their reason",
+        description:
+          'Orders the platform or the broker refused (decision 101): when the robot decided ' +
+          'each, the instrument, the side, our reason and the broker code when the broker ' +
+          'gave one. Paged like the closed history: `limit`, then `before` = `nextCursor`.',
+        security: [{ bearer: [] }],
+        querystring: orderRejectionsQuerySchema,
+        response: { 200: orderRejectionsResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({
+      data: await trading.orderRejections(userOf(request), request.query),
+    }),
+  );
+
+  app.get(
+    v1Paths.untradableSymbols,
+    {
+      schema: {
+        tags: ['trading'],
+        summary: "A linked broker account's symbols the robot does not trade, and why",
+        security: [{ bearer: [] }],
+        response: { 200: untradableSymbolsResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({ data: await trading.untradableSymbols(userOf(request)) }),
   );
 
   app.post(

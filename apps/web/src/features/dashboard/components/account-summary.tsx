@@ -1,4 +1,5 @@
 import type { AccountKind, TradingAccount } from '@tradebot/contract';
+import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card';
 import { Meter } from '../../../components/ui/meter';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -14,11 +15,14 @@ export function AccountSummary({
   account,
   accountKind,
   loading,
+  footer,
 }: {
   account: TradingAccount | null;
   /** Where the account lives: said on every view, simulated until a real account is linked. */
   accountKind: AccountKind | null;
   loading: boolean;
+  /** Said under the figures (a broker account's instruments the robot does not trade). */
+  footer?: ReactNode;
 }) {
   const { t, language } = useTranslation('dashboard');
   const numberLocale = useNumberLocale(language);
@@ -76,6 +80,7 @@ export function AccountSummary({
           </div>
         </div>
       )}
+      {footer}
     </Card>
   );
 }

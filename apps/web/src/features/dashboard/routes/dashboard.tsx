@@ -16,9 +16,11 @@ import { HistorySection } from '../components/history-section';
 import { LiveDataError } from '../components/live-data-error';
 import { OpenOperations } from '../components/open-operations';
 import { OperationDetail } from '../components/operation-detail';
+import { OrderRejections } from '../components/order-rejections';
 import { RobotState } from '../components/robot-state';
 import { StopEverything } from '../components/stop-everything';
 import { SwitchOnStep } from '../components/switch-on-step';
+import { UntradableSymbols } from '../components/untradable-symbols';
 import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
 
 /**
@@ -118,6 +120,11 @@ export default function DashboardRoute() {
               account={account}
               accountKind={live.data?.accountKind ?? null}
               loading={loading}
+              footer={
+                <UntradableSymbols
+                  linkedBroker={live.data !== undefined && live.data.accountKind !== 'simulated'}
+                />
+              }
             />
             {!phone && (
               <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />
@@ -145,6 +152,8 @@ export default function DashboardRoute() {
         ) : (
           historySection('all')
         )}
+        {/* Refused orders and why, on every platform (decision 101). */}
+        <OrderRejections />
         <OperationDetail
           row={selected}
           onClose={() => {
