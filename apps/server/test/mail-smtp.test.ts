@@ -87,6 +87,6 @@ describe('with SMTP_URL set', () => {
     expect(parsed.subject).toBe('Seu código para recuperar a senha');
     expect(parsed.text).toMatch(/^Olá, María:/);
     expect(parsed.text).toMatch(/^\s{4}\d{6}$/m);
-    expect(parsed.html).toContain('<html lang="pt">');
+    expect(parsed.html).toContain('<html dir="ltr" lang="pt">');
   });
 });

@@ -55,7 +55,7 @@ describe('password recovery by e-mailed code', () => {
     const parsed = await simpleParser(mail);
     expect(parsed.subject).toBe('Seu código para recuperar a senha');
     expect(parsed.to).toMatchObject({ text: email });
-    expect(parsed.html).toContain('<html lang="pt">');
+    expect(parsed.html).toContain('<html dir="ltr" lang="pt">');
     expect(codeIn(mail)).toMatch(/^\d{6}$/);
   });
 

@@ -76,7 +76,7 @@ describe('contact (spec §2, decision 056)', () => {
     expect(toUser?.text).toContain('Respondemos em até 24 horas úteis');
     // Monday 23 November, 15:00 in the operator's zone.
     expect(toUser?.text).toMatch(/segunda-feira, 23 de novembro de 2026.*15:00/);
-    expect(toUser?.html).toContain('<html lang="pt">');
+    expect(toUser?.html).toContain('<html dir="ltr" lang="pt">');
   });
 
   it('validates every field with localized messages and stores nothing', async () => {

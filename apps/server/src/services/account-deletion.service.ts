@@ -69,10 +69,11 @@ export class AccountDeletionService {
     await this.deps.eraser.eraseAccount(user.id, user.email, anonymised, this.deps.clock.now());
     await this.deps.onUserChanged(user.id);
     await this.deps.onSessionsRevoked({ userId: user.id });
-    const message = accountDeletedMail(accountLanguage(user), user.email, {
+    accountDeletedMail(accountLanguage(user), user.email, {
       name: user.name,
       keptYears: paymentRecordsKeptYears,
-    });
-    this.deps.mailer.send(message).catch(this.deps.onMailFailure);
+    })
+      .then((message) => this.deps.mailer.send(message))
+      .catch(this.deps.onMailFailure);
   }
 }

@@ -106,12 +106,13 @@ export class AccountSettingsService {
     await this.deps.onUserChanged(user.id);
     for (const id of ended) await this.deps.onSessionsRevoked({ sessionId: id });
     const language = accountLanguage(user);
-    const message = passwordChangedMail(language, user.email, {
+    passwordChangedMail(language, user.email, {
       name: user.name,
       changedAt: now.toISOString().slice(0, 16).replace('T', ' '),
       recoverUrl: this.deps.forgotPasswordUrl(language),
-    });
-    this.deps.mailer.send(message).catch(this.deps.onMailFailure);
+    })
+      .then((message) => this.deps.mailer.send(message))
+      .catch(this.deps.onMailFailure);
     return { signedOut: ended.length };
   }
 

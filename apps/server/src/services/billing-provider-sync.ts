@@ -370,7 +370,7 @@ export class BillingProviderSync {
     const gift = await this.repository.giftOf(user.id);
     try {
       await this.options.mailer.send(
-        paymentReceiptMail(language, user.email, user.name, {
+        await paymentReceiptMail(language, user.email, user.name, {
           plan: payment.plan,
           amount: formatAmount(language, payment.amountCents),
           paidAt: formatDay(language, payment.paidAt),
@@ -401,7 +401,7 @@ export class BillingProviderSync {
       payment.refundReason === 'duplicate_subscription' ? duplicateRefundMail : refundMail;
     try {
       await this.options.mailer.send(
-        mail(language, user.email, user.name, formatAmount(language, payment.amountCents)),
+        await mail(language, user.email, user.name, formatAmount(language, payment.amountCents)),
       );
     } catch (error) {
       this.options.onError(error, 'sending a refund notice');

@@ -67,16 +67,19 @@ export class ContactService {
       replyWorkingHours: supportReplyWorkingHours,
       timeZone: this.desk.calendar.timeZone,
     };
-    const notification = supportNotificationMail({
+    supportNotificationMail({
       ...mail,
       to: this.desk.email,
       name: `${user.name} ${user.lastName}`,
       userEmail: user.email,
       messageId: stored.id,
       consoleUrl: this.desk.consoleUrl(stored.id),
-    });
-    this.mailer.send(notification).catch(this.onMailFailure);
-    this.mailer.send(contactAcknowledgementMail(mail)).catch(this.onMailFailure);
+    })
+      .then((notification) => this.mailer.send(notification))
+      .catch(this.onMailFailure);
+    contactAcknowledgementMail(mail)
+      .then((acknowledgement) => this.mailer.send(acknowledgement))
+      .catch(this.onMailFailure);
     return {
       id: stored.id,
       dueAt: dueAt.toISOString(),

@@ -95,16 +95,16 @@ export class EmailChangeService {
     const confirmPage = page(language, '/confirm-email');
     await mailer.send(
       free
-        ? confirmEmailChangeMail(language, email, {
+        ? await confirmEmailChangeMail(language, email, {
             name: user.name,
             oldEmail: user.email,
             link: `${confirmPage}?token=${encodeURIComponent(token)}`,
             validHours: emailChangePolicy.validHours,
           })
-        : emailTakenMail(language, email),
+        : await emailTakenMail(language, email),
     );
     await mailer.send(
-      emailChangeNoticeMail(language, user.email, {
+      await emailChangeNoticeMail(language, user.email, {
         name: user.name,
         newEmail: email,
         undoLink: `${confirmPage}?undo_token=${encodeURIComponent(undoToken)}`,

@@ -46,7 +46,9 @@ export class EmailSubscriptionService {
     );
     if (mailNow) {
       // After the answer, as the recovery code: the mail's latency is not the visitor's wait.
-      this.mailer.send(freeMonthCodeMail(language, address, code.code)).catch(this.onMailFailure);
+      freeMonthCodeMail(language, address, code.code)
+        .then((message) => this.mailer.send(message))
+        .catch(this.onMailFailure);
     }
     return 'subscribed' as const;
   }

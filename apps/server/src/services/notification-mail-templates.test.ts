@@ -10,6 +10,9 @@ import {
 /** E-mails write a broker account's amounts in its own currency (decision 097). */
 const links = { dashboard: 'https://tradebot.test/dashboard', settings: 'https://tradebot.test/s' };
 const plain = (text: string) => text.replace(/\s/g, ' ');
+/** An e-mail's text part, its white space as single spaces. */
+const textOf = async (...args: Parameters<typeof notificationMail>) =>
+  plain((await notificationMail(...args)).text);
 
 function row(kind: OutboxRow['kind'], payload: object): OutboxRow {
   return {
@@ -34,21 +37,29 @@ const closed: OperationNotice = {
 };
 
 describe('notification e-mails in the account currency', () => {
-  it('writes an operation result in reais, in Spanish and in Portuguese', () => {
-    const es = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', closed)], links, 'demo')
-        .text,
+  it('writes an operation result in reais, in Spanish and in Portuguese', async () => {
+    const es = await textOf(
+      'es',
+      'a@b.test',
+      'Ana',
+      [row('operation_closed', closed)],
+      links,
+      'demo',
     );
-    const pt = plain(
-      notificationMail('pt', 'a@b.test', 'Ana', [row('operation_closed', closed)], links, 'demo')
-        .text,
+    const pt = await textOf(
+      'pt',
+      'a@b.test',
+      'Ana',
+      [row('operation_closed', closed)],
+      links,
+      'demo',
     );
     expect(es).toContain('+BRL 92,02');
     expect(pt).toContain('+BRL 92,02');
     expect(`${es}${pt}`).not.toContain('USD 92');
   });
 
-  it('writes margin warnings and day summaries in reais', () => {
+  it('writes margin warnings and day summaries in reais', async () => {
     const margin: MarginNotice = {
       equity: 12_000,
       usedMargin: 9_985.1,
@@ -67,23 +78,36 @@ describe('notification e-mails in the account currency', () => {
       open: 0,
       currency: 'BRL',
     };
-    const warning = plain(
-      notificationMail('pt', 'a@b.test', 'Ana', [row('margin_warning', margin)], links, 'demo')
-        .text,
+    const warning = await textOf(
+      'pt',
+      'a@b.test',
+      'Ana',
+      [row('margin_warning', margin)],
+      links,
+      'demo',
     );
     expect(warning).toContain('BRL 9.985,10');
-    const summary = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('daily_summary', day)], links, 'demo').text,
+    const summary = await textOf(
+      'es',
+      'a@b.test',
+      'Ana',
+      [row('daily_summary', day)],
+      links,
+      'demo',
     );
     expect(summary).toContain('BRL 20.092,02');
     expect(summary).toContain('+BRL 92,02');
   });
 
-  it('reads a notice recorded before currencies as dollars', () => {
+  it('reads a notice recorded before currencies as dollars', async () => {
     const { currency: _dropped, ...before } = closed;
-    const text = plain(
-      notificationMail('es', 'a@b.test', 'Ana', [row('operation_closed', before)], links, 'demo')
-        .text,
+    const text = await textOf(
+      'es',
+      'a@b.test',
+      'Ana',
+      [row('operation_closed', before)],
+      links,
+      'demo',
     );
     expect(text).toContain('+USD 92,02');
   });
@@ -91,21 +115,18 @@ describe('notification e-mails in the account currency', () => {
 
 describe('what an e-mail says its figures are', () => {
   const mail = (language: 'es' | 'pt', kind: 'simulated' | 'demo' | 'live') =>
-    plain(
-      notificationMail(language, 'a@b.test', 'Ana', [row('operation_closed', closed)], links, kind)
-        .text,
-    );
+    textOf(language, 'a@b.test', 'Ana', [row('operation_closed', closed)], links, kind);
 
-  it('says simulated money only for the built-in platform, and real money for a live account', () => {
-    expect(mail('es', 'simulated')).toContain('plataforma simulada de Tradebot');
-    expect(mail('pt', 'simulated')).toContain('plataforma simulada do Tradebot');
+  it('says simulated money only for the built-in platform, and real money for a live account', async () => {
+    expect(await mail('es', 'simulated')).toContain('plataforma simulada de Tradebot');
+    expect(await mail('pt', 'simulated')).toContain('plataforma simulada do Tradebot');
     for (const language of ['es', 'pt'] as const) {
-      expect(mail(language, 'demo')).not.toContain('plataforma simulada');
-      expect(mail(language, 'live')).not.toContain('simulad');
+      expect(await mail(language, 'demo')).not.toContain('plataforma simulada');
+      expect(await mail(language, 'live')).not.toContain('simulad');
     }
-    expect(mail('es', 'demo')).toContain('cuenta demo en tu bróker cTrader');
-    expect(mail('pt', 'demo')).toContain('conta demo na sua corretora cTrader');
-    expect(mail('es', 'live')).toContain('opera con tu dinero y puedes perderlo');
-    expect(mail('pt', 'live')).toContain('opera com o seu dinheiro e você pode perdê-lo');
+    expect(await mail('es', 'demo')).toContain('cuenta demo en tu bróker cTrader');
+    expect(await mail('pt', 'demo')).toContain('conta demo na sua corretora cTrader');
+    expect(await mail('es', 'live')).toContain('opera con tu dinero y puedes perderlo');
+    expect(await mail('pt', 'live')).toContain('opera com o seu dinheiro e você pode perdê-lo');
   });
 });

@@ -1,7 +1,8 @@
 import type { AccountKind, Language } from '@tradebot/contract';
+import { translator } from '../i18n';
+import { renderMail } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { OutboxRow } from '../repositories/notifications.repository';
-import { linkMail, type Part } from './registration-mail-templates';
 
 /** An operation as the outbox keeps it (decision 088): what an e-mail shows of it. */
 export interface OperationNotice {
@@ -71,158 +72,6 @@ const longDate = (language: Language, date: string) =>
     timeZone: 'UTC',
   }).format(new Date(`${date}T12:00:00Z`));
 
-interface NotificationCopy {
-  greeting: (name: string) => string;
-  operationsSubject: (opened: number, closed: number) => string;
-  operationsIntro: string;
-  opened: (side: string, name: string, lots: string, price: string) => string;
-  closed: (side: string, name: string, price: string, profit: string, reason: string) => string;
-  sides: Record<OperationNotice['side'], string>;
-  reasons: Record<NonNullable<OperationNotice['closeReason']>, string>;
-  stopLossSubject: (name: string) => string;
-  stopLossIntro: (name: string, profit: string) => string;
-  stopLossWhy: string;
-  robotStoppedSubject: string;
-  robotStopped: Record<RobotStopReason, string>;
-  killClosed: (count: number) => string;
-  marginSubject: string;
-  marginIntro: (level: string) => string;
-  marginFigures: (equity: string, used: string, free: string) => string;
-  marginWhat: string;
-  summarySubject: (date: string) => string;
-  summaryClosed: (closed: number, won: number, lost: number) => string;
-  summaryNone: string;
-  summaryProfit: (profit: string) => string;
-  summaryAccount: (balance: string, equity: string, open: number) => string;
-  dashboardButton: string;
-  settingsButton: string;
-  /** What the e-mail's figures are, by where the account lives (decision 097). */
-  accountKind: Record<AccountKind, string>;
-  risk: string;
-  why: string;
-  signature: string;
-}
-
-const copy: Record<Language, NotificationCopy> = {
-  es: {
-    greeting: (name) => `Hola, ${name}:`,
-    operationsSubject: (opened, closed) =>
-      `Tu robot: ${opened} ${opened === 1 ? 'operación abierta' : 'operaciones abiertas'}, ${closed} ${closed === 1 ? 'cerrada' : 'cerradas'}`,
-    operationsIntro: 'El robot movió tu cuenta:',
-    opened: (side, name, lots, price) => `Abrió: ${side} ${name}, ${lots} lotes a ${price}.`,
-    closed: (side, name, price, profit, reason) =>
-      `Cerró: ${side} ${name} a ${price}, ${reason}. Resultado: ${profit}.`,
-    sides: { buy: 'compra de', sale: 'venta de' },
-    reasons: {
-      tp: 'al alcanzar el objetivo',
-      sl: 'en el stop-loss',
-      closeout: 'por falta de margen',
-      kill: 'por la parada de emergencia',
-    },
-    stopLossSubject: (name) => `Stop-loss en ${name}`,
-    stopLossIntro: (name, profit) =>
-      `Una operación en ${name} se cerró en su stop-loss. Resultado: ${profit}.`,
-    stopLossWhy:
-      'El stop-loss limita la pérdida de cada operación; el robot sigue operando según tu nivel de riesgo.',
-    robotStoppedSubject: 'Tu robot se detuvo',
-    robotStopped: {
-      daily_loss_limit:
-        'Tu robot dejó de abrir operaciones por hoy: alcanzó el límite de pérdida diaria de tu nivel de riesgo. Vuelve a operar mañana (hora UTC).',
-      kill_switch:
-        'Tu robot se apagó con la parada de emergencia: no abrirá operaciones nuevas hasta que lo enciendas.',
-      access_ended:
-        'Tu acceso terminó, así que tu robot no abre operaciones nuevas ni puede encenderse hasta que pagues. Puedes ver tus operaciones abiertas y cerrarlas.',
-      broker_reconnect_needed:
-        'Tu bróker cTrader desconectó a Tradebot: ya no acepta su autorización (venció o la retiraste). Tu robot no abre operaciones nuevas allí; las abiertas siguen en el bróker con su stop loss y take profit. Para reconectarla, desvincula tu cuenta en Configuración de la cuenta y vuelve a vincularla con cTrader.',
-    },
-    killClosed: (count) =>
-      count === 1 ? 'Se cerró 1 operación abierta.' : `Se cerraron ${count} operaciones abiertas.`,
-    marginSubject: 'Aviso de margen en tu cuenta',
-    marginIntro: (level) =>
-      `El nivel de margen de tu cuenta bajó a ${level}. Si baja al 50 %, la plataforma cierra operaciones, empezando por la que más pierde.`,
-    marginFigures: (equity, used, free) =>
-      `Capital: ${equity}. Margen usado: ${used}. Margen libre: ${free}.`,
-    marginWhat:
-      'Puedes esperar, bajar tu nivel de riesgo o cerrar todo desde la configuración del robot.',
-    summarySubject: (date) => `Tu resumen del ${date}`,
-    summaryClosed: (closed, won, lost) =>
-      `Hoy se ${closed === 1 ? 'cerró 1 operación' : `cerraron ${closed} operaciones`}: ${won} con ganancia y ${lost} con pérdida.`,
-    summaryNone: 'Hoy no se cerró ninguna operación.',
-    summaryProfit: (profit) => `Resultado del día: ${profit}.`,
-    summaryAccount: (balance, equity, open) =>
-      `Saldo: ${balance}. Capital: ${equity}. Operaciones abiertas: ${open}.`,
-    dashboardButton: 'Ver mi panel',
-    settingsButton: 'Elegir qué avisos recibo',
-    accountKind: {
-      simulated:
-        'Cifras de tu cuenta en la plataforma simulada de Tradebot: el dinero es simulado.',
-      demo: 'Cifras de tu cuenta demo en tu bróker cTrader: dinero simulado del bróker, con sus precios.',
-      live: 'Cifras de tu cuenta real en tu bróker cTrader: el robot opera con tu dinero y puedes perderlo.',
-    },
-    risk: 'Invertir implica riesgos. El robot no garantiza ganancias y los resultados pasados no aseguran resultados futuros.',
-    why: 'Recibes este aviso porque lo activaste (o lo dejaste activado) en la configuración de tu robot.',
-    signature: 'El equipo de Tradebot',
-  },
-  pt: {
-    greeting: (name) => `Olá, ${name}:`,
-    operationsSubject: (opened, closed) =>
-      `Seu robô: ${opened} ${opened === 1 ? 'operação aberta' : 'operações abertas'}, ${closed} ${closed === 1 ? 'fechada' : 'fechadas'}`,
-    operationsIntro: 'O robô movimentou sua conta:',
-    opened: (side, name, lots, price) => `Abriu: ${side} ${name}, ${lots} lotes a ${price}.`,
-    closed: (side, name, price, profit, reason) =>
-      `Fechou: ${side} ${name} a ${price}, ${reason}. Resultado: ${profit}.`,
-    sides: { buy: 'compra de', sale: 'venda de' },
-    reasons: {
-      tp: 'ao atingir o alvo',
-      sl: 'no stop-loss',
-      closeout: 'por falta de margem',
-      kill: 'pela parada de emergência',
-    },
-    stopLossSubject: (name) => `Stop-loss em ${name}`,
-    stopLossIntro: (name, profit) =>
-      `Uma operação em ${name} foi fechada no stop-loss. Resultado: ${profit}.`,
-    stopLossWhy:
-      'O stop-loss limita a perda de cada operação; o robô continua operando conforme seu nível de risco.',
-    robotStoppedSubject: 'Seu robô parou',
-    robotStopped: {
-      daily_loss_limit:
-        'Seu robô parou de abrir operações por hoje: atingiu o limite de perda diária do seu nível de risco. Ele volta a operar amanhã (horário UTC).',
-      kill_switch:
-        'Seu robô foi desligado com a parada de emergência: não abrirá operações novas até que você o ligue.',
-      access_ended:
-        'Seu acesso terminou, então seu robô não abre operações novas nem pode ser ligado até que você pague. Você pode ver suas operações abertas e fechá-las.',
-      broker_reconnect_needed:
-        'Sua corretora cTrader desconectou a Tradebot: não aceita mais a autorização dela (venceu ou você a retirou). Seu robô não abre operações novas lá; as abertas continuam na corretora com stop loss e take profit. Para reconectá-la, desvincule sua conta em Configurações da conta e vincule-a de novo com a cTrader.',
-    },
-    killClosed: (count) =>
-      count === 1 ? '1 operação aberta foi fechada.' : `${count} operações abertas foram fechadas.`,
-    marginSubject: 'Aviso de margem na sua conta',
-    marginIntro: (level) =>
-      `O nível de margem da sua conta caiu para ${level}. Se cair a 50 %, a plataforma fecha operações, começando pela que mais perde.`,
-    marginFigures: (equity, used, free) =>
-      `Patrimônio: ${equity}. Margem usada: ${used}. Margem livre: ${free}.`,
-    marginWhat:
-      'Você pode esperar, baixar seu nível de risco ou fechar tudo na configuração do robô.',
-    summarySubject: (date) => `Seu resumo de ${date}`,
-    summaryClosed: (closed, won, lost) =>
-      `Hoje ${closed === 1 ? '1 operação foi fechada' : `${closed} operações foram fechadas`}: ${won} com lucro e ${lost} com perda.`,
-    summaryNone: 'Hoje nenhuma operação foi fechada.',
-    summaryProfit: (profit) => `Resultado do dia: ${profit}.`,
-    summaryAccount: (balance, equity, open) =>
-      `Saldo: ${balance}. Patrimônio: ${equity}. Operações abertas: ${open}.`,
-    dashboardButton: 'Ver meu painel',
-    settingsButton: 'Escolher quais avisos recebo',
-    accountKind: {
-      simulated: 'Valores da sua conta na plataforma simulada do Tradebot: o dinheiro é simulado.',
-      demo: 'Valores da sua conta demo na sua corretora cTrader: dinheiro simulado da corretora, com os preços dela.',
-      live: 'Valores da sua conta real na sua corretora cTrader: o robô opera com o seu dinheiro e você pode perdê-lo.',
-    },
-    risk: 'Investir envolve riscos. O robô não garante lucro e resultados passados não asseguram resultados futuros.',
-    why: 'Você recebe este aviso porque o ativou (ou o deixou ativado) na configuração do seu robô.',
-    signature: 'Equipe Tradebot',
-  },
-};
-
 export interface NotificationLinks {
   readonly dashboard: string;
   readonly settings: string;
@@ -230,7 +79,8 @@ export interface NotificationLinks {
 
 /**
  * One e-mail for the rows of one delivery (decision 088): a batch of operations opened and
- * closed, or one event. Figures as they are, good or bad; never a promise.
+ * closed, or one event. Figures as they are, good or bad; never a promise. The footer says what
+ * the figures are by where the account lives (decision 097), and where to turn the mails off.
  */
 export function notificationMail(
   language: Language,
@@ -239,19 +89,26 @@ export function notificationMail(
   rows: readonly OutboxRow[],
   links: NotificationLinks,
   accountKind: AccountKind,
-): MailMessage {
-  const text = copy[language];
+): Promise<MailMessage> {
+  const t = translator(language);
   const { subject, lines } = notificationContent(language, rows);
-  const parts: Part[] = [{ text: text.greeting(name) }, ...lines.map((line) => ({ text: line }))];
-  parts.push(
-    { link: links.dashboard, label: text.dashboardButton },
-    { text: text.accountKind[accountKind] },
-    { text: text.risk },
-    { text: text.why },
-    { link: links.settings, label: text.settingsButton },
-    { text: text.signature },
-  );
-  return linkMail(language, to, subject, parts);
+  return renderMail({
+    language,
+    to,
+    subject,
+    blocks: [
+      { p: t('greeting', { name }) },
+      ...lines.map((line) => ({ p: line })),
+      { button: t('notification.dashboardButton'), href: links.dashboard },
+    ],
+    footer: [
+      { p: t(`notification.accountKind.${accountKind}`) },
+      { p: t('notification.risk') },
+      { p: t('notification.why') },
+      { button: t('notification.settingsButton'), href: links.settings },
+      { p: t('signature') },
+    ],
+  });
 }
 
 /** The same delivery as a push notification: the subject, its first line, the dashboard. */
@@ -269,89 +126,96 @@ function notificationContent(
   language: Language,
   rows: readonly OutboxRow[],
 ): { subject: string; lines: string[] } {
-  const text = copy[language];
+  const t = translator(language);
   const first = rows[0];
   if (!first) throw new Error('a delivery without rows');
-  const parts: { text: string }[] = [];
+  const lines: string[] = [];
   let subject: string;
   switch (first.kind) {
     case 'operation_opened':
     case 'operation_closed': {
-      const opened = rows.filter((row) => row.kind === 'operation_opened');
-      const closed = rows.filter((row) => row.kind === 'operation_closed');
-      subject = text.operationsSubject(opened.length, closed.length);
-      parts.push({ text: text.operationsIntro });
+      const opened = rows.filter((row) => row.kind === 'operation_opened').length;
+      const closed = rows.filter((row) => row.kind === 'operation_closed').length;
+      subject = t('notification.operationsSubject', {
+        opened: t('notification.openedCount', { count: opened }),
+        closed: t('notification.closedCount', { count: closed }),
+      });
+      lines.push(t('notification.operationsIntro'));
       for (const row of rows) {
         const trade = row.payload as unknown as OperationNotice;
-        const side = text.sides[trade.side];
-        parts.push({
-          text:
-            row.kind === 'operation_opened'
-              ? text.opened(
-                  side,
-                  trade.name,
-                  number(language, trade.lots, 2),
-                  number(language, trade.openPrice),
-                )
-              : text.closed(
-                  side,
-                  trade.name,
-                  number(language, trade.closePrice ?? trade.openPrice),
-                  money(language, trade.profit, trade.currency, true),
-                  text.reasons[trade.closeReason ?? 'tp'],
-                ),
-        });
+        const side = t(`notification.sides.${trade.side}`);
+        lines.push(
+          row.kind === 'operation_opened'
+            ? t('notification.opened', {
+                side,
+                name: trade.name,
+                lots: number(language, trade.lots, 2),
+                price: number(language, trade.openPrice),
+              })
+            : t('notification.closed', {
+                side,
+                name: trade.name,
+                price: number(language, trade.closePrice ?? trade.openPrice),
+                profit: money(language, trade.profit, trade.currency, true),
+                reason: t(`notification.reasons.${trade.closeReason ?? 'tp'}`),
+              }),
+        );
       }
       break;
     }
     case 'stop_loss': {
       const trade = first.payload as unknown as OperationNotice;
-      subject = text.stopLossSubject(trade.name);
-      parts.push({
-        text: text.stopLossIntro(trade.name, money(language, trade.profit, trade.currency, true)),
-      });
-      parts.push({ text: text.stopLossWhy });
+      subject = t('notification.stopLossSubject', { name: trade.name });
+      lines.push(
+        t('notification.stopLossIntro', {
+          name: trade.name,
+          profit: money(language, trade.profit, trade.currency, true),
+        }),
+        t('notification.stopLossWhy'),
+      );
       break;
     }
     case 'robot_stopped': {
       const { reason, closed } = first.payload as { reason: RobotStopReason; closed?: number };
-      subject = text.robotStoppedSubject;
-      parts.push({ text: text.robotStopped[reason] });
+      subject = t('notification.robotStoppedSubject');
+      lines.push(t(`notification.robotStopped.${reason}`));
       if (reason === 'kill_switch' && closed !== undefined && closed > 0) {
-        parts.push({ text: text.killClosed(closed) });
+        lines.push(t('notification.killClosed', { count: closed }));
       }
       break;
     }
     case 'margin_warning': {
       const margin = first.payload as unknown as MarginNotice;
-      subject = text.marginSubject;
-      parts.push({ text: text.marginIntro(`${number(language, margin.marginLevel, 0)} %`) });
-      parts.push({
-        text: text.marginFigures(
-          money(language, margin.equity, margin.currency),
-          money(language, margin.usedMargin, margin.currency),
-          money(language, margin.freeMargin, margin.currency),
-        ),
-      });
-      parts.push({ text: text.marginWhat });
+      subject = t('notification.marginSubject');
+      lines.push(
+        t('notification.marginIntro', { level: `${number(language, margin.marginLevel, 0)} %` }),
+        t('notification.marginFigures', {
+          equity: money(language, margin.equity, margin.currency),
+          used: money(language, margin.usedMargin, margin.currency),
+          free: money(language, margin.freeMargin, margin.currency),
+        }),
+        t('notification.marginWhat'),
+      );
       break;
     }
     case 'daily_summary': {
       const day = first.payload as unknown as DaySummary;
-      subject = text.summarySubject(longDate(language, day.date));
-      parts.push({
-        text: day.closed > 0 ? text.summaryClosed(day.closed, day.won, day.lost) : text.summaryNone,
-      });
-      parts.push({ text: text.summaryProfit(money(language, day.profit, day.currency, true)) });
-      parts.push({
-        text: text.summaryAccount(
-          money(language, day.balance, day.currency),
-          money(language, day.equity, day.currency),
-          day.open,
-        ),
-      });
+      subject = t('notification.summarySubject', { date: longDate(language, day.date) });
+      lines.push(
+        day.closed > 0
+          ? t('notification.summaryClosed', { count: day.closed, won: day.won, lost: day.lost })
+          : t('notification.summaryNone'),
+        t('notification.summaryProfit', {
+          profit: money(language, day.profit, day.currency, true),
+        }),
+        t('notification.summaryAccount', {
+          balance: money(language, day.balance, day.currency),
+          equity: money(language, day.equity, day.currency),
+          open: day.open,
+        }),
+      );
       break;
     }
   }
-  return { subject, lines: parts.map((part) => part.text) };
+  return { subject, lines };
 }

@@ -418,7 +418,7 @@ export class NotificationService implements RobotStopNotices {
     // A batch lists its operations; any other delivery is one event.
     const shown = batchedKinds.includes(first.kind) ? wanted : wanted.slice(0, 1);
     await mailer.send(
-      notificationMail(
+      await notificationMail(
         recipient.language,
         recipient.email,
         recipient.name,

@@ -61,7 +61,7 @@ export class PasswordRecoveryService {
       now,
       new Date(now.getTime() + recoveryPolicy.validMinutes * 60_000),
     );
-    const message = recoveryCodeMail(
+    const message = await recoveryCodeMail(
       language,
       user.email,
       user.name,

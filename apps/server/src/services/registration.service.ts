@@ -144,7 +144,7 @@ export class RegistrationService {
     const existing = await users.findByEmail(email);
     if (existing) {
       await mailer.send(
-        alreadyRegisteredMail(language, existing.email, existing.name, {
+        await alreadyRegisteredMail(language, existing.email, existing.name, {
           login: links.page(language, '/login'),
           recover: links.page(language, '/forgot-password'),
         }),
@@ -176,7 +176,7 @@ export class RegistrationService {
     );
     const link = `${links.page(language, '/register')}?confirmation_token=${encodeURIComponent(token)}`;
     await mailer.send(
-      confirmRegistrationMail(
+      await confirmRegistrationMail(
         language,
         email,
         registration.name,
@@ -219,7 +219,7 @@ export class RegistrationService {
     await new Promise((resolve) => setImmediate(resolve));
     const { links, mailer } = this.deps;
     await mailer.send(
-      welcomeMail(account.language, account.email, account.name, {
+      await welcomeMail(account.language, account.email, account.name, {
         plan: links.page(account.language, '/payment'),
         linkPlatform: links.page(account.language, '/link-account'),
         robot: links.page(account.language, '/profile-config'),

@@ -67,7 +67,7 @@ export class SignInAlertService {
     );
     if (!taken) return;
     try {
-      await this.deps.mailer.send(this.mailTo(kind, owner));
+      await this.deps.mailer.send(await this.mailTo(kind, owner));
     } catch (error) {
       // Not sent: the next refusal may try again.
       await taken.release();

@@ -99,17 +99,15 @@ export class SupportInboxService {
         tx,
       );
     });
-    this.mailer
-      .send(
-        supportReplyMail({
-          language: isLanguage(message.language) ? message.language : 'es',
-          to: message.user.email,
-          name: message.user.name,
-          subject: message.subject,
-          reply: body,
-          original: message.body,
-        }),
-      )
+    supportReplyMail({
+      language: isLanguage(message.language) ? message.language : 'es',
+      to: message.user.email,
+      name: message.user.name,
+      subject: message.subject,
+      reply: body,
+      original: message.body,
+    })
+      .then((reply) => this.mailer.send(reply))
       .catch(this.onMailFailure);
     return this.detail(id);
   }

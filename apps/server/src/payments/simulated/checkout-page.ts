@@ -8,118 +8,14 @@ import {
   type PlanId,
 } from '@tradebot/contract';
 import { formatAmount, formatDay } from '../../formats';
+import { translator } from '../../i18n';
 import type { CardProblem } from './card';
 
 /**
  * The simulated provider's hosted checkout page: server-rendered HTML that works without
- * JavaScript and has no inline script or style (a strict CSP), in the buyer's language.
+ * JavaScript and has no inline script or style (a strict CSP), in the buyer's language (its
+ * text is the `checkout` catalogue of the server's i18next: decision 100).
  */
-const copy = {
-  es: {
-    title: 'Pago seguro',
-    simulated:
-      'Pasarela de pago simulada de Tradebot: no se cobra dinero real. Usa una de las tarjetas de prueba.',
-    plan: { monthly: 'Plan mensual', yearly: 'Plan anual' } satisfies Record<PlanId, string>,
-    per: { monthly: 'por mes', yearly: 'por año' } satisfies Record<PlanId, string>,
-    gift: (amount: string) =>
-      `Incluye un regalo de ${amount} en tu cuenta de la plataforma de trading.`,
-    trial: (day: string) =>
-      `Hoy no se cobra nada: tu mes gratis sigue y el primer cobro será el ${day}.`,
-    renews: 'Se renueva automáticamente; puedes cancelar cuando quieras desde tu perfil.',
-    email: 'Correo electrónico',
-    name: 'Nombre en la tarjeta',
-    number: 'Número de tarjeta',
-    expiry: 'Vencimiento (MM/AA)',
-    cvc: 'Código de seguridad (CVC)',
-    pay: (amount: string) => `Pagar ${amount}`,
-    subscribe: 'Suscribirme',
-    cancel: 'Volver sin pagar',
-    declined: 'Tu tarjeta fue rechazada. No se hizo ningún cobro. Prueba con otra tarjeta.',
-    problems: {
-      name_required: 'Escribe el nombre como figura en la tarjeta.',
-      invalid_number: 'El número de tarjeta no es válido.',
-      not_a_test_card:
-        'Esta pasarela simulada solo acepta las tarjetas de prueba de abajo. No escribas una tarjeta real.',
-      invalid_expiry: 'Escribe el vencimiento como MM/AA.',
-      expired: 'La tarjeta está vencida.',
-      invalid_cvc: 'El código de seguridad tiene 3 o 4 dígitos.',
-    } satisfies Record<CardProblem, string>,
-    testCards: 'Tarjetas de prueba (cualquier nombre, un vencimiento futuro y cualquier CVC):',
-    pays: 'el pago se aprueba',
-    declinedCard: 'el pago se rechaza',
-    renewalsDeclined: 'se aprueba el primer pago y se rechazan las renovaciones',
-    gone: 'Este pago ya no está disponible',
-    goneText: 'El enlace venció o no existe. Vuelve a la aplicación y elige un plan otra vez.',
-    back: 'Volver a Tradebot',
-    noCardKept:
-      'Tradebot no guarda el número de tu tarjeta: solo la marca y los últimos 4 dígitos.',
-    cardTitle: 'Cambiar la tarjeta',
-    currentCard: (card: string) => `Tarjeta actual: ${card}.`,
-    due: (amount: string) =>
-      `No pudimos cobrar ${amount} con tu tarjeta actual. Al guardar la nueva, cobramos ese importe otra vez con ella.`,
-    saveAndPay: (amount: string) => `Guardar y pagar ${amount}`,
-    save: 'Guardar la tarjeta',
-    keepCard: 'Volver sin cambiar la tarjeta',
-    cardGone: 'Este enlace ya no sirve',
-    cardGoneText:
-      'El enlace para cambiar la tarjeta vence en una hora. Vuelve a la aplicación y ábrelo otra vez.',
-    subscribedTitle: 'Ya tienes una suscripción',
-    subscribedText:
-      'Esta cuenta ya pagó una suscripción, así que no cobramos este pago y cerramos este enlace. Cada cuenta tiene una sola suscripción.',
-  },
-  pt: {
-    title: 'Pagamento seguro',
-    simulated:
-      'Gateway de pagamento simulado da Tradebot: nenhum dinheiro real é cobrado. Use um dos cartões de teste.',
-    plan: { monthly: 'Plano mensal', yearly: 'Plano anual' } satisfies Record<PlanId, string>,
-    per: { monthly: 'por mês', yearly: 'por ano' } satisfies Record<PlanId, string>,
-    gift: (amount: string) =>
-      `Inclui um presente de ${amount} na sua conta da plataforma de trading.`,
-    trial: (day: string) =>
-      `Nada é cobrado hoje: seu mês grátis continua e a primeira cobrança será em ${day}.`,
-    renews: 'Renova automaticamente; você pode cancelar quando quiser no seu perfil.',
-    email: 'E-mail',
-    name: 'Nome no cartão',
-    number: 'Número do cartão',
-    expiry: 'Validade (MM/AA)',
-    cvc: 'Código de segurança (CVC)',
-    pay: (amount: string) => `Pagar ${amount}`,
-    subscribe: 'Assinar',
-    cancel: 'Voltar sem pagar',
-    declined: 'Seu cartão foi recusado. Nada foi cobrado. Tente outro cartão.',
-    problems: {
-      name_required: 'Escreva o nome como aparece no cartão.',
-      invalid_number: 'O número do cartão não é válido.',
-      not_a_test_card:
-        'Este gateway simulado só aceita os cartões de teste abaixo. Não digite um cartão real.',
-      invalid_expiry: 'Escreva a validade como MM/AA.',
-      expired: 'O cartão está vencido.',
-      invalid_cvc: 'O código de segurança tem 3 ou 4 dígitos.',
-    } satisfies Record<CardProblem, string>,
-    testCards: 'Cartões de teste (qualquer nome, uma validade futura e qualquer CVC):',
-    pays: 'o pagamento é aprovado',
-    declinedCard: 'o pagamento é recusado',
-    renewalsDeclined: 'o primeiro pagamento é aprovado e as renovações são recusadas',
-    gone: 'Este pagamento não está mais disponível',
-    goneText: 'O link expirou ou não existe. Volte ao aplicativo e escolha um plano novamente.',
-    back: 'Voltar para a Tradebot',
-    noCardKept:
-      'A Tradebot não guarda o número do seu cartão: só a bandeira e os 4 últimos dígitos.',
-    cardTitle: 'Trocar o cartão',
-    currentCard: (card: string) => `Cartão atual: ${card}.`,
-    due: (amount: string) =>
-      `Não conseguimos cobrar ${amount} no seu cartão atual. Ao salvar o novo, cobramos esse valor de novo nele.`,
-    saveAndPay: (amount: string) => `Salvar e pagar ${amount}`,
-    save: 'Salvar o cartão',
-    keepCard: 'Voltar sem trocar o cartão',
-    cardGone: 'Este link não vale mais',
-    cardGoneText:
-      'O link para trocar o cartão vence em uma hora. Volte ao aplicativo e abra-o de novo.',
-    subscribedTitle: 'Você já tem uma assinatura',
-    subscribedText:
-      'Esta conta já pagou uma assinatura, então não cobramos este pagamento e fechamos este link. Cada conta tem uma só assinatura.',
-  },
-} as const;
 
 function layout(language: Language, title: string, body: string): string {
   return `<!doctype html>
@@ -162,20 +58,20 @@ function field(id: string, label: string, attributes: string, value = ''): strin
 
 /** The card fields, with the standard autocomplete attributes (cc-name, cc-number, cc-exp, cc-csc). */
 function cardFields(language: Language, values?: { name: string; expiry: string }): string {
-  const text = copy[language];
-  return `${field('name', text.name, 'name="name" autocomplete="cc-name" required maxlength="100"', values?.name)}
-${field('number', text.number, 'name="number" autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
+  const t = translator(language, 'checkout');
+  return `${field('name', t('name'), 'name="name" autocomplete="cc-name" required maxlength="100"', values?.name)}
+${field('number', t('number'), 'name="number" autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
 <div class="row">
-${field('expiry', text.expiry, 'name="expiry" autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"', values?.expiry)}
-${field('cvc', text.cvc, 'name="cvc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
+${field('expiry', t('expiry'), 'name="expiry" autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"', values?.expiry)}
+${field('cvc', t('cvc'), 'name="cvc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
 </div>`;
 }
 
 function errorsOf(language: Language, declined?: boolean, problems?: CardProblem[]): string {
-  const text = copy[language];
+  const t = translator(language, 'checkout');
   const errors = [
-    ...(declined ? [text.declined] : []),
-    ...(problems ?? []).map((problem) => text.problems[problem]),
+    ...(declined ? [t('declined')] : []),
+    ...(problems ?? []).map((problem) => t(`problems.${problem}`)),
   ];
   return errors.length > 0
     ? `<div class="error" role="alert">${errors.map((error) => `<p>${escapeHtml(error)}</p>`).join('')}</div>`
@@ -183,13 +79,13 @@ function errorsOf(language: Language, declined?: boolean, problems?: CardProblem
 }
 
 function testCardList(language: Language): string {
-  const text = copy[language];
+  const t = translator(language, 'checkout');
   return `<section class="test-cards">
-<p>${escapeHtml(text.testCards)}</p>
+<p>${escapeHtml(t('testCards'))}</p>
 <ul>
-<li><code>${simulatedTestCards.pays}</code>: ${escapeHtml(text.pays)}</li>
-<li><code>${simulatedTestCards.declined}</code>: ${escapeHtml(text.declinedCard)}</li>
-<li><code>${simulatedTestCards.renewalsDeclined}</code>: ${escapeHtml(text.renewalsDeclined)}</li>
+<li><code>${simulatedTestCards.pays}</code>: ${escapeHtml(t('pays'))}</li>
+<li><code>${simulatedTestCards.declined}</code>: ${escapeHtml(t('declinedCard'))}</li>
+<li><code>${simulatedTestCards.renewalsDeclined}</code>: ${escapeHtml(t('renewalsDeclined'))}</li>
 </ul>
 </section>`;
 }
@@ -210,83 +106,83 @@ export interface CardUpdatePageInput {
 
 /** The simulated provider's "customer portal": change the card, and pay a past-due charge. */
 export function cardUpdatePage(input: CardUpdatePageInput): string {
-  const text = copy[input.language];
+  const t = translator(input.language, 'checkout');
   const due = input.dueCents === null ? null : formatAmount(input.numberLocale, input.dueCents);
-  const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
-<h1>${escapeHtml(text.cardTitle)}</h1>
-<section class="summary" aria-label="${escapeHtml(text.plan[input.plan])}">
-<p class="plan">${escapeHtml(text.plan[input.plan])}</p>
-<p>${escapeHtml(text.currentCard(input.card))}</p>
-${due ? `<p>${escapeHtml(text.due(due))}</p>` : ''}
+  const body = `<p class="notice">${escapeHtml(t('simulated'))}</p>
+<h1>${escapeHtml(t('cardTitle'))}</h1>
+<section class="summary" aria-label="${escapeHtml(t(`plan.${input.plan}`))}">
+<p class="plan">${escapeHtml(t(`plan.${input.plan}`))}</p>
+<p>${escapeHtml(t('currentCard', { card: input.card }))}</p>
+${due ? `<p>${escapeHtml(t('due', { amount: due }))}</p>` : ''}
 </section>
 ${errorsOf(input.language, input.declined, input.problems)}
 <form method="post" action="${simulatedPaymentsPath}/card?session=${escapeHtml(input.token)}">
 ${cardFields(input.language, input.values)}
-<button type="submit">${escapeHtml(due ? text.saveAndPay(due) : text.save)}</button>
+<button type="submit">${escapeHtml(due ? t('saveAndPay', { amount: due }) : t('save'))}</button>
 </form>
-<p><a href="${escapeHtml(input.returnUrl)}">${escapeHtml(text.keepCard)}</a></p>
-<p class="muted">${escapeHtml(text.noCardKept)}</p>
+<p><a href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('keepCard'))}</a></p>
+<p class="muted">${escapeHtml(t('noCardKept'))}</p>
 ${testCardList(input.language)}`;
-  return layout(input.language, text.cardTitle, body);
+  return layout(input.language, t('cardTitle'), body);
 }
 
 export function cardPageGonePage(language: Language): string {
-  const text = copy[language];
+  const t = translator(language, 'checkout');
   return layout(
     language,
-    text.cardGone,
-    `<h1>${escapeHtml(text.cardGone)}</h1>
-<p>${escapeHtml(text.cardGoneText)}</p>
-<p><a class="button" href="/payment">${escapeHtml(text.back)}</a></p>`,
+    t('cardGone'),
+    `<h1>${escapeHtml(t('cardGone'))}</h1>
+<p>${escapeHtml(t('cardGoneText'))}</p>
+<p><a class="button" href="/payment">${escapeHtml(t('back'))}</a></p>`,
   );
 }
 
 export function checkoutPage(input: CheckoutPageInput): string {
-  const text = copy[input.language];
+  const t = translator(input.language, 'checkout');
   const amount = formatAmount(input.numberLocale, input.amountCents);
   const gift = plans[input.plan].brokerGiftCents;
   const trial = input.trialEnd ? formatDay(input.language, input.trialEnd) : null;
-  const body = `<p class="notice">${escapeHtml(text.simulated)}</p>
-<h1>${escapeHtml(text.title)}</h1>
-<section class="summary" aria-label="${escapeHtml(text.plan[input.plan])}">
-<p class="plan">${escapeHtml(text.plan[input.plan])}</p>
-<p class="amount">${escapeHtml(amount)} <span>${escapeHtml(text.per[input.plan])}</span></p>
-${gift > 0 ? `<p>${escapeHtml(text.gift(formatAmount(input.numberLocale, gift)))}</p>` : ''}
-${trial ? `<p>${escapeHtml(text.trial(trial))}</p>` : ''}
-<p class="muted">${escapeHtml(text.renews)}</p>
-<p class="muted">${escapeHtml(text.email)}: ${escapeHtml(input.email)}</p>
+  const body = `<p class="notice">${escapeHtml(t('simulated'))}</p>
+<h1>${escapeHtml(t('title'))}</h1>
+<section class="summary" aria-label="${escapeHtml(t(`plan.${input.plan}`))}">
+<p class="plan">${escapeHtml(t(`plan.${input.plan}`))}</p>
+<p class="amount">${escapeHtml(amount)} <span>${escapeHtml(t(`per.${input.plan}`))}</span></p>
+${gift > 0 ? `<p>${escapeHtml(t('gift', { amount: formatAmount(input.numberLocale, gift) }))}</p>` : ''}
+${trial ? `<p>${escapeHtml(t('trial', { day: trial }))}</p>` : ''}
+<p class="muted">${escapeHtml(t('renews'))}</p>
+<p class="muted">${escapeHtml(t('email'))}: ${escapeHtml(input.email)}</p>
 </section>
 ${errorsOf(input.language, input.declined, input.problems)}
 <form method="post" action="${simulatedPaymentsPath}/checkout/${escapeHtml(input.sessionId)}">
 ${cardFields(input.language, input.values)}
-<button type="submit">${escapeHtml(trial ? text.subscribe : text.pay(amount))}</button>
+<button type="submit">${escapeHtml(trial ? t('subscribe') : t('pay', { amount }))}</button>
 </form>
-<p><a href="${escapeHtml(input.cancelUrl)}">${escapeHtml(text.cancel)}</a></p>
-<p class="muted">${escapeHtml(text.noCardKept)}</p>
+<p><a href="${escapeHtml(input.cancelUrl)}">${escapeHtml(t('cancel'))}</a></p>
+<p class="muted">${escapeHtml(t('noCardKept'))}</p>
 ${testCardList(input.language)}`;
-  return layout(input.language, text.title, body);
+  return layout(input.language, t('title'), body);
 }
 
 /** A second checkout refused uncharged: the customer already has a subscription running. */
 export function checkoutSubscribedPage(language: Language): string {
-  const text = copy[language];
+  const t = translator(language, 'checkout');
   return layout(
     language,
-    text.subscribedTitle,
-    `<h1>${escapeHtml(text.subscribedTitle)}</h1>
-<div class="error" role="alert"><p>${escapeHtml(text.subscribedText)}</p></div>
-<p><a class="button" href="/payment">${escapeHtml(text.back)}</a></p>`,
+    t('subscribedTitle'),
+    `<h1>${escapeHtml(t('subscribedTitle'))}</h1>
+<div class="error" role="alert"><p>${escapeHtml(t('subscribedText'))}</p></div>
+<p><a class="button" href="/payment">${escapeHtml(t('back'))}</a></p>`,
   );
 }
 
 export function checkoutGonePage(language: Language): string {
-  const text = copy[language];
+  const t = translator(language, 'checkout');
   return layout(
     language,
-    text.gone,
-    `<h1>${escapeHtml(text.gone)}</h1>
-<p>${escapeHtml(text.goneText)}</p>
-<p><a class="button" href="/payment">${escapeHtml(text.back)}</a></p>`,
+    t('gone'),
+    `<h1>${escapeHtml(t('gone'))}</h1>
+<p>${escapeHtml(t('goneText'))}</p>
+<p><a class="button" href="/payment">${escapeHtml(t('back'))}</a></p>`,
   );
 }
 
