@@ -95,10 +95,7 @@ async function runScenario(
 ): Promise<Scenario> {
   const random = createSeededRandom(2024);
   const settings = new InMemoryAccountSettingsSource();
-  const broker = new PaperBroker(catalogue, {
-    keepSettledOrders: false,
-    ...(delivery === 'deferred' ? { scheduler: deferred } : {}),
-  });
+  const broker = new PaperBroker(catalogue, delivery === 'deferred' ? { scheduler: deferred } : {});
   for (let i = 0; i < accountCount; i++) {
     const accountId = `bench-${i}`;
     settings.set(accountId, randomSettings(random));

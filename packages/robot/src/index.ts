@@ -101,18 +101,9 @@ export {
 export type { WarmUpOptions, WarmUpResult } from './strategy/warm-up';
 export { warmUpStrategy } from './strategy/warm-up';
 export { WarmingStrategy } from './strategy/warming-strategy';
-export type { DenialReason, RiskCheck, RiskDecision, TradingState } from './risk/risk-gate';
-export type { AccountRiskSettings } from './risk/risk-gate';
-export {
-  dailyLossLimitReached,
-  denialReasons,
-  evaluateRisk,
-  exposureCapCents,
-  exposureCapReached,
-  exposureCapSlack,
-  precheckRisk,
-  riskSettingsOf,
-} from './risk/risk-gate';
+// The risk gate itself (RiskGate) is the engine's: its vocabulary is public (decision 099).
+export type { DenialReason, RiskDecision, RiskStanding, TradingState } from './risk/risk-gate';
+export { denialReasons, exposureCapSlack } from './risk/risk-gate';
 export type { RiskLevel, RiskProfile } from './risk/risk-profile';
 export { exposureCap, riskLevels, riskProfile } from './risk/risk-profile';
 export type { TradeGeometry } from './risk/trade-geometry';

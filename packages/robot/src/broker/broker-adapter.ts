@@ -100,7 +100,7 @@ export interface AccountState {
   readonly openPositions: number;
 }
 
-/** The figures the risk gate reads on every evaluation. */
+/** The figures the risk gate reads on every evaluation; a snapshot (decision 099). */
 export type AccountFigures = Pick<
   AccountState,
   'equityCents' | 'usedMarginCents' | 'freeMarginCents'
@@ -129,10 +129,11 @@ export interface BrokerAdapter {
   /** A snapshot of the account's figures, safe to keep. */
   account(accountId: string): AccountState | undefined;
   /**
-   * The account's latest figures as plain data, or undefined for an unknown account. The engine
-   * reads them on every evaluation that passes the cheap checks and never keeps them, so an
-   * adapter may return its own live record (the paper broker does); reading must not block or
-   * touch the network (decision 025, decision 041).
+   * The account's latest figures, or undefined for an unknown account: a new plain object on
+   * every call, which the caller owns and may keep (it does not move with the account). An
+   * adapter keeps its own representation to itself and never hands it out (decision 099). The
+   * risk gate reads this on every evaluation that passes its cheap checks, so it must be cheap:
+   * it must not block or touch the network (decision 025).
    */
   accountFigures(accountId: string): AccountFigures | undefined;
   openPositions(accountId: string): readonly OpenPositionView[];

@@ -122,6 +122,18 @@ describe.each([
     expect(await broker.queryOrder('c-1')).toMatchObject({ status: 'filled' });
   });
 
+  it('hands out account figures as snapshots the caller may keep', async () => {
+    const { broker, reports } = await start();
+    const kept = broker.accountFigures(ACCOUNT);
+    const copy = { ...kept };
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length === 1, 'the fill');
+    const now = broker.accountFigures(ACCOUNT);
+    expect(now?.usedMarginCents).toBeGreaterThan(0);
+    expect(kept).toEqual(copy);
+    expect(broker.accountFigures(ACCOUNT)).not.toBe(now);
+  });
+
   it('closes at the take-profit with one pip of profit', async () => {
     const harness = await start();
     const request = order('c-1');

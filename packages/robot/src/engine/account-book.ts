@@ -1,7 +1,7 @@
 import type { Category } from '@tradebot/contract';
 import type { OrderIntent, TradeRecord } from '../execution/trade-record';
 import type { Cents } from '../money/minor-units';
-import { riskSettingsOf, type AccountRiskSettings } from '../risk/risk-gate';
+import { riskSettingsOf, type RiskAccount } from '../risk/risk-gate';
 import type { RiskProfile } from '../risk/risk-profile';
 import type { RobotSettings } from '../settings/robot-settings';
 import { BusyTable } from './busy-table';
@@ -10,10 +10,10 @@ import { SubscriptionIndex } from './subscription-index';
 
 /**
  * What the engine keeps per account. Everything the risk gate reads per evaluation is a flat
- * field here or in the broker's account figures, read per evaluation and never kept
- * (decisions 025, 041).
+ * field here or in the broker's account figures, a snapshot read per evaluation (decisions 025,
+ * 099).
  */
-export interface AccountRuntime extends AccountRiskSettings {
+export interface AccountRuntime extends RiskAccount {
   readonly accountId: string;
   /** Column index in the busy table. */
   readonly slot: number;

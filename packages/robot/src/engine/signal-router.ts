@@ -1,5 +1,4 @@
 import type { Category } from '@tradebot/contract';
-import type { BrokerAdapter } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import { decidedIntent, type OrderIntent, type SignalDecision } from '../execution/trade-record';
@@ -9,27 +8,24 @@ import { isMarketOpen } from '../instruments/trading-hours';
 import type { MarketDataFeed } from '../market-data/market-data-feed';
 import type { Tick } from '../market-data/tick';
 import { CurrencyConverter } from '../money/currency-converter';
-import { dollarsToCentsRoundedUp } from '../money/minor-units';
 import {
   categoryBit,
   denialReasons,
-  precheckAccount,
-  sizeOrder,
+  sizingInputs,
   type DenialReason,
+  type RiskGate,
   type SignalRiskContext,
 } from '../risk/risk-gate';
 import type { Signal, Strategy } from '../strategy/strategy';
 import type { AccountBook, AccountRuntime } from './account-book';
 import type { EngineControl } from './engine-control';
 import type { OrderExecution } from './order-execution';
-import type { WorkTracker } from './work-tracker';
 
 const dayMs = 86_400_000;
 
 export interface SignalRouterDependencies {
   readonly catalogue: InstrumentCatalogue;
   readonly feed: MarketDataFeed;
-  readonly broker: BrokerAdapter;
   readonly store: ExecutionStore;
   readonly events: EventSink;
   readonly strategy: Strategy;
@@ -45,7 +41,6 @@ export interface SignalRouterDependencies {
 /** What every account's evaluation of one tick shares, the risk gate's context included. */
 interface TickContext extends SignalRiskContext {
   readonly tick: Tick;
-  readonly day: number;
   /** `/symbol/time`, the shared tail of this tick's client order ids. */
   readonly orderIdSuffix: string;
   /** What every order of this tick shares. */
@@ -72,9 +67,9 @@ export class SignalRouter {
   constructor(
     private readonly deps: SignalRouterDependencies,
     private readonly book: AccountBook,
+    private readonly gate: RiskGate<AccountRuntime>,
     private readonly control: EngineControl,
     private readonly execution: OrderExecution,
-    private readonly work: WorkTracker,
   ) {
     this.converter = new CurrencyConverter(deps.catalogue, (symbol) => {
       const tick = deps.feed.lastTick(symbol);
@@ -158,7 +153,6 @@ export class SignalRouter {
     const usdPerUnit = this.converter.usdPerUnit(instrument.quoteCurrency);
     return {
       tick,
-      instrument,
       signal,
       minimumEdge: this.deps.minimumEdge,
       marketOpen: this.deps.marketOpen
@@ -182,36 +176,15 @@ export class SignalRouter {
       ordered: 0,
       denials: noDenials(),
       day: Math.floor(tick.time / dayMs),
-      ...sizingAt(instrument, signal, usdPerUnit),
-    };
-  }
-
-  /**
-   * The sizing inputs in the account's own currency, when the broker values the quote currency
-   * per account (decision 097); the tick's shared USD ones otherwise. Undefined while the broker
-   * has no conversion: nothing is sized on a guessed rate.
-   */
-  private accountSizing(accountId: string, context: TickContext): SizingInputs | undefined {
-    const broker = this.deps.broker;
-    if (broker.quoteToAccount === undefined) return context;
-    const rate = broker.quoteToAccount(accountId, context.instrument.symbol);
-    if (rate === undefined || !(rate > 0)) return undefined;
-    const own = broker.accountLeverage?.(accountId);
-    const leverage =
-      own !== undefined && own > 0
-        ? Math.min(own, context.instrument.leverage)
-        : context.instrument.leverage;
-    return {
-      instrument: context.instrument,
-      ...sizingAt(context.instrument, context.signal, rate, leverage),
+      ...sizingInputs(instrument, signal, usdPerUnit),
     };
   }
 
   /**
    * The risk gate for one account; an intent, reserved in memory, when the order may go. This
    * runs once per routed account and signal, the engine's hottest path: it reads the account's
-   * record, one typed-array cell and the broker's account figures, and allocates only for an
-   * order.
+   * record and one typed-array cell, and only an account that passes the gate's cheap checks
+   * costs a read of the broker's figures (one small snapshot) and, for an order, the intent.
    */
   private evaluate(
     runtime: AccountRuntime,
@@ -219,31 +192,8 @@ export class SignalRouter {
     busy: Uint16Array | undefined,
   ): OrderIntent | undefined {
     const instrumentBusy = busy !== undefined && busy[runtime.slot] !== 0;
-    const cheapDenial = precheckAccount(context, this.control.state, runtime, instrumentBusy);
-    if (cheapDenial) {
-      this.deny(runtime.accountId, context, cheapDenial);
-      return undefined;
-    }
-    const account = this.deps.broker.accountFigures(runtime.accountId);
-    if (!account) return undefined;
-    const sizing = this.accountSizing(runtime.accountId, context);
-    if (!sizing) return undefined;
-    if (runtime.dayNumber !== context.day) {
-      // The first evaluation of a UTC day sets the daily loss limit's base, durably: a
-      // restart later that day finds it again instead of starting a fresh allowance.
-      this.book.setDayStart(runtime, context.day, account.equityCents);
-      this.work.track(
-        this.deps.store.recordDayStart(runtime.accountId, context.day, account.equityCents),
-      );
-    }
-    // The precheck above passed with the same inputs, so only the account-figure half remains.
-    const decision = sizeOrder(
-      sizing,
-      runtime.profile,
-      account,
-      runtime.reservedMarginCents,
-      runtime.dayStartEquityCents,
-    );
+    const decision = this.gate.evaluate(context, runtime, instrumentBusy);
+    if (decision === undefined) return undefined;
     if (!decision.allowed) {
       this.deny(runtime.accountId, context, decision.reason);
       return undefined;
@@ -258,8 +208,8 @@ export class SignalRouter {
       context.decision,
       decision.units,
       decision.marginCents,
-      account.equityCents,
-      account.freeMarginCents - runtime.reservedMarginCents,
+      decision.equityCents,
+      decision.freeMarginCents,
     );
     this.book.addPending(runtime, intent);
     context.ordered++;
@@ -278,31 +228,6 @@ export class SignalRouter {
       at: context.tick.time,
     });
   }
-}
-
-type SizingInputs = Pick<
-  SignalRiskContext,
-  'instrument' | 'marginFor' | 'marginPerUnitCents' | 'profitPerUnitCents'
->;
-
-/**
- * Margin and profit per unit in hundredths of the account's currency, `accountPerQuote` being
- * one unit of the instrument's quote currency in that currency, at `leverage` (the catalogue's
- * unless the account's own is lower).
- */
-function sizingAt(
-  instrument: Instrument,
-  signal: Signal,
-  accountPerQuote: number,
-  leverage = instrument.leverage,
-): Omit<SizingInputs, 'instrument'> {
-  const entryPrice = signal.geometry.entryPrice;
-  return {
-    marginPerUnitCents: (entryPrice * accountPerQuote * 100) / leverage,
-    profitPerUnitCents: signal.geometry.gain * accountPerQuote * 100,
-    marginFor: (units: number) =>
-      dollarsToCentsRoundedUp((units * entryPrice * accountPerQuote) / leverage),
-  };
 }
 
 /** A fresh tally with every reason at zero (a fixed shape, cheap to increment). */

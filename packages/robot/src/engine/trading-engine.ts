@@ -8,16 +8,11 @@ import type { Instrument } from '../instruments/instrument';
 import { isMarketOpen } from '../instruments/trading-hours';
 import type { MarketDataFeed } from '../market-data/market-data-feed';
 import type { Tick, Unsubscribe } from '../market-data/tick';
-import {
-  categoryBit,
-  dailyLossLimitReached,
-  exposureCapReached,
-  type TradingState,
-} from '../risk/risk-gate';
+import { RiskGate, categoryBit, type TradingState } from '../risk/risk-gate';
 import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
 import type { Strategy } from '../strategy/strategy';
 import type { Clock } from '../time/clock';
-import { AccountBook } from './account-book';
+import { AccountBook, type AccountRuntime } from './account-book';
 import type { EngineControl } from './engine-control';
 import { OrderExecution } from './order-execution';
 import { SignalRouter } from './signal-router';
@@ -110,6 +105,8 @@ export class TradingEngine {
   private readonly control: EngineControl = { state: 'ACTIVE' };
   private readonly book = new AccountBook();
   private readonly work: WorkTracker;
+  /** The engine's one way into the risk gate: orders (the router) and idle reasons (here). */
+  private readonly gate: RiskGate<AccountRuntime>;
   private readonly execution: OrderExecution;
   private readonly router: SignalRouter;
   /** When this engine began watching its markets (the clock at construction). */
@@ -129,6 +126,16 @@ export class TradingEngine {
       });
     });
     this.execution = new OrderExecution(deps, this.book, this.control, this.work);
+    this.gate = new RiskGate<AccountRuntime>({
+      broker: deps.broker,
+      control: this.control,
+      dayStarted: (runtime, day, equityCents) => {
+        // Durably: a restart later that day finds the base again instead of starting a fresh
+        // allowance.
+        this.book.setDayStart(runtime, day, equityCents);
+        this.work.track(deps.store.recordDayStart(runtime.accountId, day, equityCents));
+      },
+    });
     this.router = new SignalRouter(
       {
         ...deps,
@@ -138,9 +145,9 @@ export class TradingEngine {
         startedAt: deps.clock.now(),
       },
       this.book,
+      this.gate,
       this.control,
       this.execution,
-      this.work,
     );
     this.watchingSince = deps.clock.now();
   }
@@ -235,17 +242,9 @@ export class TradingEngine {
     if (runtime.categoryMask === 0) return statusOf.NO_CATEGORY_ENABLED;
     const now = this.deps.clock.now();
     if (!this.anyMarketOpen(runtime.categoryMask, now)) return statusOf.MARKET_CLOSED;
-    const figures = this.deps.broker.accountFigures(accountId);
-    if (!figures) return statusOf.TRADING;
-    if (
-      runtime.dayNumber === Math.floor(now / dayMs) &&
-      dailyLossLimitReached(runtime.profile, figures.equityCents, runtime.dayStartEquityCents)
-    ) {
-      return statusOf.DAILY_LOSS_LIMIT;
-    }
-    if (exposureCapReached(runtime.profile, figures, runtime.reservedMarginCents)) {
-      return statusOf.EXPOSURE_CAP_REACHED;
-    }
+    const standing = this.gate.standing(runtime, Math.floor(now / dayMs));
+    if (standing === 'NO_FIGURES') return statusOf.TRADING;
+    if (standing !== 'WITHIN_LIMITS') return statusOf[standing];
     if (!this.edgeSeen(runtime.categoryMask, now)) return statusOf.NO_EDGE;
     return statusOf.TRADING;
   }

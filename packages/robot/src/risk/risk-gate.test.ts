@@ -2,16 +2,18 @@ import { categories } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
 import type { AccountFigures } from '../broker/broker-adapter';
 import { InstrumentCatalogue } from '../instruments/catalogue';
-import { dollarsToCentsRoundedUp } from '../money/minor-units';
+import type { Instrument } from '../instruments/instrument';
+import { dollarsToCentsRoundedUp, type Cents } from '../money/minor-units';
 import { defaultRobotSettings, type RobotSettings } from '../settings/robot-settings';
+import type { Signal } from '../strategy/strategy';
 import {
+  RiskGate,
   categoryBit,
-  evaluateRisk,
-  precheckAccount,
-  precheckRisk,
   riskSettingsOf,
-  sizeOrder,
-  type RiskCheck,
+  type RiskAccount,
+  type RiskDecision,
+  type SignalRiskContext,
+  type TradingState,
 } from './risk-gate';
 import { riskProfile } from './risk-profile';
 import { tradeGeometry } from './trade-geometry';
@@ -32,6 +34,23 @@ const account: AccountFigures = {
 };
 const marginPerUnitCents = (1.1001 * 100) / 30;
 
+/** Everything the gate's decision depends on, flat, as the tests vary it. */
+interface RiskCheck {
+  readonly tradingState: TradingState;
+  readonly settings: RobotSettings;
+  readonly instrument: Instrument;
+  readonly marketOpen: boolean;
+  readonly signal: Signal;
+  readonly minimumEdge: number;
+  readonly account: AccountFigures;
+  readonly reservedMarginCents: Cents;
+  readonly instrumentBusy: boolean;
+  readonly dayStartEquityCents: Cents;
+  readonly marginFor: (units: number) => Cents;
+  readonly marginPerUnitCents: number;
+  readonly profitPerUnitCents: number;
+}
+
 function check(patch: Partial<RiskCheck> = {}): RiskCheck {
   return {
     tradingState: 'ACTIVE',
@@ -51,12 +70,59 @@ function check(patch: Partial<RiskCheck> = {}): RiskCheck {
   };
 }
 
+const day = 19_885;
+
+/** The gate's parts for one check: the tick's context, the account's record, the figures. */
+function gateFor(c: RiskCheck) {
+  const figuresRead: string[] = [];
+  const dayStarts: [string, number, Cents][] = [];
+  const gate = new RiskGate({
+    // The broker port's figures, as a broker would hand them out: a copy per read.
+    broker: {
+      accountFigures: (accountId) => {
+        figuresRead.push(accountId);
+        return { ...c.account };
+      },
+    },
+    control: { state: c.tradingState },
+    dayStarted: (account, startDay, equityCents) => {
+      dayStarts.push([account.accountId, startDay, equityCents]);
+    },
+  });
+  const context: SignalRiskContext = {
+    instrument: c.instrument,
+    signal: c.signal,
+    marketOpen: c.marketOpen,
+    minimumEdge: c.minimumEdge,
+    categoryBit: categoryBit(c.instrument.category),
+    day,
+    marginFor: c.marginFor,
+    marginPerUnitCents: c.marginPerUnitCents,
+    profitPerUnitCents: c.profitPerUnitCents,
+  };
+  const account: RiskAccount = {
+    accountId: 'a1',
+    ...riskSettingsOf(c.settings),
+    reservedMarginCents: c.reservedMarginCents,
+    dayNumber: day,
+    dayStartEquityCents: c.dayStartEquityCents,
+  };
+  return { gate, context, account, figuresRead, dayStarts };
+}
+
+function evaluateRisk(c: RiskCheck): RiskDecision {
+  const { gate, context, account } = gateFor(c);
+  const decision = gate.evaluate(context, account, c.instrumentBusy);
+  if (!decision) throw new Error('no decision');
+  return decision;
+}
+
 const reason = (patch: Partial<RiskCheck>) => {
   const decision = evaluateRisk(check(patch));
   return decision.allowed ? 'ALLOWED' : decision.reason;
 };
 
-describe('evaluateRisk', () => {
+describe('RiskGate.evaluate', () => {
   it('allows a sound order and sizes it at 10% of free margin at risk 1', () => {
     const decision = evaluateRisk(check());
     if (!decision.allowed) throw new Error(decision.reason);
@@ -145,31 +211,80 @@ describe('evaluateRisk', () => {
   });
 });
 
-describe("precheckAccount and sizeOrder (the engine's split of the gate)", () => {
-  it('decide what evaluateRisk decides, from a shared context and per-account figures', () => {
-    const patches: Partial<RiskCheck>[] = [
-      {},
+describe('RiskGate: the cheap checks first, the account figures lazily', () => {
+  it('reads the figures only for an account that passes the checks that need none', () => {
+    const cheapDenials: Partial<RiskCheck>[] = [
       { tradingState: 'HALTED' },
-      { instrumentBusy: true },
-      { marketOpen: false },
       { settings: { ...on, bot_on: false } },
-      { settings: { ...on, risk: 5 } },
-      { reservedMarginCents: 480_000 },
+      { instrument: catalogue.require('AAPL.US') },
+      { marketOpen: false },
+      { instrumentBusy: true },
+      { signal: { ...check().signal, probability: geometry.breakEvenProbability } },
+    ];
+    for (const patch of cheapDenials) {
+      const c = check(patch);
+      const { gate, context, account, figuresRead } = gateFor(c);
+      expect(gate.evaluate(context, account, c.instrumentBusy)).toMatchObject({ allowed: false });
+      expect(figuresRead).toEqual([]);
+    }
+    const figureDenials: Partial<RiskCheck>[] = [
+      {},
       { account: { ...account, equityCents: 900_000, freeMarginCents: 900_000 } },
       { account: { ...account, usedMarginCents: 499_000, freeMarginCents: 501_000 } },
       { reservedMarginCents: 1_000_000 },
     ];
-    for (const patch of patches) {
+    for (const patch of figureDenials) {
       const c = check(patch);
-      const inputs = riskSettingsOf(c.settings);
-      const context = { ...c, categoryBit: categoryBit(c.instrument.category) };
-      const cheap = precheckAccount(context, c.tradingState, inputs, c.instrumentBusy);
-      expect(cheap).toBe(precheckRisk(c));
-      const split = cheap
-        ? { allowed: false, reason: cheap }
-        : sizeOrder(c, inputs.profile, c.account, c.reservedMarginCents, c.dayStartEquityCents);
-      expect(split).toEqual(evaluateRisk(c));
+      const { gate, context, account: record, figuresRead } = gateFor(c);
+      gate.evaluate(context, record, c.instrumentBusy);
+      expect(figuresRead).toEqual(['a1']);
     }
+  });
+
+  it('has nothing to decide for an account the broker does not know', () => {
+    const gate = new RiskGate({
+      broker: { accountFigures: () => undefined },
+      control: { state: 'ACTIVE' },
+      dayStarted: () => {
+        throw new Error('no day starts without figures');
+      },
+    });
+    const { context, account: record } = gateFor(check());
+    expect(gate.evaluate(context, record, false)).toBeUndefined();
+    expect(gate.standing(record, day)).toBe('NO_FIGURES');
+  });
+
+  it("sets a new day's loss-limit base from the figures it reads, and tells the engine", () => {
+    // Down 5% from yesterday's base: denied on that day, allowed as the first check of the next.
+    const c = check({
+      account: { ...account, equityCents: 950_000, freeMarginCents: 950_000 },
+      dayStartEquityCents: 1_000_000,
+    });
+    const { gate, context, account: record, dayStarts } = gateFor(c);
+    expect(gate.evaluate(context, record, false)).toMatchObject({ reason: 'DAILY_LOSS_LIMIT' });
+    expect(dayStarts).toEqual([]);
+    const decision = gate.evaluate({ ...context, day: day + 1 }, record, false);
+    expect(decision).toMatchObject({ allowed: true, equityCents: 950_000 });
+    expect(dayStarts).toEqual([['a1', day + 1, 950_000]]);
+  });
+
+  it('stands at the limits an idle reason names, the exposure cap within its slack', () => {
+    const standing = (patch: Partial<RiskCheck>, onDay = day) => {
+      const { gate, account: record } = gateFor(check(patch));
+      return gate.standing(record, onDay);
+    };
+    expect(standing({})).toBe('WITHIN_LIMITS');
+    const down = { account: { ...account, equityCents: 950_000, freeMarginCents: 950_000 } };
+    expect(standing(down)).toBe('DAILY_LOSS_LIMIT');
+    // Another day's base does not count.
+    expect(standing(down, day + 1)).toBe('WITHIN_LIMITS');
+    // Within 1% of equity of the cap (499,000 cents, a hair under 50%) counts as at it.
+    const used = (usedMarginCents: number) => ({
+      account: { ...account, usedMarginCents, freeMarginCents: 1_000_000 - usedMarginCents },
+    });
+    expect(standing(used(489_000))).toBe('EXPOSURE_CAP_REACHED');
+    expect(standing(used(488_999))).toBe('WITHIN_LIMITS');
+    expect(standing({ reservedMarginCents: 489_000 })).toBe('EXPOSURE_CAP_REACHED');
   });
 });
 

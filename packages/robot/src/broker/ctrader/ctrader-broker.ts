@@ -354,6 +354,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     };
   }
 
+  /** Summed from the open positions at the latest spots: a new object per call (decision 099). */
   accountFigures(accountId: string): AccountFigures | undefined {
     const account = this.accounts.get(accountId);
     return account === undefined ? undefined : this.figures(account);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InstrumentCatalogue } from '../../instruments/catalogue';
 import type { ExecutionReport, OrderRequest } from '../broker-adapter';
-import { PaperBroker } from './paper-broker';
+import { PaperBroker, settledOrdersKept } from './paper-broker';
 
 const catalogue = new InstrumentCatalogue();
 const tuesday = Date.parse('2024-06-11T14:00:00Z'); // every market in the tests is open
@@ -158,9 +158,10 @@ describe('PaperBroker exits', () => {
 });
 
 describe('PaperBroker account figures', () => {
-  it('reads the latest figures on every call, while account() gives snapshots', () => {
+  it('gives the latest figures on every call, each a snapshot that does not move', () => {
     const { broker, tick } = setUp();
     const before = broker.account('a1');
+    const figuresBefore = broker.accountFigures('a1');
     expect(broker.accountFigures('nobody')).toBeUndefined();
     tick('EURUSD', 1.1, 1.1001);
     broker.submitOrder(buyEurUsd);
@@ -172,7 +173,52 @@ describe('PaperBroker account figures', () => {
       freeMarginCents: after?.freeMarginCents,
     });
     expect(after?.usedMarginCents).toBeGreaterThan(0);
-    expect(before?.usedMarginCents).toBe(0); // the snapshot did not move
+    expect(before?.usedMarginCents).toBe(0); // the snapshots did not move
+    expect(figuresBefore).toEqual({
+      equityCents: 1_000_000,
+      usedMarginCents: 0,
+      freeMarginCents: 1_000_000,
+    });
+    expect(broker.accountFigures('a1')).not.toBe(broker.accountFigures('a1'));
+  });
+});
+
+describe('PaperBroker order history', () => {
+  it(`keeps the last ${settledOrdersKept.toLocaleString('en-US')} settled orders, and every open one`, async () => {
+    const { broker, reports, tick } = setUp();
+    tick('EURUSD', 1.1, 1.1001);
+    broker.submitOrder(buyEurUsd); // filled, and open throughout
+    broker.submitOrder({ ...buyEurUsd, clientOrderId: 'o2', takeProfit: 1.1002 });
+    tick('EURUSD', 1.1002, 1.1003, tuesday + 1); // o2 reaches its take-profit, o1 not yet
+    expect(reports.map((r) => r.kind)).toEqual(['filled', 'filled', 'position-closed']);
+    // Rejections (an account the broker does not know) settle at once.
+    const rejected = (n: number) => ({ ...buyEurUsd, clientOrderId: `r${n}`, accountId: 'nobody' });
+    for (let n = 1; n < settledOrdersKept; n++) broker.submitOrder(rejected(n));
+    expect(await broker.queryOrder('o2')).toMatchObject({
+      status: 'filled',
+      closed: { reason: 'tp' },
+    });
+    broker.submitOrder(rejected(settledOrdersKept));
+    expect(await broker.queryOrder('o2')).toEqual({ status: 'unknown' });
+    expect(await broker.queryOrder('r1')).toMatchObject({ status: 'rejected' });
+    broker.submitOrder(rejected(settledOrdersKept + 1));
+    expect(await broker.queryOrder('r1')).toEqual({ status: 'unknown' });
+    expect(await broker.queryOrder('o1')).toMatchObject({ status: 'filled', closed: undefined });
+    expect(broker.snapshot().orders).toHaveLength(settledOrdersKept + 1);
+    // A restored broker keeps the same window.
+    const restored = PaperBroker.restore(catalogue, {
+      ...broker.snapshot(),
+      orders: [
+        ...broker.snapshot().orders,
+        {
+          outcome: { ...rejected(0), kind: 'rejected', reason: 'UNKNOWN_ACCOUNT', time: 0 },
+          closed: undefined,
+        },
+      ],
+    });
+    expect(restored.snapshot().orders).toHaveLength(settledOrdersKept + 1);
+    expect(await restored.queryOrder('r2')).toEqual({ status: 'unknown' });
+    expect(await restored.queryOrder('o1')).toMatchObject({ status: 'filled' });
   });
 });
 

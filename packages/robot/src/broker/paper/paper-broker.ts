@@ -57,8 +57,11 @@ interface PaperPosition {
   markCents: Cents;
 }
 
-/** An account at the paper broker; `accountFigures` hands out this live record (decision 041). */
-class PaperAccount implements AccountFigures {
+/**
+ * An account at the paper broker: private, mutated in place by every fill, close and mark.
+ * `account` and `accountFigures` hand out copies of it, never the record (decision 099).
+ */
+class PaperAccount {
   depositsCents: Cents = 0;
   realisedProfitCents: Cents = 0;
   balanceCents: Cents = 0;
@@ -109,15 +112,19 @@ export interface PaperBrokerState {
   readonly lastTicks: readonly Tick[];
 }
 
+/**
+ * Settled orders (rejected, or filled and closed) the paper broker keeps for `queryOrder` and for
+ * an idempotent resend, the most recent first; older ones are forgotten, as a real broker keeps
+ * that history on its own servers, not in our heap (decision 099). Reconciliation asks only about
+ * what settled while the engine was not listening: at most the reports in flight at a crash, a
+ * wave of one order per account. Twice the 10,000 accounts of the benchmark covers that with
+ * room to spare, in a few megabytes. Filled orders whose position is open are always kept.
+ */
+export const settledOrdersKept = 20_000;
+
 export interface PaperBrokerOptions {
   /** When orders execute and reports go out; at once by default. */
   readonly scheduler?: ExecutionScheduler;
-  /**
-   * False forgets an order once it is rejected or its position closed (a real broker keeps that
-   * history on its own servers, not in our heap; the benchmark uses it). `queryOrder` then knows
-   * only live orders.
-   */
-  readonly keepSettledOrders?: boolean;
   /**
    * The platform's durable ledger. With it, every state change is written (group commit, one
    * write at a time) and a report goes out only once the write holding its entry has landed.
@@ -147,7 +154,11 @@ const maxJournalRetryMs = 2_000;
 export class PaperBroker implements BrokerAdapter {
   private readonly accounts = new Map<string, PaperAccount>();
   private readonly positionsBySymbol = new Map<string, Set<PaperPosition>>();
+  /** Open orders and the last `settledOrdersKept` settled ones, by client order id. */
   private readonly orders = new Map<string, OrderRecord>();
+  /** Client order ids of the settled orders kept, oldest first from `settledHead`. */
+  private settled: string[] = [];
+  private settledHead = 0;
   private readonly lastTicks = new Map<string, Tick>();
   private readonly openAt = new Map<string, { time: number; open: boolean }>();
   private readonly converter: CurrencyConverter;
@@ -157,7 +168,6 @@ export class PaperBroker implements BrokerAdapter {
   private outbox: ExecutionReport[] = [];
 
   private readonly scheduler: ExecutionScheduler;
-  private readonly keepSettledOrders: boolean;
   private readonly journal: PlatformJournal | undefined;
   private readonly journalRetryMs: number;
   private readonly clock: Clock;
@@ -174,7 +184,6 @@ export class PaperBroker implements BrokerAdapter {
     options: PaperBrokerOptions = {},
   ) {
     this.scheduler = options.scheduler ?? immediateExecution;
-    this.keepSettledOrders = options.keepSettledOrders ?? true;
     this.journal = options.journal;
     this.journalRetryMs = options.journalRetryMs ?? 50;
     this.clock = options.clock ?? { now: () => this.latestTickTime };
@@ -261,9 +270,8 @@ export class PaperBroker implements BrokerAdapter {
       return;
     }
     const outcome = this.execute(order);
-    if (outcome.kind === 'filled' || this.keepSettledOrders) {
-      this.orders.set(order.clientOrderId, { outcome, closed: undefined });
-    }
+    this.orders.set(order.clientOrderId, { outcome, closed: undefined });
+    if (outcome.kind === 'rejected') this.keepSettled(order.clientOrderId);
     // Without a journal no entry is built: this runs once per order.
     if (this.journal) this.record({ kind: 'order-settled', outcome }, outcome);
     else this.emit(outcome);
@@ -293,8 +301,16 @@ export class PaperBroker implements BrokerAdapter {
     };
   }
 
+  /** A copy of the account's three figures: one small object per call (decision 099). */
   accountFigures(accountId: string): AccountFigures | undefined {
-    return this.accounts.get(accountId);
+    const account = this.accounts.get(accountId);
+    if (!account) return undefined;
+    const equityCents = account.balanceCents + account.unrealisedCents;
+    return {
+      equityCents,
+      usedMarginCents: account.usedMarginCents,
+      freeMarginCents: equityCents - account.usedMarginCents,
+    };
   }
 
   openPositions(accountId: string): readonly OpenPositionView[] {
@@ -360,9 +376,15 @@ export class PaperBroker implements BrokerAdapter {
     for (const record of copy.orders) {
       broker.orders.set(record.outcome.clientOrderId, { ...record });
       const fill = record.outcome;
-      if (fill.kind !== 'filled') continue;
+      if (fill.kind !== 'filled') {
+        broker.keepSettled(fill.clientOrderId);
+        continue;
+      }
       highestPosition = Math.max(highestPosition, positionNumber(fill.positionId));
-      if (record.closed) continue;
+      if (record.closed) {
+        broker.keepSettled(fill.clientOrderId);
+        continue;
+      }
       const account = broker.requireAccount(fill.accountId);
       broker.addPosition(account, {
         positionId: fill.positionId,
@@ -534,8 +556,10 @@ export class PaperBroker implements BrokerAdapter {
       time,
     };
     const record = this.orders.get(position.clientOrderId);
-    if (record && this.keepSettledOrders) record.closed = report;
-    else this.orders.delete(position.clientOrderId);
+    if (record) {
+      record.closed = report;
+      this.keepSettled(position.clientOrderId);
+    }
     if (this.journal) {
       this.record({ kind: 'position-closed', report, balanceCents: account.balanceCents }, report);
     } else {
@@ -560,6 +584,21 @@ export class PaperBroker implements BrokerAdapter {
     const mark = this.profitCents(position, exitPrice(position.side, tick));
     account.unrealisedCents += mark - position.markCents;
     position.markCents = mark;
+  }
+
+  /**
+   * A settled order joins the kept ones; beyond `settledOrdersKept`, the oldest is forgotten.
+   * The queue is an array read from a head index, compacted once half of it is spent.
+   */
+  private keepSettled(clientOrderId: string): void {
+    this.settled.push(clientOrderId);
+    if (this.settled.length - this.settledHead <= settledOrdersKept) return;
+    const oldest = this.settled[this.settledHead++];
+    if (oldest !== undefined) this.orders.delete(oldest);
+    if (this.settledHead >= settledOrdersKept) {
+      this.settled = this.settled.slice(this.settledHead);
+      this.settledHead = 0;
+    }
   }
 
   private requireAccount(accountId: string): PaperAccount {
