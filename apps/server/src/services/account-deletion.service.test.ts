@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { UserRow } from '../repositories/users.repository';
 import { AccountDeletionService, anonymisedEmail } from './account-deletion.service';
@@ -64,6 +64,10 @@ describe('AccountDeletionService', () => {
   it('stops the robot, ends the subscription, erases in one step, then drops sessions and mails', async () => {
     const { service, steps, mails } = recordingService();
     await service.deleteAccount(user, 'segura123');
+    // The mail goes out after the answer, once it is rendered (decision 100).
+    await vi.waitFor(() => {
+      expect(mails).toHaveLength(1);
+    });
     expect(steps).toEqual([
       'verifyPassword',
       'stopRobot',

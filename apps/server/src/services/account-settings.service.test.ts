@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MailMessage } from '../repositories/mail.repository';
 import type { ActiveSessionRow } from '../repositories/sessions.repository';
 import type { UserRow } from '../repositories/users.repository';
@@ -98,7 +98,10 @@ describe('AccountSettingsService.changePassword', () => {
     expect(result).toEqual({ signedOut: 2 });
     expect(work).toEqual(['changePassword hash:nueva1234 keep s1', 'userChanged u1']);
     expect(revoked).toEqual([{ sessionId: 's2' }, { sessionId: 's3' }]);
-    expect(mails).toHaveLength(1);
+    // The mail goes out after the answer, once it is rendered (decision 100).
+    await vi.waitFor(() => {
+      expect(mails).toHaveLength(1);
+    });
     expect(mails[0]?.to).toBe('maria@example.com');
     expect(mails[0]?.subject).toBe('Você alterou a senha da Tradebot');
     expect(mails[0]?.text).toContain('https://app.example/pt/forgot-password');

@@ -46,6 +46,7 @@ const port: HostPort = {
       case 'refusal':
       case 'events':
       case 'released':
+      case 'info':
         return;
     }
   },
