@@ -52,6 +52,7 @@ describe('users in the console (decision 057)', () => {
         },
         robot: { bot_on: false, trading: false, idleReason: 'ROBOT_OFF' },
         account: null,
+        accountCurrency: 'USD',
         openOperations: [],
         recentClosed: [],
         messages: [],

@@ -13,9 +13,10 @@ import {
   USDBRL,
   XAUUSD,
 } from '@tradebot/robot/ctrader/fake';
-import type { TradingData } from '@tradebot/contract';
+import type { AdminUserDetail, TradingData } from '@tradebot/contract';
 import { operations } from '../src/db/schema';
 import { v1, validRegistration } from './helpers/accounts';
+import { createAdmin, signedInAdmin } from './helpers/admin';
 import { ctraderEnv, linkedCTraderTrader, moveEurusdUntil } from './helpers/ctrader';
 import { useRobotApp } from './helpers/trading';
 
@@ -114,6 +115,16 @@ describe('the robot on a cTrader account in reais', () => {
         .to(userId)
         .some((info) => typeof info !== 'string' && info.accountCurrency === 'BRL'),
     ).toBe(true);
+
+    // The console's page of the user says it too: support reads reais, not dollars.
+    const adminHeaders = await signedInAdmin(app, context.clock, await createAdmin(app));
+    const page = await app.inject({ url: `${v1}/admin/users/${userId}`, headers: adminHeaders });
+    expect(page.statusCode).toBe(200);
+    expect(page.json<{ data: AdminUserDetail }>().data).toMatchObject({
+      accountCurrency: 'BRL',
+      account: { usedMargin: (position?.usedMargin ?? 0) / 100 },
+      openOperations: [{ currency: 'BRL' }],
+    });
 
     const unlinked = await app.inject({
       method: 'POST',

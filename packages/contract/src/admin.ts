@@ -5,7 +5,12 @@ import { languageSchema } from './common-schemas';
 import { planIds, subscriptionStatuses } from './plans';
 import { dataEnvelope } from './envelope';
 import { contactKinds, contactLimits, contactStatuses } from './support';
-import { robotStatusSchema, tradeRowSchema, tradingAccountSchema } from './trading';
+import {
+  accountCurrencySchema,
+  robotStatusSchema,
+  tradeRowSchema,
+  tradingAccountSchema,
+} from './trading';
 
 /**
  * The support console (/admin): a separate role that signs in with a password and a TOTP
@@ -192,6 +197,8 @@ export const adminUserDetailSchema = z.object({
   guarantee: adminGuaranteeSchema,
   robot: robotStatusSchema,
   account: tradingAccountSchema.nullable(),
+  /** The currency of `account`'s amounts (decision 097), as get-all-data's `accountCurrency`. */
+  accountCurrency: accountCurrencySchema,
   openOperations: z.array(tradeRowSchema),
   recentClosed: z.array(tradeRowSchema),
   messages: z.array(adminMessageSummarySchema.omit({ user: true })),

@@ -27,7 +27,7 @@ import {
 /** What the console reads from, and does to, a user's live account. */
 export type TradingDesk = Pick<
   TradingService,
-  'account' | 'openRows' | 'newestClosedRows' | 'robotStatus' | 'kill'
+  'account' | 'accountCurrency' | 'openRows' | 'newestClosedRows' | 'robotStatus' | 'kill'
 >;
 
 /** The 30-day guarantee, as billing answers and honours it (decision 048). */
@@ -142,16 +142,16 @@ export class AdminUsersService {
     const listing = await this.listing(userId);
     const { user, settings } = listing;
     const now = this.clock.now();
-    const [account, openOperations, recentClosed, messages, billing, guarantee] = await Promise.all(
-      [
+    const [account, accountCurrency, openOperations, recentClosed, messages, billing, guarantee] =
+      await Promise.all([
         this.trading.account(userId),
+        this.trading.accountCurrency(userId),
         this.trading.openRows(userId),
         this.trading.newestClosedRows(userId, recentClosedCount),
         this.messages.ofUser(userId, recentMessagesCount),
         billingState(this.billingRecords, userId, settings.authorized, now),
         this.billing.guaranteeEligibility(userId),
-      ],
-    );
+      ]);
     return {
       user: {
         ...summaryOf(listing),
@@ -173,6 +173,7 @@ export class AdminUsersService {
       guarantee: guaranteeOf(guarantee, now),
       robot: await this.trading.robotStatus(settings),
       account,
+      accountCurrency,
       openOperations,
       recentClosed,
       messages: messages.map((message) => {

@@ -4,7 +4,10 @@ import { formatDateTime, formatLots, formatPrice, formatSignedMoney } from '../.
 import { useTranslation } from '../../../lib/i18n';
 import styles from '../admin.module.css';
 
-/** A user's operations as support reads them: asset, direction, size, prices, profit. */
+/**
+ * A user's operations as support reads them: asset, direction, size, prices, profit, the profit
+ * in the operation's own currency (decision 097: a broker account's, USD on the built-in platform).
+ */
 export function OperationsTable({
   caption,
   rows,
@@ -41,7 +44,7 @@ export function OperationsTable({
               ? `${formatDateTime(language, row.CloseTime)} (${t(`operations.reasons.${row.closeReason ?? 'tp'}`)})`
               : t('operations.stillOpen')}
           </td>
-          <td>{formatSignedMoney(language, row.Profit)}</td>
+          <td>{formatSignedMoney(language, row.Profit, row.currency)}</td>
         </tr>
       ))}
     </Table>

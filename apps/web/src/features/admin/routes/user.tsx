@@ -115,10 +115,22 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
       {account && (
         <Card title={t('user.accountTitle')} titleId="user-account">
           <StatGrid>
-            <Stat label={t('user.balance')} value={formatMoney(language, account.balance)} />
-            <Stat label={t('user.equity')} value={formatMoney(language, account.equity)} />
-            <Stat label={t('user.freeMargin')} value={formatMoney(language, account.freeMargin)} />
-            <Stat label={t('user.deposits')} value={formatMoney(language, account.deposits)} />
+            <Stat
+              label={t('user.balance')}
+              value={formatMoney(language, account.balance, detail.accountCurrency)}
+            />
+            <Stat
+              label={t('user.equity')}
+              value={formatMoney(language, account.equity, detail.accountCurrency)}
+            />
+            <Stat
+              label={t('user.freeMargin')}
+              value={formatMoney(language, account.freeMargin, detail.accountCurrency)}
+            />
+            <Stat
+              label={t('user.deposits')}
+              value={formatMoney(language, account.deposits, detail.accountCurrency)}
+            />
           </StatGrid>
         </Card>
       )}
