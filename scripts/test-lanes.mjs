@@ -1,6 +1,5 @@
-// npm test's two lanes (decision 094): `test:server` and `test:rest-e2e` (`test:rest`, then the
-// end-to-end tests on its build) run at once, each writing to its own file, and each lane's
-// output is printed whole once both have ended, server first.
+// npm test's two lanes (decision 094): `test:server` and `test:rest` run at once, each writing
+// to its own file, and each lane's output is printed whole once both have ended, server first.
 //
 // Files, not pipes: Vitest's last lines (its "Tests N passed" summary, and a failure's details)
 // were lost when its output went through a pipe its reader drained slowly. npm-run-all2's
@@ -11,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const lanes = ['test:server', 'test:rest-e2e'];
+const lanes = ['test:server', 'test:rest'];
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tradebot-test-lanes-'));
 // The npm that runs this script, so that both lanes use the same one.
 const npm = process.env.npm_execpath
