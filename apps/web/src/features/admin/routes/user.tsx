@@ -115,22 +115,13 @@ function UserDetail({ detail }: { detail: AdminUserDetail }) {
       {account && (
         <Card title={t('user.accountTitle')} titleId="user-account">
           <StatGrid>
-            <Stat
-              label={t('user.balance')}
-              value={formatMoney(language, account.balance, detail.accountCurrency)}
-            />
-            <Stat
-              label={t('user.equity')}
-              value={formatMoney(language, account.equity, detail.accountCurrency)}
-            />
-            <Stat
-              label={t('user.freeMargin')}
-              value={formatMoney(language, account.freeMargin, detail.accountCurrency)}
-            />
-            <Stat
-              label={t('user.deposits')}
-              value={formatMoney(language, account.deposits, detail.accountCurrency)}
-            />
+            {(['balance', 'equity', 'freeMargin', 'deposits'] as const).map((figure) => (
+              <Stat
+                key={figure}
+                label={t(`user.${figure}`)}
+                value={formatMoney(language, account[figure], detail.accountCurrency)}
+              />
+            ))}
           </StatGrid>
         </Card>
       )}
