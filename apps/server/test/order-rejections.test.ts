@@ -205,6 +205,10 @@ describe('order rejections and untradable symbols on a linked cTrader account', 
       expect(nextCursor).toBeNull();
       const [sent] = ctrader.requests('ProtoOANewOrderReq');
       expect(rejections[0]?.id).toBe(sent?.body.clientOrderId);
+      // A browser listening was told at once, with the row the list gives.
+      await expect
+        .poll(() => context.publisher.to(userId).flatMap((info) => info.rejected ?? []))
+        .toEqual([rejections[0]]);
 
       const untradable = await app.inject({ url: `${v1}/untradable-symbols`, headers });
       expect(untradable.statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { categoriesEnabledSchema } from './accounts';
 import { dataEnvelope } from './envelope';
 import { languageSchema } from './common-schemas';
 import { text } from './text';
+import { orderRejectionSchema } from './rejections';
 
 /**
  * The live account (spec §3 Trading data, §7 get-all-data and settings, §4 Real-time updates).
@@ -272,6 +273,8 @@ export const realtimeInfoSchema = z.object({
   trades: z.array(tradeRowSchema).optional(),
   closed: z.array(tradeRowSchema).optional(),
   robot: robotStatusSchema.optional(),
+  /** Orders the platform refused just now, newest first (decision 101): the list shows them. */
+  rejected: z.array(orderRejectionSchema).optional(),
 });
 export type RealtimeInfo = z.infer<typeof realtimeInfoSchema>;
 export const realtimeEventSchema = z.object({

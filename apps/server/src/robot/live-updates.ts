@@ -23,6 +23,7 @@ interface Pending {
  * account's projection: nothing here asks the robot for anything.
  * - an operation opened or closed: `{account, trades}` (+ `closed` when one closed) at once, the
  *   changes of one turn of the event loop gathered into one update per user;
+ * - an order the platform refused: `{rejected}`, at once (decision 101);
  * - equity moving with prices (AccountChanged with operations open): the latest projection of
  *   each account, every `sweepMs`, only for users with a socket listening and only when their
  *   equity moved: never one update per tick per account.
@@ -80,6 +81,15 @@ export class LiveUpdates {
       case 'BrokerStatus':
         // The broker's connection or grant changed (decision 096): the dashboard says it now.
         this.enqueue(() => this.robotStatus(event.accountId));
+        return;
+      case 'OrderRejected':
+        // A refusal goes out as it happens, in turn behind the updates being built.
+        this.enqueue(() => {
+          if (!this.stopped && this.publisher.hasListeners(event.accountId)) {
+            this.publisher.toUser(event.accountId, { rejected: [event.rejection] });
+          }
+          return Promise.resolve();
+        });
         return;
       case 'ClosureStored':
       case 'TradingHalted':

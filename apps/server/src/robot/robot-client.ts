@@ -293,6 +293,7 @@ export class RobotClient implements RobotRuntime {
         if (event.status === null) this.brokerTrouble.delete(event.accountId);
         else this.brokerTrouble.set(event.accountId, event.status);
         break;
+      case 'OrderRejected':
       case 'TradingResumed':
       case 'RobotStopped':
         break;

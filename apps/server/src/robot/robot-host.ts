@@ -1,6 +1,7 @@
 import { SignalModel, testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
+import type { OrderRejection } from '@tradebot/contract';
 import type { Db } from '../db/database';
-import { tradeRowOf } from '../services/trading-rows';
+import { orderRejectionOf, tradeRowOf } from '../services/trading-rows';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
 import { LeaseKeeper } from './lease-keeper';
@@ -34,6 +35,11 @@ export interface RobotHostExtras {
 type PendingChange =
   | { readonly type: 'PositionOpened' | 'PositionClosed'; readonly trade: TradeRecord }
   | { readonly type: 'ClosureStored'; readonly accountId: string }
+  | {
+      readonly type: 'OrderRejected';
+      readonly accountId: string;
+      readonly rejection: OrderRejection;
+    }
   | { readonly type: 'TradingHalted'; readonly reason: string }
   | { readonly type: 'TradingResumed' }
   | {
@@ -239,6 +245,23 @@ export class RobotHost {
     });
     core.events.on('PositionClosed', (event) => {
       if (this.core === core) this.queue({ type: 'PositionClosed', trade: event.trade });
+    });
+    core.events.on('OrderRejected', (event) => {
+      if (this.core !== core) return;
+      const rejection = orderRejectionOf(
+        {
+          clientOrderId: event.clientOrderId,
+          decidedAt: event.decidedAt,
+          symbol: event.symbol,
+          category: event.category,
+          side: event.side,
+          units: event.units,
+          reason: event.reason,
+          brokerCode: event.brokerCode ?? null,
+        },
+        core.catalogue,
+      );
+      this.queue({ type: 'OrderRejected', accountId: event.accountId, rejection });
     });
     core.events.on('TradingHalted', (event) => {
       if (this.core === core) this.queue({ type: 'TradingHalted', reason: event.reason });
@@ -533,6 +556,14 @@ export class RobotHost {
         }
         case 'ClosureStored':
           events.push({ type: 'ClosureStored', seq: ++this.seq, accountId: change.accountId });
+          break;
+        case 'OrderRejected':
+          events.push({
+            type: 'OrderRejected',
+            seq: ++this.seq,
+            accountId: change.accountId,
+            rejection: change.rejection,
+          });
           break;
         case 'TradingHalted':
           events.push({ type: 'TradingHalted', seq: ++this.seq, reason: change.reason });

@@ -1,4 +1,4 @@
-import type { TradeRow, TradingAccount } from '@tradebot/contract';
+import type { OrderRejection, TradeRow, TradingAccount } from '@tradebot/contract';
 import type {
   AccountState,
   AccountStatus,
@@ -176,6 +176,15 @@ export type RobotEvent =
       readonly type: 'AccountChanged';
       readonly accountId: string;
       readonly projection: AccountProjection;
+    })
+  /**
+   * The platform refused an order (decision 101): the refusal as the dashboard lists it, so a
+   * browser watching shows it at once, before or without reading the list again.
+   */
+  | (Sequenced & {
+      readonly type: 'OrderRejected';
+      readonly accountId: string;
+      readonly rejection: OrderRejection;
     })
   /** An operation's closure is in the database (the closed-page cache drops its page). */
   | (Sequenced & { readonly type: 'ClosureStored'; readonly accountId: string })

@@ -197,6 +197,7 @@ export class NotificationService implements RobotStopNotices {
         }
         return;
       case 'ClosureStored':
+      case 'OrderRejected':
       case 'TradingHalted':
       case 'TradingResumed':
       case 'RobotStopped':

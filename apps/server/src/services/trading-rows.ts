@@ -1,4 +1,10 @@
-import type { TradeRow, TradingAccount } from '@tradebot/contract';
+import {
+  orderRejectionReasons,
+  type OrderRejection,
+  type OrderRejectionReason,
+  type TradeRow,
+  type TradingAccount,
+} from '@tradebot/contract';
 import {
   centsToDollars,
   exposureCap,
@@ -8,6 +14,7 @@ import {
   type InstrumentCatalogue,
   type TradeRecord,
 } from '@tradebot/robot';
+import type { RejectionRow } from '../repositories/trading.repository';
 
 /** What says a linked broker account's currency: the account picked and its currency. */
 export interface LinkedCurrency {
@@ -80,5 +87,32 @@ export function tradingAccountOf(account: AccountState): TradingAccount {
     usedMargin: centsToDollars(account.usedMarginCents),
     exposure: account.equityCents > 0 ? account.usedMarginCents / account.equityCents : 0,
     exposureCap,
+  };
+}
+
+const knownRejectionReasons: ReadonlySet<string> = new Set(orderRejectionReasons);
+
+/**
+ * A refused order as the dashboard lists it. A reason this version does not know (a later
+ * robot's) reads as the broker's own refusal, with its code when there is one.
+ */
+export function orderRejectionOf(
+  row: RejectionRow,
+  catalogue: InstrumentCatalogue,
+): OrderRejection {
+  const instrument = catalogue.get(row.symbol);
+  return {
+    id: row.clientOrderId,
+    at: new Date(row.decidedAt).toISOString(),
+    symbol: row.symbol,
+    OutputName: instrument?.outputName ?? row.symbol,
+    category: instrument?.category ?? 'forex',
+    side: row.side === 'sale' ? 'sale' : 'buy',
+    units: row.units,
+    reason:
+      row.reason !== null && knownRejectionReasons.has(row.reason)
+        ? (row.reason as OrderRejectionReason)
+        : 'BROKER_REJECTED',
+    brokerCode: row.brokerCode,
   };
 }

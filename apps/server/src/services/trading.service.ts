@@ -1,12 +1,9 @@
 import {
   categories,
-  orderRejectionReasons,
   historyPeriodMs,
   historyPageSize,
   type EquityPoint,
   type HistoryPeriod,
-  type OrderRejection,
-  type OrderRejectionReason,
   type OrderRejectionsPage,
   type RobotHolder,
   type RobotIdleReason,
@@ -29,7 +26,7 @@ import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.rep
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import type { ClosedPageCache } from './closed-page-cache';
-import { operationCurrency, tradeRowOf, tradingAccountOf } from './trading-rows';
+import { operationCurrency, orderRejectionOf, tradeRowOf, tradingAccountOf } from './trading-rows';
 import { toCsv, type CsvCell } from './csv';
 import {
   TradingCursorInvalid,
@@ -91,30 +88,6 @@ function decodeRejectionCursor(cursor: string): RejectionCursor {
   const match = /^(\d{1,15}):(.{1,250})$/.exec(cursor);
   if (!match?.[1] || !match[2]) throw new TradingCursorInvalid();
   return { decidedAt: Number(match[1]), clientOrderId: match[2] };
-}
-
-const knownRejectionReasons: ReadonlySet<string> = new Set(orderRejectionReasons);
-
-/**
- * A refused order as the dashboard lists it. A reason this version does not know (a later
- * robot's) reads as the broker's own refusal, with its code when there is one.
- */
-function orderRejectionOf(row: RejectionRow, catalogue: InstrumentCatalogue): OrderRejection {
-  const instrument = catalogue.get(row.symbol);
-  return {
-    id: row.clientOrderId,
-    at: new Date(row.decidedAt).toISOString(),
-    symbol: row.symbol,
-    OutputName: instrument?.outputName ?? row.symbol,
-    category: instrument?.category ?? 'forex',
-    side: row.side === 'sale' ? 'sale' : 'buy',
-    units: row.units,
-    reason:
-      row.reason !== null && knownRejectionReasons.has(row.reason)
-        ? (row.reason as OrderRejectionReason)
-        : 'BROKER_REJECTED',
-    brokerCode: row.brokerCode,
-  };
 }
 
 function robotSettingsView(row: SettingsRow): RobotSettingsView {

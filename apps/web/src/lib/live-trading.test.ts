@@ -1,7 +1,29 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { tradeRow, tradingAccount } from '../test/trade-row';
-import { liveTradingKey, mergeLive, receiveLive, type LiveTrading } from './live-trading';
+import type { OrderRejection } from '@tradebot/contract';
+import {
+  liveTradingKey,
+  mergeLive,
+  orderRejectionsKey,
+  receiveLive,
+  type LiveTrading,
+  type OrderRejectionsData,
+} from './live-trading';
+
+function refusal(id: string, at: string): OrderRejection {
+  return {
+    id,
+    at,
+    symbol: 'BTCUSD',
+    OutputName: 'Bitcoin',
+    category: 'cripto',
+    side: 'buy',
+    units: 0.01,
+    reason: 'MARKET_CLOSED',
+    brokerCode: null,
+  };
+}
 
 describe('the live trading data (spec §3 Trading data, §4 Real-time updates)', () => {
   it('is a first load until data arrives, then each snapshot replaces what it carries', () => {
@@ -43,5 +65,31 @@ describe('the live trading data (spec §3 Trading data, §4 Real-time updates)',
     expect(live.accountCurrency).toBe('BRL');
     expect(mergeLive(live, { accountCurrency: 'MXN' }).accountCurrency).toBe('MXN');
     expect(mergeLive(undefined, { trades: [] }).accountCurrency).toBeNull();
+  });
+
+  it('puts refusals an event brings on top of the loaded list, once each, and leaves an unloaded list alone (decision 101)', () => {
+    const client = new QueryClient();
+    receiveLive(client, { rejected: [refusal('a', '2026-11-26T10:00:00.000Z')] });
+    expect(client.getQueryData(orderRejectionsKey)).toBeUndefined();
+
+    const older = refusal('old', '2026-11-26T09:00:00.000Z');
+    const below = refusal('below', '2026-11-26T08:00:00.000Z');
+    client.setQueryData<OrderRejectionsData>(orderRejectionsKey, {
+      pages: [
+        { rejections: [older], nextCursor: 'cursor-1' },
+        { rejections: [below], nextCursor: null },
+      ],
+      pageParams: [undefined, 'cursor-1'],
+    });
+    const first = refusal('first', '2026-11-26T10:00:00.000Z');
+    const second = refusal('second', '2026-11-26T10:00:01.000Z');
+    receiveLive(client, { rejected: [first, second] });
+    // Sent again (a reconnection, two processes): not listed twice.
+    receiveLive(client, { rejected: [second, older] });
+    const data = client.getQueryData<OrderRejectionsData>(orderRejectionsKey);
+    expect(data?.pages[0]?.rejections.map((row) => row.id)).toEqual(['second', 'first', 'old']);
+    expect(data?.pages[0]?.nextCursor).toBe('cursor-1');
+    expect(data?.pages[1]?.rejections).toEqual([below]);
+    expect(data?.pageParams).toEqual([undefined, 'cursor-1']);
   });
 });

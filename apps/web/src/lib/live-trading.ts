@@ -1,6 +1,8 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type {
   AccountKind,
+  OrderRejection,
+  OrderRejectionsPage,
   RealtimeInfo,
   RobotStatus,
   TradeRow,
@@ -74,5 +76,37 @@ export function mergeLive(
 export function receiveLive(client: QueryClient, snapshot: TradingSnapshot): LiveTrading {
   const merged = mergeLive(client.getQueryData<LiveTrading>(liveTradingKey), snapshot);
   client.setQueryData<LiveTrading>(liveTradingKey, merged);
+  if (snapshot.rejected && snapshot.rejected.length > 0) {
+    receiveRejections(client, snapshot.rejected);
+  }
   return merged;
+}
+
+/** The refused orders' list (decision 101), paged newest first: GET order-rejections. */
+export const orderRejectionsKey = ['trading', 'rejections'] as const;
+
+export type OrderRejectionsData = InfiniteData<OrderRejectionsPage, string | undefined>;
+
+/**
+ * Puts refusals a real-time event brought on top of the loaded list, once each and newest
+ * first; the pages below keep their rows and cursors, so "Ver más" goes on where it was. A list
+ * not loaded yet is left alone: its first read will have them.
+ */
+export function withRejections(
+  data: OrderRejectionsData,
+  rejected: readonly OrderRejection[],
+): OrderRejectionsData {
+  const known = new Set(data.pages.flatMap((page) => page.rejections.map((row) => row.id)));
+  const fresh = rejected
+    .filter((row) => !known.has(row.id))
+    .sort((a, b) => b.at.localeCompare(a.at) || (a.id < b.id ? 1 : -1));
+  const [first, ...rest] = data.pages;
+  if (fresh.length === 0 || first === undefined) return data;
+  return { ...data, pages: [{ ...first, rejections: [...fresh, ...first.rejections] }, ...rest] };
+}
+
+function receiveRejections(client: QueryClient, rejected: readonly OrderRejection[]): void {
+  client.setQueryData<OrderRejectionsData>(orderRejectionsKey, (data) =>
+    data === undefined ? data : withRejections(data, rejected),
+  );
 }

@@ -150,7 +150,13 @@ export class OrderExecution {
       type: 'OrderRejected',
       accountId: rejection.accountId,
       clientOrderId: rejection.clientOrderId,
+      symbol: intent.symbol,
+      category: intent.category,
+      side: intent.side,
+      units: intent.units,
+      decidedAt: intent.decidedAt,
       reason: rejection.reason,
+      ...(rejection.brokerCode === undefined ? {} : { brokerCode: rejection.brokerCode }),
       at: rejection.time,
     });
   }

@@ -26,7 +26,16 @@ export type EngineEvent =
       readonly type: 'OrderRejected';
       readonly accountId: string;
       readonly clientOrderId: string;
+      /** The refused order as it was decided: what the dashboard lists (decision 101). */
+      readonly symbol: string;
+      readonly category: Category;
+      readonly side: Side;
+      readonly units: number;
+      /** Time of the tick the order was decided on. */
+      readonly decidedAt: number;
       readonly reason: BrokerRejectReason;
+      /** A real broker's own error code, when it gave one. */
+      readonly brokerCode?: string;
       readonly at: number;
     }
   | {

@@ -6,6 +6,7 @@ import {
   type UntradableSymbolsView,
 } from '@tradebot/contract';
 import { apiRequest } from '../../../lib/api-client';
+import { orderRejectionsKey } from '../../../lib/live-trading';
 
 /** GET /api/v1/order-rejections: one page of the account's refused orders, newest first. */
 export async function getOrderRejections(
@@ -20,8 +21,6 @@ export async function getOrderRejections(
   );
   return body.data;
 }
-
-export const orderRejectionsKey = ['trading', 'rejections'] as const;
 
 /** The account's refused orders (decision 101), a page at a time. */
 export function useOrderRejections() {
