@@ -228,6 +228,36 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
   it('trades the account on its broker prices, shows it like the built-in platform, and stops when unlinked', () =>
     tradesShowsAndUnlinks(context, 'ctrader-robot@example.com'));
 
+  it("while the model learns the broker's history the dashboard says so, and a listening browser is told when it ends, without a reload", async () => {
+    const release = ctrader.holdTickData();
+    try {
+      const { userId, headers, robot } = await linkedTrader('ctrader-warm-up@example.com');
+      await expect
+        .poll(async () => (await robot.projection(userId))?.status.idleReason)
+        .toBe('WARMING_UP');
+      const data = await context.app.inject({ method: 'GET', url: `${v1}/get-all-data`, headers });
+      expect(data.json<{ data: { robot: { idleReason: string } } }>().data.robot).toMatchObject({
+        trading: false,
+        idleReason: 'WARMING_UP',
+      });
+      const toldBefore = context.publisher.to(userId).filter((info) => info.robot).length;
+      release();
+      await expect
+        .poll(() =>
+          context.publisher
+            .to(userId)
+            .filter((info) => info.robot)
+            .slice(toldBefore)
+            .some((info) => info.robot?.idleReason !== 'WARMING_UP'),
+        )
+        .toBe(true);
+      expect((await robot.projection(userId))?.status.idleReason).not.toBe('WARMING_UP');
+      expect((await unlinkClosing(headers)).statusCode).toBe(200);
+    } finally {
+      release();
+    }
+  });
+
   it('an order executed while the connection dropped is reconciled by its client order id after the reconnection: recorded once, never sent twice; then trading goes on', async () => {
     const { app } = context;
     const { userId, headers, robot } = await linkedTrader('ctrader-drop@example.com');

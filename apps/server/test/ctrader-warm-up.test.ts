@@ -85,6 +85,7 @@ it("learns from the broker's recent ticks before the first live one, and says so
 
   const strategy = new Recorded(new SignalModel());
   const errors: unknown[] = [];
+  const warmedUp: string[] = [];
   runs = new CTraderRuns({
     db: app.database.db,
     catalogue: new InstrumentCatalogue(),
@@ -92,6 +93,7 @@ it("learns from the broker's recent ticks before the first live one, and says so
     events: { publish: () => undefined },
     strategy: () => strategy,
     onError: (error) => errors.push(error),
+    onWarmedUp: (accountId) => warmedUp.push(accountId),
     warmUpMs,
   });
   const started = await runs.sync([
@@ -114,6 +116,8 @@ it("learns from the broker's recent ticks before the first live one, and says so
   }
   expect(runs.warming(userId)).toBe(false);
   expect(errors).toEqual([]);
+  // The end is told once, so the dashboard stops saying WARMING_UP without a reload.
+  await expect.poll(() => warmedUp).toEqual([userId]);
   expect(runs.accountStatus(userId).idleReason).not.toBe('WARMING_UP');
 
   // Before any live move: the model learned from the broker's quotes alone, every one in its

@@ -57,6 +57,8 @@ export interface CTraderRunsOptions {
   readonly retryMaxMs?: number;
   /** How much of the broker's recent tick history a new run's model learns from first. */
   readonly warmUpMs?: number;
+  /** The account's model has learned the broker's history: it no longer says WARMING_UP. */
+  readonly onWarmedUp?: (accountId: string) => void;
 }
 
 /**
@@ -372,14 +374,26 @@ export class CTraderRuns {
     startedAt: number,
   ): void {
     const from = startedAt - (this.options.warmUpMs ?? defaultCTraderWarmUpMs);
-    broker.recentTicks(accountId, from, startedAt).then(
-      (ticks) => {
-        strategy.learn(ticks);
+    const learned = broker.recentTicks(accountId, from, startedAt).then(
+      (ticks) => strategy.learn(ticks),
+      (error: unknown) => {
+        if (client.state !== 'closed') {
+          this.options.onError(
+            error,
+            `reading the broker's price history for account ${accountId}`,
+          );
+        }
+        return strategy.learn([]);
+      },
+    );
+    learned.then(
+      () => {
+        // A run replaced meanwhile (a reconnection, a new grant) says its own end.
+        const current = this.runs.get(accountId)?.strategy;
+        if (current === undefined || current === strategy) this.options.onWarmedUp?.(accountId);
       },
       (error: unknown) => {
-        strategy.learn([]);
-        if (client.state === 'closed') return;
-        this.options.onError(error, `reading the broker's price history for account ${accountId}`);
+        this.options.onError(error, `learning the broker's price history for account ${accountId}`);
       },
     );
   }

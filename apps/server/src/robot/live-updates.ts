@@ -79,7 +79,9 @@ export class LiveUpdates {
         else this.moved.delete(event.accountId);
         return;
       case 'BrokerStatus':
-        // The broker's connection or grant changed (decision 096): the dashboard says it now.
+      case 'ModelWarmedUp':
+        // The broker's connection or grant changed, or the model finished learning its history
+        // (decision 096): the dashboard says it now.
         this.enqueue(() => this.robotStatus(event.accountId));
         return;
       case 'OrderRejected':

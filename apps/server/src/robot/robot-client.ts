@@ -294,6 +294,7 @@ export class RobotClient implements RobotRuntime {
         else this.brokerTrouble.set(event.accountId, event.status);
         break;
       case 'OrderRejected':
+      case 'ModelWarmedUp':
       case 'TradingResumed':
       case 'RobotStopped':
         break;

@@ -56,6 +56,8 @@ export interface RobotCoreOptions {
     readonly grants?: readonly CTraderGrant[];
     /** An account's broker status changed (CTraderRuns' onBrokerStatus). */
     readonly onBrokerStatus?: (accountId: string, status: BrokerTrouble | null) => void;
+    /** An account's model learned the broker's history (CTraderRuns' onWarmedUp). */
+    readonly onWarmedUp?: (accountId: string) => void;
     /** Failed starts are retried after this, doubling (tests make it short). */
     readonly retryFirstMs?: number;
   };
@@ -191,6 +193,7 @@ export class RobotCore {
         ...(options.ctrader.onBrokerStatus
           ? { onBrokerStatus: options.ctrader.onBrokerStatus }
           : {}),
+        ...(options.ctrader.onWarmedUp ? { onWarmedUp: options.ctrader.onWarmedUp } : {}),
         ...(options.ctrader.retryFirstMs === undefined
           ? {}
           : { retryFirstMs: options.ctrader.retryFirstMs }),

@@ -42,6 +42,7 @@ type PendingChange =
     }
   | { readonly type: 'TradingHalted'; readonly reason: string }
   | { readonly type: 'TradingResumed' }
+  | { readonly type: 'ModelWarmedUp'; readonly accountId: string }
   | {
       readonly type: 'BrokerStatus';
       readonly accountId: string;
@@ -153,6 +154,10 @@ export class RobotHost {
               onBrokerStatus: (accountId, status) => {
                 host.touched.add(accountId);
                 host.queue({ type: 'BrokerStatus', accountId, status });
+              },
+              onWarmedUp: (accountId) => {
+                host.touched.add(accountId);
+                host.queue({ type: 'ModelWarmedUp', accountId });
               },
             },
           }
@@ -570,6 +575,9 @@ export class RobotHost {
           break;
         case 'TradingResumed':
           events.push({ type: 'TradingResumed', seq: ++this.seq });
+          break;
+        case 'ModelWarmedUp':
+          events.push({ type: 'ModelWarmedUp', seq: ++this.seq, accountId: change.accountId });
           break;
         case 'BrokerStatus':
           events.push({

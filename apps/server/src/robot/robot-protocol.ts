@@ -193,6 +193,11 @@ export type RobotEvent =
   /** The robot stopped cleanly: nothing more comes from this run. */
   | (Sequenced & { readonly type: 'RobotStopped' })
   /**
+   * A linked broker account's model has learned the broker's history (decision 096): the account
+   * no longer says WARMING_UP. Its AccountChanged, with the new status, follows in the batch.
+   */
+  | (Sequenced & { readonly type: 'ModelWarmedUp'; readonly accountId: string })
+  /**
    * A linked broker account's connection or grant changed (decision 096): why the robot cannot
    * trade there now, or null once it can again. Sent for accounts with no projection too (a
    * grant refused at start).

@@ -198,6 +198,7 @@ export class NotificationService implements RobotStopNotices {
         return;
       case 'ClosureStored':
       case 'OrderRejected':
+      case 'ModelWarmedUp':
       case 'TradingHalted':
       case 'TradingResumed':
       case 'RobotStopped':

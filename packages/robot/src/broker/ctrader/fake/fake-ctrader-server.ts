@@ -177,6 +177,8 @@ export class FakeCTraderServer {
   private nextId = 1000;
   private marketOpen = true;
   private mute = false;
+  /** Tick-data answers wait for this while set (holdTickData). */
+  private tickDataHeld: Promise<void> | undefined;
   private orderFault: OrderFault | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
@@ -238,6 +240,22 @@ export class FakeCTraderServer {
         resolve();
       }),
     );
+  }
+
+  /**
+   * Holds the answers to tick-data requests (a slow history read) until the function returned
+   * is called; calling it again does nothing.
+   */
+  holdTickData(): () => void {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.tickDataHeld = held;
+    return () => {
+      if (this.tickDataHeld === held) this.tickDataHeld = undefined;
+      release();
+    };
   }
 
   /** Drops every connection, as a network fault would. */
@@ -831,7 +849,14 @@ export class FakeCTraderServer {
         return;
       }
       case 'ProtoOAGetTickDataReq': {
-        this.tickData(session, message, accountId);
+        const held = this.tickDataHeld;
+        if (held) {
+          void held.then(() => {
+            this.tickData(session, message, accountId);
+          });
+        } else {
+          this.tickData(session, message, accountId);
+        }
         return;
       }
       case 'ProtoOAClosePositionReq': {
