@@ -52,7 +52,7 @@ async function startBroker(
 
 function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
   return {
-    clientOrderId: 'acc-1:1',
+    clientOrderId: 'acc-1/EURUSD/1',
     accountId: ACCOUNT,
     symbol: 'EURUSD',
     side: 'buy',
@@ -100,13 +100,13 @@ describe('cTrader broker adapter against the local fake', () => {
       volume: 1_200_000, // 12,345 units floored to the 1,000-unit step, in cents of a unit
       relativeTakeProfit: 10, // one pip (0.0001) in 1/100000
       relativeStopLoss: 12 + 5 * (12 + 10), // the spread, plus five times spread + 1 pip
-      clientOrderId: 'acc-1:1',
-      label: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
+      label: 'acc-1/EURUSD/1',
     });
     const geometry = tradeGeometry('buy', tick, catalogue.require('EURUSD'));
     expect(reports[0]).toMatchObject({
       kind: 'filled',
-      clientOrderId: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
       symbol: 'EURUSD',
       side: 'buy',
       units: 12_000,
@@ -121,7 +121,7 @@ describe('cTrader broker adapter against the local fake', () => {
     await until(() => reports.length === 2, 'the close');
     expect(reports[1]).toMatchObject({
       kind: 'position-closed',
-      clientOrderId: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
       reason: 'tp',
       profitCents: 120, // one pip on 12,000 units
     });
@@ -166,20 +166,20 @@ describe('cTrader broker adapter against the local fake', () => {
     await until(() => reports.length === 2, 'the stop-loss');
     expect(reports[1]).toMatchObject({
       kind: 'position-closed',
-      clientOrderId: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
       reason: 'sl',
       profitCents: -Math.round((sale.stopLoss - sale.price) * 12_000 * 100),
     });
-    broker.submitOrder(order({ clientOrderId: 'acc-1:2' }));
+    broker.submitOrder(order({ clientOrderId: 'acc-1/EURUSD/2' }));
     await until(() => reports.length === 3, 'the second fill');
-    const buy = reports.find((r) => r.clientOrderId === 'acc-1:2');
+    const buy = reports.find((r) => r.clientOrderId === 'acc-1/EURUSD/2');
     if (buy?.kind !== 'filled') throw new Error('no fill');
     broker.closePosition(ACCOUNT, buy.positionId, 'kill');
     await until(() => reports.length === 4, 'the requested close');
     expect(server.requests('ProtoOAClosePositionReq')[0]?.body.volume).toBe(1_200_000);
     expect(reports[3]).toMatchObject({
       kind: 'position-closed',
-      clientOrderId: 'acc-1:2',
+      clientOrderId: 'acc-1/EURUSD/2',
       reason: 'kill',
     });
   });
@@ -192,7 +192,7 @@ describe('cTrader broker adapter against the local fake', () => {
     await until(() => reports.length === 1, 'the fill');
     // $5,000 of margin at 1:100 and 1.08512 a unit: 460,778 units, 460,000 at the step.
     expect(server.requests('ProtoOANewOrderReq')[0]?.body.volume).toBe(46_000_000);
-    broker.submitOrder(order({ clientOrderId: 'acc-1:2', units: 100_000 }));
+    broker.submitOrder(order({ clientOrderId: 'acc-1/EURUSD/2', units: 100_000 }));
     await until(() => reports.length === 2, 'the refusal');
     expect(reports[1]).toMatchObject({ kind: 'rejected', reason: 'INSUFFICIENT_MARGIN' });
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
@@ -205,14 +205,14 @@ describe('cTrader broker adapter against the local fake', () => {
     broker.submitOrder(order({ units: 999 }));
     expect(reports[0]).toMatchObject({ kind: 'rejected', reason: 'INVALID_SIZE' });
     server.setMarketOpen(false);
-    broker.submitOrder(order({ clientOrderId: 'acc-1:2' }));
+    broker.submitOrder(order({ clientOrderId: 'acc-1/EURUSD/2' }));
     await until(() => reports.length === 2, 'the rejection');
     expect(reports[1]).toMatchObject({
       kind: 'rejected',
       reason: 'MARKET_CLOSED',
       brokerCode: 'MARKET_CLOSED',
     });
-    broker.submitOrder(order({ clientOrderId: 'acc-1:3', symbol: 'GBPUSD' }));
+    broker.submitOrder(order({ clientOrderId: 'acc-1/EURUSD/3', symbol: 'GBPUSD' }));
     expect(reports[2]).toMatchObject({ kind: 'rejected', reason: 'UNKNOWN_INSTRUMENT' });
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
   });
@@ -228,7 +228,7 @@ describe('cTrader broker adapter against the local fake', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
     expect(server.orders).toHaveLength(1);
-    expect(await broker.queryOrder('acc-1:1')).toMatchObject({ status: 'filled' });
+    expect(await broker.queryOrder('acc-1/EURUSD/1')).toMatchObject({ status: 'filled' });
   });
 
   it('reconciles an order whose connection dropped after the broker executed it: reported once, not resent', async () => {
@@ -239,11 +239,11 @@ describe('cTrader broker adapter against the local fake', () => {
     broker.submitOrder(order());
     await until(() => reports.length === 1, 'the reconciled fill');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+    expect(kinds(reports)).toEqual(['filled:acc-1/EURUSD/1']);
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(1);
     expect(server.orders).toHaveLength(1);
     expect(broker.openPositions(ACCOUNT)).toMatchObject([
-      { clientOrderId: 'acc-1:1', units: 12_000 },
+      { clientOrderId: 'acc-1/EURUSD/1', units: 12_000 },
     ]);
   });
 
@@ -255,7 +255,7 @@ describe('cTrader broker adapter against the local fake', () => {
     broker.submitOrder(order());
     await until(() => reports.length === 1, 'the fill after the resend');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+    expect(kinds(reports)).toEqual(['filled:acc-1/EURUSD/1']);
     expect(server.orders).toHaveLength(1);
     expect(server.requests('ProtoOANewOrderReq')).toHaveLength(2);
   });
@@ -275,7 +275,7 @@ describe('cTrader broker adapter against the local fake', () => {
     await until(() => reports.length === 2, 'the reconciled close');
     expect(reports[1]).toMatchObject({
       kind: 'position-closed',
-      clientOrderId: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
       reason: 'tp',
       closePrice: fill.takeProfit,
       profitCents: 120,
@@ -297,12 +297,63 @@ describe('cTrader broker adapter against the local fake', () => {
 
     const second = await startBroker(server);
     expect(second.broker.openPositions(ACCOUNT)).toMatchObject([
-      { clientOrderId: 'acc-1:1', symbol: 'EURUSD', side: 'buy', units: 12_000 },
+      { clientOrderId: 'acc-1/EURUSD/1', symbol: 'EURUSD', side: 'buy', units: 12_000 },
     ]);
-    expect(await second.broker.queryOrder('acc-1:1')).toMatchObject({ status: 'filled' });
+    expect(await second.broker.queryOrder('acc-1/EURUSD/1')).toMatchObject({ status: 'filled' });
     second.broker.submitOrder(order());
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.orders).toHaveLength(1);
+  });
+
+  it("positions the user or another app opens on the account are never the robot's: not reported, listed or closed by it, but their margin counts, live and after a restart", async () => {
+    const server = await startServer();
+    const first = await startBroker(server);
+    await until(() => first.broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    const ctid = DEMO_ACCOUNT.ctidTraderAccountId;
+    // By hand in cTrader (no label), and by another app with a label of its own that looks
+    // like a client order id.
+    const byHand = server.openElsewhere(ctid, EURUSD.symbolId, 'SELL', 1_000_000);
+    const otherApp = server.openElsewhere(
+      ctid,
+      EURUSD.symbolId,
+      'BUY',
+      2_000_000,
+      'bot-7/EURUSD/1',
+    );
+    const marginOf = (positionId: number) =>
+      server.openPositions(ctid).find((p) => p.positionId === positionId)?.usedMargin ?? NaN;
+    const theirs = marginOf(byHand) + marginOf(otherApp);
+    await until(
+      () => first.broker.accountFigures(ACCOUNT)?.usedMarginCents === theirs,
+      'their margin counted',
+    );
+    first.broker.submitOrder(order());
+    await until(() => first.reports.length === 1, 'the robot fill');
+    expect(kinds(first.reports)).toEqual(['filled:acc-1/EURUSD/1']);
+    expect(first.broker.openPositions(ACCOUNT).map((p) => p.clientOrderId)).toEqual([
+      'acc-1/EURUSD/1',
+    ]);
+    const ours = first.broker.openPositions(ACCOUNT)[0]?.marginCents ?? NaN;
+    expect(first.broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(theirs + ours);
+
+    // After a restart: the same, from the broker's list of open positions.
+    first.broker.stop();
+    first.client.close();
+    const second = await startBroker(server);
+    expect(second.broker.openPositions(ACCOUNT).map((p) => p.clientOrderId)).toEqual([
+      'acc-1/EURUSD/1',
+    ]);
+    expect(second.reports.filter((r) => r.clientOrderId !== 'acc-1/EURUSD/1')).toEqual([]);
+    expect(second.broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(theirs + ours);
+
+    // The user closes their own trade: its margin goes; the robot books nothing.
+    server.closePart(byHand, 1_000_000);
+    await until(
+      () => second.broker.accountFigures(ACCOUNT)?.usedMarginCents === marginOf(otherApp) + ours,
+      'their margin released',
+    );
+    expect(second.reports.filter((r) => r.kind === 'position-closed')).toEqual([]);
+    expect(server.openPositions(ctid).map((p) => p.positionId)).toContain(otherApp);
   });
 
   it('after a restart, books from the deal list an operation that closed at its take-profit while no process listened: once, with the broker price and profit', async () => {
@@ -320,7 +371,7 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(server.openPositions(DEMO_ACCOUNT.ctidTraderAccountId)).toEqual([]);
 
     const second = await startBroker(server);
-    const result = await second.broker.queryOrder('acc-1:1');
+    const result = await second.broker.queryOrder('acc-1/EURUSD/1');
     if (result.status !== 'filled') throw new Error('not found in the history');
     expect(result.fill).toMatchObject({
       positionId: fill.positionId,
@@ -341,7 +392,10 @@ describe('cTrader broker adapter against the local fake', () => {
     );
     expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
     expect(second.broker.openPositions(ACCOUNT)).toEqual([]);
-    expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+    expect(kinds(second.reports)).toEqual([
+      'filled:acc-1/EURUSD/1',
+      'position-closed:acc-1/EURUSD/1',
+    ]);
 
     // Reconciled again (a reconnection): the history is read again and nothing is booked twice.
     const reads = server.requests('ProtoOADealListReq').length;
@@ -350,8 +404,11 @@ describe('cTrader broker adapter against the local fake', () => {
       () => server.requests('ProtoOADealListReq').length > reads,
       'the next history read',
     );
-    await second.broker.queryOrder('acc-1:1');
-    expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+    await second.broker.queryOrder('acc-1/EURUSD/1');
+    expect(kinds(second.reports)).toEqual([
+      'filled:acc-1/EURUSD/1',
+      'position-closed:acc-1/EURUSD/1',
+    ]);
     expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_120);
   });
 
@@ -377,7 +434,7 @@ describe('cTrader broker adapter against the local fake', () => {
     server.setPrice(EURUSD.symbolId, position.stopLoss - 0.00012, position.stopLoss);
 
     const second = await startBroker(server);
-    const result = await second.broker.queryOrder('acc-1:1');
+    const result = await second.broker.queryOrder('acc-1/EURUSD/1');
     if (result.status !== 'filled') throw new Error('not found in the history');
     expect(result.fill).toMatchObject({ price: position.price, stopLoss: position.stopLoss });
     const loss = Math.round((position.stopLoss - position.price) * 12_000 * 100);
@@ -408,7 +465,7 @@ describe('cTrader broker adapter against the local fake', () => {
     // 4,000 units closed at 1.08520 (+$0.32), the 8,000 left at the take-profit (+$0.80).
     const whole = {
       kind: 'position-closed',
-      clientOrderId: 'acc-1:1',
+      clientOrderId: 'acc-1/EURUSD/1',
       reason: 'tp',
       closePrice: 1.08521, // (4,000 x 1.08520 + 8,000 x 1.08522) / 12,000
       profitCents: 32 + 80,
@@ -421,7 +478,7 @@ describe('cTrader broker adapter against the local fake', () => {
       server.closePart(positionId, 400_000);
       await until(() => broker.account(ACCOUNT)?.balanceCents === 1_000_032, 'the part booked');
       expect(broker.openPositions(ACCOUNT)).toMatchObject([{ units: 8_000 }]);
-      expect(kinds(reports)).toEqual(['filled:acc-1:1']);
+      expect(kinds(reports)).toEqual(['filled:acc-1/EURUSD/1']);
       server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
       await until(() => reports.length === 2, 'the close');
       expect(reports[1]).toMatchObject(whole);
@@ -454,9 +511,12 @@ describe('cTrader broker adapter against the local fake', () => {
       server.closePart(positionId, 400_000);
       server.setPrice(EURUSD.symbolId, 1.08522, 1.08534);
       const second = await startBroker(server);
-      const result = await second.broker.queryOrder('acc-1:1');
+      const result = await second.broker.queryOrder('acc-1/EURUSD/1');
       expect(result).toMatchObject({ status: 'filled', closed: whole });
-      expect(kinds(second.reports)).toEqual(['filled:acc-1:1', 'position-closed:acc-1:1']);
+      expect(kinds(second.reports)).toEqual([
+        'filled:acc-1/EURUSD/1',
+        'position-closed:acc-1/EURUSD/1',
+      ]);
       expect(second.broker.account(ACCOUNT)?.balanceCents).toBe(1_000_112);
     });
   });
@@ -515,7 +575,7 @@ describe('cTrader broker adapter on an account in reais (decision 097)', () => {
     expect(server.requests('ProtoOANewOrderReq')[0]?.body.volume).toBe(18_400_000);
     // The broker's own margin, in centavos: 184,000 × 1.08512 × 5.001 / 100 = R$ 9,985.10.
     expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(998_510);
-    broker.submitOrder(order({ clientOrderId: 'acc-1:2', units: 100_000 }));
+    broker.submitOrder(order({ clientOrderId: 'acc-1/EURUSD/2', units: 100_000 }));
     await until(() => reports.length === 2, 'the refusal');
     expect(reports[1]).toMatchObject({ kind: 'rejected', reason: 'INSUFFICIENT_MARGIN' });
     // A profit in dollars is marked in reais (short of the take-profit, 1.08522):

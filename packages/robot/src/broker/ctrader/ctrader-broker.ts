@@ -143,7 +143,14 @@ interface Account {
   readonly symbolsById: Map<number, BrokerSymbol>;
   readonly symbolsByName: Map<string, BrokerSymbol>;
   readonly unmapped: string[];
+  /** The robot's own open positions (labelled with one of its client order ids for the account). */
   readonly positions: Map<string, Position>;
+  /**
+   * The margin of every other open position on the account (the user's own trades, another
+   * app's), by position id: never reported, closed or shown as the robot's, but counted in the
+   * used margin so the 50% cap and the free margin see the whole account.
+   */
+  readonly others: Map<string, Cents>;
   /** Closes we asked for, with the reason to report. */
   readonly closing: Map<string, CloseReason>;
   /** Every event of the account up to this time has reached us: the next history read's start. */
@@ -202,6 +209,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         symbolsByName: new Map(),
         unmapped: [],
         positions: new Map(),
+        others: new Map(),
         closing: new Map(),
         syncedAt: link.historyFrom ?? this.now() - ORDER_SEARCH_MS,
         inSync: false,
@@ -575,8 +583,31 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       else account.deferredCloses.push(body);
       return;
     }
-    if (clientOrderId === undefined) return;
+    if (clientOrderId === undefined || !this.isOwnOrder(account, clientOrderId)) {
+      this.otherPosition(account, position);
+      return;
+    }
     this.onFilled(account, clientOrderId, position, order);
+  }
+
+  /**
+   * Whether a client order id (or a position's label) is the robot's for this account: an order
+   * this adapter sent, or one with the ids the robot gives the account's orders,
+   * `<account id>/<symbol>/<decision time>` (signal-router), sent by an earlier process. The
+   * account id is the user's own UUID, so another app's label on the same broker account never
+   * matches.
+   */
+  private isOwnOrder(account: Account, clientOrderId: string): boolean {
+    return this.orders.has(clientOrderId) || clientOrderId.startsWith(`${account.link.accountId}/`);
+  }
+
+  /** Keeps the margin of an open position that is not the robot's. */
+  private otherPosition(account: Account, position: MessageBody): void {
+    if (position.positionId === undefined) return;
+    account.others.set(
+      String(num(position.positionId)),
+      toCents(num(position.usedMargin ?? 0), num(position.moneyDigits ?? account.moneyDigits)),
+    );
   }
 
   private onFilled(
@@ -634,7 +665,12 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const deal = (body.deal ?? {}) as MessageBody;
     const positionId = String(num(position.positionId ?? deal.positionId));
     const held = account.positions.get(positionId);
-    if (held === undefined) return;
+    if (held === undefined) {
+      // Another position of the account: its margin goes, or what is left of it stays.
+      if (position.positionStatus === 'POSITION_STATUS_OPEN') this.otherPosition(account, position);
+      else account.others.delete(positionId);
+      return;
+    }
     const detail = (deal.closePositionDetail ?? {}) as MessageBody;
     if (detail.balance !== undefined)
       account.balanceCents = toCents(
@@ -788,9 +824,15 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const startedAt = this.now();
     const open = await this.client.request('ProtoOAReconcileReq', { ctidTraderAccountId: ctid });
     const seen = new Set<string>();
+    account.others.clear();
     for (const position of (open.body.position as MessageBody[] | undefined) ?? []) {
       const clientOrderId = clientOrderIdOf({}, position);
-      if (clientOrderId === undefined) continue; // Not ours: the user's own trades are left alone.
+      if (clientOrderId === undefined || !this.isOwnOrder(account, clientOrderId)) {
+        // Not the robot's: the user's own trades (or another app's, labelled or not) are left
+        // alone, and only their margin is counted.
+        this.otherPosition(account, position);
+        continue;
+      }
       const fill = this.onFilled(account, clientOrderId, position, {});
       if (fill === undefined) continue;
       seen.add(fill.positionId);
@@ -827,7 +869,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     }
     for (const found of brokerOrders) {
       const id = clientOrderIdOf(found, found);
-      if (id === undefined || found.closingOrder === true || this.orders.has(id)) continue;
+      if (id === undefined || !this.isOwnOrder(account, id)) continue;
+      if (found.closingOrder === true || this.orders.has(id)) continue;
       if (found.orderStatus !== 'ORDER_STATUS_FILLED' && num(found.executedVolume ?? 0) <= 0)
         continue;
       this.fillFromHistory(account, id, found, brokerDeals);
@@ -1163,6 +1206,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       used += position.marginCents;
       unrealised += this.unrealisedCents(account, position);
     }
+    for (const margin of account.others.values()) used += margin;
     const equity = account.balanceCents + unrealised;
     return { equityCents: equity, usedMarginCents: used, freeMarginCents: equity - used };
   }

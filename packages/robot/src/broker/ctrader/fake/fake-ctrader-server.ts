@@ -1006,8 +1006,96 @@ export class FakeCTraderServer {
       this.orderError(session, message, accountId, 'MARKET_CLOSED', 'Market is closed');
       return;
     }
-    const state = this.accountState(accountId);
     const side = body.tradeSide as 'BUY' | 'SELL';
+    const opened = this.open(accountId, symbol, side, volume, body);
+    if (opened === undefined) {
+      this.orderError(session, message, accountId, 'NOT_ENOUGH_MONEY', 'Not enough funds');
+      return;
+    }
+    const { position, order, deal } = opened;
+    this.write(
+      session,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'ORDER_ACCEPTED',
+        position: this.positionBody(position, 'POSITION_STATUS_CREATED'),
+        order: order('ORDER_STATUS_ACCEPTED', false),
+      },
+      message.clientMsgId,
+    );
+    this.record(position, order, deal);
+    if (fault === 'drop-after-execution') {
+      session.socket.destroy();
+      return;
+    }
+    this.broadcast(
+      accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'ORDER_FILLED',
+        position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
+        order: order('ORDER_STATUS_FILLED', true),
+        deal,
+      },
+      session,
+      message.clientMsgId,
+    );
+  }
+
+  /**
+   * The user (or another app of theirs) opens a market position on the account outside this
+   * product, with no protection and `label` if given: sessions holding the account are told, as
+   * the real server tells every application. Returns its position id.
+   */
+  openElsewhere(
+    accountId: number,
+    symbolId: number,
+    side: 'BUY' | 'SELL',
+    volume: number,
+    label?: string,
+  ): number {
+    const symbol = this.symbolOf(symbolId);
+    const opened = this.open(accountId, symbol, side, volume, {
+      tradeSide: side,
+      volume,
+      ...(label === undefined ? {} : { label }),
+    });
+    if (opened === undefined) throw new Error('fake cTrader: not enough funds');
+    const { position, order, deal } = opened;
+    this.record(position, order, deal);
+    this.broadcast(
+      accountId,
+      'ProtoOAExecutionEvent',
+      {
+        ctidTraderAccountId: accountId,
+        executionType: 'ORDER_FILLED',
+        position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
+        order: order('ORDER_STATUS_FILLED', true),
+        deal,
+      },
+      undefined,
+      undefined,
+    );
+    return position.positionId;
+  }
+
+  /** A market position at the current price, or undefined if its margin does not fit. */
+  private open(
+    accountId: number,
+    symbol: SymbolState,
+    side: 'BUY' | 'SELL',
+    volume: number,
+    body: MessageBody,
+  ):
+    | {
+        position: FakePosition;
+        order: (status: string, executed: boolean) => MessageBody;
+        deal: MessageBody;
+      }
+    | undefined {
+    const state = this.accountState(accountId);
     const price = side === 'BUY' ? symbol.ask : symbol.bid;
     const units = volume / 100;
     const scale = 10 ** state.account.moneyDigits;
@@ -1017,10 +1105,7 @@ export class FakeCTraderServer {
         scale,
     );
     const marginInUse = this.openPositions(accountId).reduce((sum, p) => sum + p.usedMargin, 0);
-    if (marginInUse + usedMargin > state.balance) {
-      this.orderError(session, message, accountId, 'NOT_ENOUGH_MONEY', 'Not enough funds');
-      return;
-    }
+    if (marginInUse + usedMargin > state.balance) return undefined;
     const relativeSl = body.relativeStopLoss as number | undefined;
     const relativeTp = body.relativeTakeProfit as number | undefined;
     const direction = side === 'BUY' ? 1 : -1;
@@ -1054,52 +1139,33 @@ export class FakeCTraderServer {
       tradeData: this.tradeData(position),
       orderType: 'MARKET',
       orderStatus: status,
-      clientOrderId: position.clientOrderId,
+      ...(position.clientOrderId === undefined ? {} : { clientOrderId: position.clientOrderId }),
       positionId,
       ...(relativeSl === undefined ? {} : { relativeStopLoss: relativeSl }),
       ...(relativeTp === undefined ? {} : { relativeTakeProfit: relativeTp }),
       ...(executed ? { executionPrice: price, executedVolume: volume } : {}),
     });
-    this.write(
-      session,
-      'ProtoOAExecutionEvent',
-      {
-        ctidTraderAccountId: accountId,
-        executionType: 'ORDER_ACCEPTED',
-        position: this.positionBody(position, 'POSITION_STATUS_CREATED'),
-        order: order('ORDER_STATUS_ACCEPTED', false),
-      },
-      message.clientMsgId,
-    );
-    this.positions.set(positionId, position);
+    const deal = this.dealBody(position, orderId, volume, price, side, undefined);
+    return { position, order, deal };
+  }
+
+  /** The position is open at the broker: in its positions, its order history and its deals. */
+  private record(
+    position: FakePosition,
+    order: (status: string, executed: boolean) => MessageBody,
+    deal: MessageBody,
+  ): void {
+    this.positions.set(position.positionId, position);
     this.history.push({
-      accountId,
+      accountId: position.accountId,
       timestamp: position.openTimestamp,
       body: order('ORDER_STATUS_FILLED', true),
     });
-    const deal = this.dealBody(position, orderId, volume, price, side, undefined);
     this.deals.push({
       body: deal,
-      accountId,
+      accountId: position.accountId,
       executionTimestamp: deal.executionTimestamp as number,
     });
-    if (fault === 'drop-after-execution') {
-      session.socket.destroy();
-      return;
-    }
-    this.broadcast(
-      accountId,
-      'ProtoOAExecutionEvent',
-      {
-        ctidTraderAccountId: accountId,
-        executionType: 'ORDER_FILLED',
-        position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
-        order: order('ORDER_STATUS_FILLED', true),
-        deal,
-      },
-      session,
-      message.clientMsgId,
-    );
   }
 
   /** `volume` below the position's closes that part; the rest stays open. */
