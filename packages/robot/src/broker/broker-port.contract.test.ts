@@ -28,6 +28,8 @@ interface Harness {
   /** A new EURUSD price, seen by the broker when the promise resolves. */
   price(bid: number, ask: number): Promise<void>;
   closeMarket(): Promise<void>;
+  /** The next order fills in parts where the platform can do that (the built-in one cannot). */
+  fillNextInParts(): void;
 }
 
 async function paperHarness(): Promise<Harness> {
@@ -52,6 +54,8 @@ async function paperHarness(): Promise<Harness> {
       tick(SATURDAY);
       return Promise.resolve();
     },
+    // The built-in platform fills every order whole, at once.
+    fillNextInParts: () => undefined,
   };
 }
 
@@ -77,6 +81,9 @@ async function ctraderHarness(): Promise<Harness> {
     closeMarket: () => {
       server.setMarketOpen(false);
       return Promise.resolve();
+    },
+    fillNextInParts: () => {
+      server.failNextOrder('fill-in-parts');
     },
   };
 }
@@ -187,5 +194,19 @@ describe.each([
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(broker.openPositions(ACCOUNT)).toHaveLength(1);
     expect(new Set(reports.map((r) => r.kind))).toEqual(new Set(['filled']));
+  });
+
+  it('reports an order filled in parts once, whole, with the margin of all of it', async () => {
+    const harness = await start();
+    const { broker, reports } = harness;
+    harness.fillNextInParts();
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length >= 1, 'the fill');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ kind: 'filled', clientOrderId: 'c-1', units: 12_000 });
+    const [position] = broker.openPositions(ACCOUNT);
+    expect(position).toMatchObject({ clientOrderId: 'c-1', units: 12_000 });
+    expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(position?.marginCents);
   });
 });

@@ -305,6 +305,23 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(server.orders).toHaveLength(1);
   });
 
+  it('an order half filled whose rest the broker cancels is reported once, with the half, and its margin counts', async () => {
+    const server = await startServer();
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    server.failNextOrder('part-then-cancel');
+    broker.submitOrder(order());
+    await until(() => reports.length >= 1, 'the fill');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kinds(reports)).toEqual(['filled:acc-1/EURUSD/1']);
+    expect(reports[0]).toMatchObject({ units: 6_000 });
+    const [atBroker] = server.openPositions(DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(atBroker?.volume).toBe(600_000);
+    expect(broker.openPositions(ACCOUNT)).toMatchObject([{ units: 6_000 }]);
+    expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(atBroker?.usedMargin);
+    expect(await broker.queryOrder('acc-1/EURUSD/1')).toMatchObject({ status: 'filled' });
+  });
+
   it("positions the user or another app opens on the account are never the robot's: not reported, listed or closed by it, but their margin counts, live and after a restart", async () => {
     const server = await startServer();
     const first = await startBroker(server);

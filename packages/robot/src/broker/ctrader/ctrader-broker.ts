@@ -151,6 +151,11 @@ interface Account {
    * used margin so the 50% cap and the free margin see the whole account.
    */
   readonly others: Map<string, Cents>;
+  /**
+   * The robot's orders filled in part so far, by client order id: the position as the broker
+   * last described it (its margin is counted in `others` until the fill is reported).
+   */
+  readonly partFills: Map<string, MessageBody>;
   /** Closes we asked for, with the reason to report. */
   readonly closing: Map<string, CloseReason>;
   /** Every event of the account up to this time has reached us: the next history read's start. */
@@ -210,6 +215,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         unmapped: [],
         positions: new Map(),
         others: new Map(),
+        partFills: new Map(),
         closing: new Map(),
         syncedAt: link.historyFrom ?? this.now() - ORDER_SEARCH_MS,
         inSync: false,
@@ -577,6 +583,12 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       }
       return;
     }
+    if ((type === 'ORDER_CANCELLED' || type === 'ORDER_EXPIRED') && clientOrderId !== undefined) {
+      // The rest of an order filled in part will not fill: the part is the operation.
+      const part = account.partFills.get(clientOrderId);
+      if (part !== undefined) this.onFilled(account, clientOrderId, part, order);
+      return;
+    }
     if (type !== 'ORDER_FILLED' && type !== 'ORDER_PARTIAL_FILL') return;
     if (position.positionStatus === 'POSITION_STATUS_CLOSED' || order.closingOrder === true) {
       if (account.deferredCloses === undefined) this.onClosed(account, body);
@@ -584,6 +596,13 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       return;
     }
     if (clientOrderId === undefined || !this.isOwnOrder(account, clientOrderId)) {
+      this.otherPosition(account, position);
+      return;
+    }
+    if (type === 'ORDER_PARTIAL_FILL' && this.orders.get(clientOrderId)?.kind !== 'filled') {
+      // Reported once, whole: when the rest fills, or when the rest is cancelled. Meanwhile the
+      // part's margin counts.
+      account.partFills.set(clientOrderId, position);
       this.otherPosition(account, position);
       return;
     }
@@ -617,7 +636,15 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     order: MessageBody,
   ): OrderFilledReport | undefined {
     const known = this.orders.get(clientOrderId);
-    if (known?.kind === 'filled') return known.fill;
+    account.partFills.delete(clientOrderId);
+    account.others.delete(String(num(position.positionId)));
+    if (known?.kind === 'filled') {
+      // More of it filled after it was reported (a reconnection in between): the volume grows.
+      const held = account.positions.get(known.fill.positionId);
+      if (held !== undefined && position.tradeData !== undefined)
+        this.resize(account, held, position);
+      return known.fill;
+    }
     const tradeData = (position.tradeData ?? {}) as MessageBody;
     const symbol = account.symbolsById.get(num(tradeData.symbolId));
     if (symbol === undefined) return undefined;
@@ -859,12 +886,15 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         continue;
       }
       if (
-        found.orderStatus === 'ORDER_STATUS_REJECTED' ||
-        found.orderStatus === 'ORDER_STATUS_CANCELLED'
+        (found.orderStatus === 'ORDER_STATUS_REJECTED' ||
+          found.orderStatus === 'ORDER_STATUS_CANCELLED' ||
+          found.orderStatus === 'ORDER_STATUS_EXPIRED') &&
+        num(found.executedVolume ?? 0) <= 0
       ) {
         this.reject(state.request, 'BROKER_REJECTED', found.orderStatus);
         continue;
       }
+      // Filled, or filled in part before the rest was cancelled: the part is the operation.
       this.fillFromHistory(account, id, found, brokerDeals);
     }
     for (const found of brokerOrders) {

@@ -115,7 +115,13 @@ export interface FakeOrderRecord {
 }
 
 /** What to do with the next order: drop the connection before or after executing it. */
-export type OrderFault = 'drop-before-execution' | 'drop-after-execution';
+/**
+ * What goes wrong with the next order: the connection drops before or after the broker executed
+ * it; it fills in two parts (half, then the rest); or half fills and the rest is cancelled (the
+ * liquidity provider had no more), leaving a position of half the volume.
+ */
+export type OrderFault =
+  'drop-before-execution' | 'drop-after-execution' | 'fill-in-parts' | 'part-then-cancel';
 
 interface Session {
   readonly socket: net.Socket;
@@ -1007,7 +1013,14 @@ export class FakeCTraderServer {
       return;
     }
     const side = body.tradeSide as 'BUY' | 'SELL';
-    const opened = this.open(accountId, symbol, side, volume, body);
+    const half = Math.max(stepVolume, Math.floor(volume / 2 / stepVolume) * stepVolume);
+    const opened = this.open(
+      accountId,
+      symbol,
+      side,
+      fault === 'part-then-cancel' ? half : volume,
+      body,
+    );
     if (opened === undefined) {
       this.orderError(session, message, accountId, 'NOT_ENOUGH_MONEY', 'Not enough funds');
       return;
@@ -1024,10 +1037,57 @@ export class FakeCTraderServer {
       },
       message.clientMsgId,
     );
-    this.record(position, order, deal);
+    this.record(
+      position,
+      order,
+      deal,
+      fault === 'part-then-cancel' ? 'ORDER_STATUS_CANCELLED' : 'ORDER_STATUS_FILLED',
+    );
     if (fault === 'drop-after-execution') {
       session.socket.destroy();
       return;
+    }
+    if (fault === 'fill-in-parts' || fault === 'part-then-cancel') {
+      const part: FakePosition =
+        fault === 'part-then-cancel'
+          ? position
+          : {
+              ...position,
+              volume: half,
+              usedMargin: Math.round((position.usedMargin * half) / volume),
+            };
+      this.broadcast(
+        accountId,
+        'ProtoOAExecutionEvent',
+        {
+          ctidTraderAccountId: accountId,
+          executionType: 'ORDER_PARTIAL_FILL',
+          position: this.positionBody(part, 'POSITION_STATUS_OPEN'),
+          order: {
+            ...order('ORDER_STATUS_ACCEPTED', true),
+            tradeData: this.tradeData(part),
+            executedVolume: half,
+          },
+          deal: this.dealBody(part, position.orderId, half, position.price, side, undefined),
+        },
+        session,
+        message.clientMsgId,
+      );
+      if (fault === 'part-then-cancel') {
+        this.broadcast(
+          accountId,
+          'ProtoOAExecutionEvent',
+          {
+            ctidTraderAccountId: accountId,
+            executionType: 'ORDER_CANCELLED',
+            position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
+            order: order('ORDER_STATUS_CANCELLED', true),
+          },
+          session,
+          message.clientMsgId,
+        );
+        return;
+      }
     }
     this.broadcast(
       accountId,
@@ -1154,12 +1214,13 @@ export class FakeCTraderServer {
     position: FakePosition,
     order: (status: string, executed: boolean) => MessageBody,
     deal: MessageBody,
+    status = 'ORDER_STATUS_FILLED',
   ): void {
     this.positions.set(position.positionId, position);
     this.history.push({
       accountId: position.accountId,
       timestamp: position.openTimestamp,
-      body: order('ORDER_STATUS_FILLED', true),
+      body: order(status, true),
     });
     this.deals.push({
       body: deal,
