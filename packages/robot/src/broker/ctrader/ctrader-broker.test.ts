@@ -42,7 +42,11 @@ async function startBroker(
   client: CTraderClient;
   reports: ExecutionReport[];
 }> {
-  const { client, broker, close } = await connectBroker(server, ACCOUNT, { catalogue, account });
+  const { client, broker, close } = await connectBroker(server, ACCOUNT, {
+    catalogue,
+    account,
+    othersProfitMs: 20,
+  });
   const reports: ExecutionReport[] = [];
   broker.onReport((report) => reports.push(report));
   await broker.start();
@@ -362,6 +366,22 @@ describe('cTrader broker adapter against the local fake', () => {
     ]);
     expect(second.reports.filter((r) => r.clientOrderId !== 'acc-1/EURUSD/1')).toEqual([]);
     expect(second.broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(theirs + ours);
+
+    // The price moves (within every protection): their profit, as the broker reports it, is in
+    // the equity with ours.
+    server.setPrice(EURUSD.symbolId, 1.0849, 1.08502);
+    await until(() => second.broker.lastTick('EURUSD')?.bid === 1.0849, 'the spot');
+    const balance = second.broker.account(ACCOUNT)?.balanceCents ?? NaN;
+    // Sold 10,000 at 1.085, closing at 1.08502; bought 20,000 at 1.08512, closing at 1.0849.
+    const theirProfit =
+      Math.round(-(1.08502 - 1.085) * 10_000 * 100) + Math.round((1.0849 - 1.08512) * 20_000 * 100);
+    const ourProfit = () => second.broker.openPositions(ACCOUNT)[0]?.unrealisedProfitCents ?? NaN;
+    expect(ourProfit()).toBe(Math.round((1.0849 - 1.08512) * 12_000 * 100));
+    await until(
+      () =>
+        second.broker.accountFigures(ACCOUNT)?.equityCents === balance + theirProfit + ourProfit(),
+      'their profit in the equity',
+    );
 
     // The user closes their own trade: its margin goes; the robot books nothing.
     server.closePart(byHand, 1_000_000);

@@ -79,6 +79,11 @@ export interface CTraderBrokerOptions {
   readonly catalogue: InstrumentCatalogue;
   readonly accounts: readonly CTraderAccountLink[];
   readonly now?: () => number;
+  /**
+   * How often the profit of the account's other positions (not the robot's) is asked of the
+   * broker while there are any; the broker's documentation suggests every 2 to 3 seconds.
+   */
+  readonly othersProfitMs?: number;
 }
 
 /** One leg of a conversion chain: multiply by the symbol's mid, or divide by it. */
@@ -101,6 +106,13 @@ interface BrokerSymbol {
   hours: BrokerHours;
   /** Until when the symbol is held closed after the broker refused an order as closed. */
   refusedUntil: number;
+}
+
+/** An open position of the account that is not the robot's: counted, never touched. */
+interface OtherPosition {
+  marginCents: Cents;
+  /** Its net unrealised profit as the broker last said it (0 until it has). */
+  profitCents: Cents;
 }
 
 interface Position {
@@ -150,7 +162,7 @@ interface Account {
    * app's), by position id: never reported, closed or shown as the robot's, but counted in the
    * used margin so the 50% cap and the free margin see the whole account.
    */
-  readonly others: Map<string, Cents>;
+  readonly others: Map<string, OtherPosition>;
   /**
    * The robot's orders filled in part so far, by client order id: the position as the broker
    * last described it (its margin is counted in `others` until the fill is reported).
@@ -230,6 +242,37 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       await this.client.subscribeSpots(link.ctidTraderAccountId, [
         ...new Set([...account.symbolsById.keys(), ...account.conversionSymbolIds]),
       ]);
+    }
+    const timer = setInterval(() => {
+      void this.readOthersProfit();
+    }, this.options.othersProfitMs ?? 3_000);
+    timer.unref();
+    this.stops.push(() => {
+      clearInterval(timer);
+    });
+  }
+
+  /**
+   * The net unrealised profit of every open position that is not the robot's, from the broker
+   * (ProtoOAGetPositionUnrealizedPnLReq): we do not value the user's own trades ourselves, and
+   * their symbols may be ones we do not subscribe to. Asked only for accounts that have some.
+   */
+  private async readOthersProfit(): Promise<void> {
+    if (this.client.state !== 'ready') return;
+    for (const account of this.accounts.values()) {
+      if (account.others.size === 0 || !account.tokenValid) continue;
+      try {
+        const answer = await this.client.request('ProtoOAGetPositionUnrealizedPnLReq', {
+          ctidTraderAccountId: account.link.ctidTraderAccountId,
+        });
+        const digits = num(answer.body.moneyDigits ?? account.moneyDigits);
+        for (const row of (answer.body.positionUnrealizedPnL as MessageBody[] | undefined) ?? []) {
+          const other = account.others.get(String(num(row.positionId)));
+          if (other !== undefined) other.profitCents = toCents(num(row.netUnrealizedPnL), digits);
+        }
+      } catch {
+        // Dropped or refused: the last figures stay until the next round.
+      }
     }
   }
 
@@ -620,13 +663,17 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     return this.orders.has(clientOrderId) || clientOrderId.startsWith(`${account.link.accountId}/`);
   }
 
-  /** Keeps the margin of an open position that is not the robot's. */
+  /** Keeps the margin of an open position that is not the robot's (its profit comes apart). */
   private otherPosition(account: Account, position: MessageBody): void {
     if (position.positionId === undefined) return;
-    account.others.set(
-      String(num(position.positionId)),
-      toCents(num(position.usedMargin ?? 0), num(position.moneyDigits ?? account.moneyDigits)),
+    const positionId = String(num(position.positionId));
+    const marginCents = toCents(
+      num(position.usedMargin ?? 0),
+      num(position.moneyDigits ?? account.moneyDigits),
     );
+    const known = account.others.get(positionId);
+    if (known === undefined) account.others.set(positionId, { marginCents, profitCents: 0 });
+    else known.marginCents = marginCents;
   }
 
   private onFilled(
@@ -851,13 +898,14 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const startedAt = this.now();
     const open = await this.client.request('ProtoOAReconcileReq', { ctidTraderAccountId: ctid });
     const seen = new Set<string>();
-    account.others.clear();
+    const othersGone = new Set(account.others.keys());
     for (const position of (open.body.position as MessageBody[] | undefined) ?? []) {
       const clientOrderId = clientOrderIdOf({}, position);
       if (clientOrderId === undefined || !this.isOwnOrder(account, clientOrderId)) {
         // Not the robot's: the user's own trades (or another app's, labelled or not) are left
-        // alone, and only their margin is counted.
+        // alone, and only their margin and profit are counted.
         this.otherPosition(account, position);
+        othersGone.delete(String(num(position.positionId)));
         continue;
       }
       const fill = this.onFilled(account, clientOrderId, position, {});
@@ -866,6 +914,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       const held = account.positions.get(fill.positionId);
       if (held !== undefined) this.resize(account, held, position);
     }
+    for (const positionId of othersGone) account.others.delete(positionId);
     const uncertain = [...this.orders.values()].filter(
       (state): state is Extract<OrderState, { kind: 'uncertain' }> =>
         state.kind === 'uncertain' && state.request.accountId === account.link.accountId,
@@ -1236,7 +1285,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       used += position.marginCents;
       unrealised += this.unrealisedCents(account, position);
     }
-    for (const margin of account.others.values()) used += margin;
+    for (const other of account.others.values()) {
+      used += other.marginCents;
+      unrealised += other.profitCents;
+    }
     const equity = account.balanceCents + unrealised;
     return { equityCents: equity, usedMarginCents: used, freeMarginCents: equity - used };
   }

@@ -796,6 +796,28 @@ export class FakeCTraderServer {
         );
         return;
       }
+      case 'ProtoOAGetPositionUnrealizedPnLReq': {
+        // At the price it would close at now; the fake charges no swap or commission.
+        this.write(
+          session,
+          'ProtoOAGetPositionUnrealizedPnLRes',
+          {
+            ctidTraderAccountId: accountId,
+            positionUnrealizedPnL: this.openPositions(accountId).map((p) => {
+              const symbol = this.symbolOf(p.symbolId);
+              const profit = this.profitAt(p, p.side === 'BUY' ? symbol.bid : symbol.ask, p.volume);
+              return {
+                positionId: p.positionId,
+                grossUnrealizedPnL: profit,
+                netUnrealizedPnL: profit,
+              };
+            }),
+            moneyDigits: this.accountState(accountId).account.moneyDigits,
+          },
+          message.clientMsgId,
+        );
+        return;
+      }
       case 'ProtoOAReconcileReq': {
         this.write(
           session,
@@ -1229,6 +1251,20 @@ export class FakeCTraderServer {
     });
   }
 
+  /** The profit of `volume` of the position at `price`, in the account's money units. */
+  private profitAt(position: FakePosition, price: number, volume: number): number {
+    const state = this.accountState(position.accountId);
+    const symbol = this.symbolOf(position.symbolId);
+    const direction = position.side === 'BUY' ? 1 : -1;
+    return Math.round(
+      direction *
+        (price - position.price) *
+        (volume / 100) *
+        this.depositPerQuote(state.account, symbol.spec.symbolId) *
+        10 ** state.account.moneyDigits,
+    );
+  }
+
   /** `volume` below the position's closes that part; the rest stays open. */
   private closePosition(
     position: FakePosition,
@@ -1238,16 +1274,7 @@ export class FakeCTraderServer {
     volume: number = position.volume,
   ): void {
     const state = this.accountState(position.accountId);
-    const symbol = this.symbolOf(position.symbolId);
-    const direction = position.side === 'BUY' ? 1 : -1;
-    const scale = 10 ** state.account.moneyDigits;
-    const grossProfit = Math.round(
-      direction *
-        (closePrice - position.price) *
-        (volume / 100) *
-        this.depositPerQuote(state.account, symbol.spec.symbolId) *
-        scale,
-    );
+    const grossProfit = this.profitAt(position, closePrice, volume);
     state.balance = Math.max(0, state.balance + grossProfit);
     const rest: FakePosition | undefined =
       volume < position.volume

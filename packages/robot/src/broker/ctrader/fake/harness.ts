@@ -13,6 +13,8 @@ export async function connectBroker(
     client?: Partial<CTraderClientOptions>;
     /** The fake's account to trade (default its USD demo account). */
     account?: FakeAccount;
+    /** How often the account's other positions' profit is read (the adapter's default: 3 s). */
+    othersProfitMs?: number;
   } = {},
 ): Promise<{ client: CTraderClient; broker: CTraderBroker; close: () => void }> {
   const client = new CTraderClient({
@@ -36,6 +38,7 @@ export async function connectBroker(
         accessToken: (options.account ?? DEMO_ACCOUNT).accessToken,
       },
     ],
+    ...(options.othersProfitMs === undefined ? {} : { othersProfitMs: options.othersProfitMs }),
   });
   return {
     client,
