@@ -6,6 +6,7 @@ import {
   type Instrument,
   type Signal,
   type Strategy,
+  type TradingCosts,
   type Tick,
 } from '@tradebot/robot';
 import {
@@ -37,7 +38,11 @@ let past: FakeQuote[];
 const warmUpMs = 30 * 60_000;
 
 beforeAll(async () => {
-  ctrader = new FakeCTraderServer(fakeOptions({ symbols: [BTCUSD], tickDataChunkSize: 1000 }));
+  // 5 USD a bitcoin on each side of a trade: the model's break-even counts it.
+  const commission = { commissionType: 'USD_PER_LOT', preciseTradingCommissionRate: 5e8 };
+  ctrader = new FakeCTraderServer(
+    fakeOptions({ symbols: [{ ...BTCUSD, commission }], tickDataChunkSize: 1000 }),
+  );
   await ctrader.listen();
   oauth = new FakeCTraderOAuthServer({ ...FAKE_APP, accessToken: DEMO_ACCOUNT.accessToken });
   await oauth.listen();
@@ -86,12 +91,16 @@ it("learns from the broker's recent ticks before the first live one, and says so
   const strategy = new Recorded(new SignalModel());
   const errors: unknown[] = [];
   const warmedUp: string[] = [];
+  let costs: TradingCosts | undefined;
   runs = new CTraderRuns({
     db: app.database.db,
     catalogue: new InstrumentCatalogue(),
     connection: { host: '127.0.0.1', port: ctrader.port, tls: false, ...FAKE_APP },
     events: { publish: () => undefined },
-    strategy: () => strategy,
+    strategy: (given) => {
+      costs = given;
+      return strategy;
+    },
     onError: (error) => errors.push(error),
     onWarmedUp: (accountId) => warmedUp.push(accountId),
     warmUpMs,
@@ -118,6 +127,10 @@ it("learns from the broker's recent ticks before the first live one, and says so
   expect(errors).toEqual([]);
   // The end is told once, so the dashboard stops saying WARMING_UP without a reload.
   await expect.poll(() => warmedUp).toEqual([userId]);
+  // The account's strategy was given the broker's commission: 5 USD a bitcoin each way.
+  const btc = new InstrumentCatalogue().require('BTCUSD');
+  const cost = costs?.(btc, { symbol: 'BTCUSD', time: Date.now(), bid: 60_000, ask: 60_010 });
+  expect(cost).toBeCloseTo(10, 9);
   expect(runs.accountStatus(userId).idleReason).not.toBe('WARMING_UP');
 
   // Before any live move: the model learned from the broker's quotes alone, every one in its

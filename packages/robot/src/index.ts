@@ -88,7 +88,7 @@ export { isMarketOpen, sessionPosition, timeZoneOffsetMs } from './instruments/t
 
 // Strategy, risk and the engine.
 export type { Signal, Strategy } from './strategy/strategy';
-export type { SignalModelOptions } from './strategy/signal-model';
+export type { SignalModelOptions, TradingCosts } from './strategy/signal-model';
 export { SignalModel, defaultSignalModelOptions } from './strategy/signal-model';
 export type { ForecastReport } from './strategy/forecast-metrics';
 export { FixedSignalStrategy } from './strategy/fixed-signal-strategy';

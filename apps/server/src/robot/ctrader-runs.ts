@@ -15,6 +15,7 @@ import {
   type OrderRequest,
   type RobotSettings,
   type Strategy,
+  type TradingCosts,
   type Tick,
   type TradeRecord,
   type Unsubscribe,
@@ -36,8 +37,11 @@ export interface CTraderRunsOptions {
   readonly connection: CTraderConnectionOptions;
   /** The engines' events: the same stream as the built-in platform's (the host relays it). */
   readonly events: EventSink;
-  /** A fresh strategy per account: never the built-in platform's, warmed on simulated history. */
-  readonly strategy: () => Strategy;
+  /**
+   * A fresh strategy per account: never the built-in platform's, warmed on simulated history.
+   * `costs` are the account's broker commission per unit (CTraderBroker.roundTurnCost).
+   */
+  readonly strategy: (costs: TradingCosts) => Strategy;
   readonly onError: (error: unknown, what: string) => void;
   /** An info-level log line (the run's symbols it does not trade; never a token). */
   readonly onInfo?: (fields: Record<string, unknown>, message: string) => void;
@@ -279,7 +283,10 @@ export class CTraderRuns {
         const run = this.runs.get(grant.accountId);
         return run ? this.trouble(run) : null;
       };
-      const strategy = new WarmingStrategy(options.strategy(), options.catalogue);
+      // The model's break-even counts the broker's commission (decision 096 addendum).
+      const costs: TradingCosts = (instrument, tick) =>
+        broker.roundTurnCost(grant.accountId, instrument.symbol, (tick.bid + tick.ask) / 2);
+      const strategy = new WarmingStrategy(options.strategy(costs), options.catalogue);
       const engine = await TradingEngine.start({
         catalogue: options.catalogue,
         feed: adapter,

@@ -7,6 +7,7 @@ import {
   type PaperBrokerState,
   type RobotSettings,
   type Strategy,
+  type TradingCosts,
   type Tick,
   type TradingEngine,
 } from '@tradebot/robot';
@@ -51,7 +52,7 @@ export interface RobotCoreOptions {
    */
   readonly ctrader?: {
     readonly connection: CTraderConnectionOptions;
-    readonly strategy: () => Strategy;
+    readonly strategy: (costs: TradingCosts) => Strategy;
     /** The grants this run starts with (a run replaced under leases keeps them). */
     readonly grants?: readonly CTraderGrant[];
     /** An account's broker status changed (CTraderRuns' onBrokerStatus). */

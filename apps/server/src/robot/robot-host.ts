@@ -143,11 +143,11 @@ export class RobotHost {
               connection: options.ctrader,
               // Each linked account's own strategy: the model learns from that broker's prices
               // alone, never from simulated history (decision 096).
-              strategy: (): Strategy =>
+              strategy: (costs): Strategy =>
                 extras.strategy ??
                 (options.testOnlyStrategy
                   ? testOnlyStrategy(options.testOnlyStrategy)
-                  : new SignalModel()),
+                  : new SignalModel({ costs })),
               ...(options.ctrader.retryFirstMs === undefined
                 ? {}
                 : { retryFirstMs: options.ctrader.retryFirstMs }),

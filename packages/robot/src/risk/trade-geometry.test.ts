@@ -17,6 +17,17 @@ describe('tradeGeometry', () => {
     expect(g.breakEvenProbability).toBeCloseTo(11 / 12, 10);
   });
 
+  it("takes a broker's commission from the gain and adds it to the loss; a cost that takes the whole gain never breaks even", () => {
+    const cost = 0.00004; // 0.4 pip a round turn
+    const g = tradeGeometry('buy', tick, eurusd, cost);
+    expect(g.takeProfit).toBe(1.1002); // the published levels do not move
+    expect(g.stopLoss).toBe(1.099);
+    expect(g.gain).toBeCloseTo(0.00006, 10);
+    expect(g.loss).toBeCloseTo(0.00114, 10);
+    expect(g.breakEvenProbability).toBeCloseTo(114 / 120, 10);
+    expect(tradeGeometry('buy', tick, eurusd, 0.0001).breakEvenProbability).toBe(1);
+  });
+
   it('mirrors it for a sale, measured from the ask', () => {
     const g = tradeGeometry('sale', tick, eurusd);
     expect(g.takeProfit).toBe(1.0999);

@@ -50,6 +50,29 @@ describe('SignalModel', () => {
     const report = model.report().overall;
     expect(report.brierScore).toBeLessThan(report.baseRateBrierScore);
   });
+
+  it("counts a broker's commission in the break-even: it signals less as costs grow, never when they take the gain or cannot be known, and learns the market the same", () => {
+    const free = feed(new SignalModel(), 0.8, 6000, 2);
+    // Half a pip a round turn (about what 35 USD a million charges on each side): the drift
+    // still pays sometimes.
+    const half = new SignalModel({ costs: () => 0.00005 });
+    const withHalf = feed(half, 0.8, 6000, 2);
+    expect(withHalf.signals).toBeGreaterThan(0);
+    expect(withHalf.signals).toBeLessThan(free.signals);
+    // A pip or more takes the whole gain: nothing pays.
+    expect(feed(new SignalModel({ costs: () => 0.0001 }), 0.8, 6000, 2).signals).toBe(0);
+    // Unknown costs: nothing is traded on a guess.
+    const unknown = new SignalModel({ costs: () => undefined });
+    expect(feed(unknown, 0.8, 6000, 2).signals).toBe(0);
+    // The forecasts themselves (features, outcomes) do not depend on costs.
+    expect(unknown.report().overall.forecasts).toBe(
+      (() => {
+        const again = new SignalModel();
+        feed(again, 0.8, 6000, 2);
+        return again.report().overall.forecasts;
+      })(),
+    );
+  });
 });
 
 describe('OnlineLogisticRegression', () => {

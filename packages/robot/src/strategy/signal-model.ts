@@ -28,7 +28,16 @@ export interface SignalModelOptions {
   readonly maxPendingPerInstrument: number;
   readonly learningRate: number;
   readonly calibration: Partial<IsotonicCalibratorOptions>;
+  /**
+   * A broker's trading costs besides the spread (its commission, both sides), per unit of the
+   * instrument in price units, at this tick; undefined when they cannot be worked out, and then
+   * the model signals nothing for that instrument. Absent: no such costs (the built-in platform).
+   */
+  readonly costs?: TradingCosts;
 }
+
+/** See SignalModelOptions.costs. */
+export type TradingCosts = (instrument: Instrument, tick: Tick) => number | undefined;
 
 export const defaultSignalModelOptions: SignalModelOptions = {
   minimumEdge: 0.01,
@@ -108,13 +117,17 @@ export class SignalModel implements Strategy {
     const scored = model.outcomes >= this.options.warmUpOutcomes && model.calibrator.ready;
     let best: Signal | undefined;
     let bestEdge = -Infinity;
+    // The market's figures (features, outcomes) never depend on costs; the break-even does.
+    const cost = this.options.costs ? this.options.costs(instrument, tick) : 0;
     for (const side of ['buy', 'sale'] as const) {
       const geometry = tradeGeometry(side, tick, instrument);
+      const costed =
+        cost === undefined || cost === 0 ? geometry : tradeGeometry(side, tick, instrument, cost);
       const features = this.features(model, side, geometry, logMid);
       const rawProbability = model.regression.predict(features);
       const probability = model.calibrator.calibrate(rawProbability);
-      const edge = probability - geometry.breakEvenProbability;
-      const confident = scored && edge >= this.options.minimumEdge;
+      const edge = probability - costed.breakEvenProbability;
+      const confident = scored && cost !== undefined && edge >= this.options.minimumEdge;
       if (model.pending.length < this.options.maxPendingPerInstrument) {
         const forecast: PendingForecast = {
           side,
@@ -123,7 +136,7 @@ export class SignalModel implements Strategy {
           probability,
           takeProfit: geometry.takeProfit,
           stopLoss: geometry.stopLoss,
-          breakEven: geometry.breakEvenProbability,
+          breakEven: costed.breakEvenProbability,
           baseRateBefore: model.outcomes === 0 ? 0.5 : model.positives / model.outcomes,
           confident,
           scored,
@@ -134,7 +147,7 @@ export class SignalModel implements Strategy {
       }
       if (confident && edge > bestEdge) {
         bestEdge = edge;
-        best = { symbol: tick.symbol, side, probability, geometry, time: tick.time };
+        best = { symbol: tick.symbol, side, probability, geometry: costed, time: tick.time };
       }
     }
     return best;

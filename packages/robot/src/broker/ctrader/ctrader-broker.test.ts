@@ -326,6 +326,44 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(await broker.queryOrder('acc-1/EURUSD/1')).toMatchObject({ status: 'filled' });
   });
 
+  it("works out a round turn's commission per unit from the broker's symbol, and none it cannot read", async () => {
+    const server = await startServer({
+      symbols: [
+        {
+          ...EURUSD,
+          // 35 USD a million on each side, at least 2 USD a trade.
+          commission: {
+            commissionType: 'USD_PER_MILLION_USD',
+            preciseTradingCommissionRate: 35 * 1e8,
+            preciseMinCommission: 2 * 1e8,
+          },
+        },
+        // 5 USD a lot (1 BTC) on each side.
+        {
+          ...BTCUSD,
+          commission: { commissionType: 'USD_PER_LOT', preciseTradingCommissionRate: 5e8 },
+        },
+        // Only the deprecated field: its scale is not documented, so no trading on it.
+        { ...UNMAPPABLE, symbolId: 7, symbolName: 'XAUUSD', commission: { commission: 12 } },
+      ],
+    });
+    const { broker } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    const price = 1.085;
+    // An order of 10% of the $10,000 equity in margin, at the lower of the account's 1:100 and
+    // our catalogue's leverage: there the 2 USD minimum weighs more than 35 a million.
+    const leverage = Math.min(100, catalogue.require('EURUSD').leverage);
+    const units = (0.1 * 10_000) / (price / leverage);
+    const byRate = 2 * 35e-6 * price;
+    const expected = Math.max(byRate, (2 * 2) / units);
+    expect((2 * 2) / units).toBeGreaterThan(byRate);
+    expect(broker.roundTurnCost(ACCOUNT, 'EURUSD', price)).toBeCloseTo(expected, 12);
+    expect(broker.roundTurnCost(ACCOUNT, 'BTCUSD', 60_000)).toBeCloseTo(10, 12);
+    expect(broker.unmappedSymbols(ACCOUNT)).not.toContain('XAUUSD');
+    expect(broker.roundTurnCost(ACCOUNT, 'XAUUSD', 2_000)).toBeUndefined();
+    expect(broker.roundTurnCost(ACCOUNT, 'GBPUSD', 1.27)).toBeUndefined(); // not at this broker
+  });
+
   it("positions the user or another app opens on the account are never the robot's: not reported, listed or closed by it, but their margin counts, live and after a restart", async () => {
     const server = await startServer();
     const first = await startBroker(server);

@@ -102,10 +102,29 @@ interface BrokerSymbol {
   readonly minVolume: number;
   readonly stepVolume: number;
   readonly maxVolume: number;
+  /** The broker's commission on the symbol (ProtoOASymbol), per side of a trade. */
+  readonly commission: SymbolCommission;
+  /** Units in one lot (ProtoOASymbol.lotSize is in cents of a unit). */
+  readonly lotUnits: number;
   /** The broker's own trading hours and holidays for the symbol (not our catalogue's). */
   hours: BrokerHours;
   /** Until when the symbol is held closed after the broker refused an order as closed. */
   refusedUntil: number;
+}
+
+/**
+ * A symbol's trading commission as ProtoOASymbol gives it, charged on each side of a trade:
+ * `type` is ProtoOACommissionType, `rate` its amount (USD per million USD, USD per lot, a fraction
+ * of the value, or quote currency per lot), `minimum` the least per trade, in `minimumIn`.
+ * `unknown` when the symbol names a commission in a form we cannot read (the deprecated field
+ * alone): the robot does not trade on a guessed cost.
+ */
+interface SymbolCommission {
+  readonly type: string;
+  readonly rate: number;
+  readonly minimum: number;
+  readonly minimumIn: 'USD' | 'QUOTE';
+  readonly unknown: boolean;
 }
 
 /** An open position of the account that is not the robot's: counted, never touched. */
@@ -308,6 +327,71 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const brokerSymbol = account?.symbolsByName.get(symbol);
     if (account === undefined || brokerSymbol === undefined) return undefined;
     return this.depositPerQuote(account, brokerSymbol);
+  }
+
+  /**
+   * What opening and closing one unit of the symbol costs at the broker besides the spread (its
+   * commission, both sides), in the symbol's price units at `price`, for an order of about the
+   * size the robot sends (10% of the equity in margin, the smallest share of any risk level, so a
+   * minimum commission weighs its most); undefined when it cannot be worked out (a commission in
+   * a form we cannot read, or in dollars with no dollar rate for the symbol's quote currency): the
+   * robot does not trade there (decision 096 addendum, "commissions").
+   */
+  roundTurnCost(accountId: string, symbol: string, price: number): number | undefined {
+    const account = this.accounts.get(accountId);
+    const brokerSymbol = account?.symbolsByName.get(symbol);
+    if (account === undefined || brokerSymbol === undefined) return undefined;
+    const { commission, lotUnits, instrument } = brokerSymbol;
+    if (commission.unknown) return undefined;
+    if (commission.rate === 0 && commission.minimum === 0) return 0;
+    // Dollars in the quote currency: 1 when it is the dollar, the deposit rate on a dollar account.
+    const quotePerUsd =
+      instrument.quoteCurrency === 'USD'
+        ? 1
+        : account.currency === 'USD'
+          ? inverse(this.depositPerQuote(account, brokerSymbol))
+          : undefined;
+    let perUnit: number | undefined;
+    switch (commission.type) {
+      case 'USD_PER_MILLION_USD':
+        // The volume in dollars is the value in the quote currency at the dollar rate, and the
+        // commission goes back to the quote currency at the same rate: the rate cancels.
+        perUnit = (commission.rate / 1_000_000) * price;
+        break;
+      case 'USD_PER_LOT':
+        perUnit =
+          quotePerUsd === undefined ? undefined : (commission.rate * quotePerUsd) / lotUnits;
+        break;
+      case 'PERCENTAGE_OF_VALUE':
+        perUnit = commission.rate * price;
+        break;
+      case 'QUOTE_CCY_PER_LOT':
+        perUnit = commission.rate / lotUnits;
+        break;
+    }
+    if (perUnit === undefined) return undefined;
+    if (commission.minimum > 0) {
+      const minimum =
+        commission.minimumIn === 'QUOTE'
+          ? commission.minimum
+          : quotePerUsd === undefined
+            ? undefined
+            : commission.minimum * quotePerUsd;
+      const units = this.typicalUnits(account, brokerSymbol, price);
+      if (minimum === undefined || units === undefined) return undefined;
+      perUnit = Math.max(perUnit, minimum / units);
+    }
+    return 2 * perUnit;
+  }
+
+  /** The units of an order using 10% of the equity in margin at the account's leverage. */
+  private typicalUnits(account: Account, symbol: BrokerSymbol, price: number): number | undefined {
+    const depositPerQuote = this.depositPerQuote(account, symbol);
+    if (depositPerQuote === undefined || !(price > 0)) return undefined;
+    const leverage = Math.min(account.leverage, symbol.instrument.leverage);
+    const marginPerUnit = (price * depositPerQuote) / leverage;
+    const units = (0.1 * this.figures(account).equityCents) / 100 / marginPerUnit;
+    return units > 0 ? Math.max(units, symbol.minVolume / VOLUME_PER_UNIT) : undefined;
   }
 
   /** The account's leverage as the broker said it (ProtoOATrader.leverageInCents / 100). */
@@ -1196,6 +1280,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         minVolume: num(symbol.minVolume ?? 1),
         stepVolume: num(symbol.stepVolume ?? 1),
         maxVolume: num(symbol.maxVolume ?? Number.MAX_SAFE_INTEGER),
+        commission: commissionOf(symbol, instrument.quoteCurrency),
+        lotUnits: num(symbol.lotSize ?? VOLUME_PER_UNIT) / VOLUME_PER_UNIT,
         hours: brokerHours(symbol),
         refusedUntil: 0,
       };
@@ -1391,6 +1477,48 @@ function historyTime(row: MessageBody): number {
       tradeData.openTimestamp ??
       0,
   );
+}
+
+function inverse(value: number | undefined): number | undefined {
+  return value === undefined || !(value > 0) ? undefined : 1 / value;
+}
+
+const commissionTypes: ReadonlySet<string> = new Set([
+  'USD_PER_MILLION_USD',
+  'USD_PER_LOT',
+  'PERCENTAGE_OF_VALUE',
+  'QUOTE_CCY_PER_LOT',
+]);
+
+/**
+ * ProtoOASymbol's commission: `preciseTradingCommissionRate` is the amount times 10^8, or for a
+ * percentage of the value the percentage times 10^5; `preciseMinCommission` the least per trade
+ * times 10^8, in `minCommissionAsset` (USD) or the quote currency (`minCommissionType`).
+ */
+function commissionOf(symbol: MessageBody, quoteCurrency: string): SymbolCommission {
+  const type =
+    typeof symbol.commissionType === 'string' ? symbol.commissionType : 'USD_PER_MILLION_USD';
+  const precise = symbol.preciseTradingCommissionRate;
+  const minimum = num(symbol.preciseMinCommission ?? 0) / 1e8;
+  const asset = typeof symbol.minCommissionAsset === 'string' ? symbol.minCommissionAsset : 'USD';
+  const minimumIn =
+    symbol.minCommissionType === 'QUOTE_CURRENCY' || asset === quoteCurrency ? 'QUOTE' : 'USD';
+  const legacyOnly = precise === undefined && num(symbol.commission ?? 0) !== 0;
+  // A minimum in a third currency: we would have to guess its rate.
+  const foreignMinimum = minimum > 0 && minimumIn === 'USD' && asset !== 'USD';
+  const rate =
+    precise === undefined
+      ? 0
+      : type === 'PERCENTAGE_OF_VALUE'
+        ? num(precise) / 1e5 / 100
+        : num(precise) / 1e8;
+  return {
+    type,
+    rate,
+    minimum,
+    minimumIn,
+    unknown: legacyOnly || foreignMinimum || !commissionTypes.has(type),
+  };
 }
 
 function clientOrderIdOf(order: MessageBody, position: MessageBody): string | undefined {

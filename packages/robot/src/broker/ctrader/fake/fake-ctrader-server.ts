@@ -29,6 +29,12 @@ export interface FakeSymbol {
    * (default: every second of the week, in UTC, no holiday).
    */
   readonly hours?: BrokerHours;
+  /**
+   * The symbol's commission as ProtoOASymbol states it (the fake lists it; it charges none):
+   * `commissionType`, `preciseTradingCommissionRate` and optionally `preciseMinCommission`,
+   * `minCommissionType`, `minCommissionAsset`, or the deprecated `commission` alone.
+   */
+  readonly commission?: Readonly<Record<string, string | number>>;
 }
 
 /** Every second of the week, in UTC, no holiday: what a symbol with no `hours` trades. */
@@ -703,6 +709,7 @@ export class FakeCTraderServer {
               maxVolume: spec.maxVolume,
               enableShortSelling: true,
               ...protoHours(hours),
+              ...spec.commission,
             })),
           },
           message.clientMsgId,
