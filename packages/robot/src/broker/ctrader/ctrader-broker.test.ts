@@ -364,6 +364,40 @@ describe('cTrader broker adapter against the local fake', () => {
     expect(broker.roundTurnCost(ACCOUNT, 'GBPUSD', 1.27)).toBeUndefined(); // not at this broker
   });
 
+  it("shows an open operation's profit net of the commission it will pay, and books the round turn the broker charged at its close", async () => {
+    const commission = {
+      commissionType: 'USD_PER_MILLION_USD',
+      preciseTradingCommissionRate: 35e8,
+    };
+    const server = await startServer({ symbols: [{ ...EURUSD, commission }] });
+    const { broker, reports } = await startBroker(server);
+    await until(() => broker.lastTick('EURUSD') !== undefined, 'the first spot');
+    broker.submitOrder(order());
+    await until(() => reports.length === 1, 'the fill');
+    const fill = reports[0];
+    if (fill?.kind !== 'filled') throw new Error('no fill');
+    // 12,000 units at 1.08512 are $13,021.44: 35 a million is $0.46 a side.
+    const side = Math.round((35 * 12_000 * 1.08512 * 100) / 1_000_000);
+    expect(side).toBe(46);
+    const [open] = broker.openPositions(ACCOUNT);
+    const byPrice = Math.round((1.085 - 1.08512) * 12_000 * 100);
+    expect(open?.unrealisedProfitCents).toBe(byPrice - side);
+    expect(broker.accountFigures(ACCOUNT)?.equityCents).toBe(1_000_000 + byPrice - side);
+
+    server.setPrice(EURUSD.symbolId, fill.takeProfit, fill.takeProfit + 0.00012);
+    await until(() => reports.length === 2, 'the close');
+    // One pip on 12,000 units, less both sides.
+    expect(reports[1]).toMatchObject({
+      kind: 'position-closed',
+      reason: 'tp',
+      profitCents: 120 - 2 * side,
+    });
+    expect(broker.account(ACCOUNT)?.balanceCents).toBe(
+      server.balance(DEMO_ACCOUNT.ctidTraderAccountId),
+    );
+    expect(broker.account(ACCOUNT)?.balanceCents).toBe(1_000_000 + 120 - 2 * side);
+  });
+
   it("positions the user or another app opens on the account are never the robot's: not reported, listed or closed by it, but their margin counts, live and after a restart", async () => {
     const server = await startServer();
     const first = await startBroker(server);

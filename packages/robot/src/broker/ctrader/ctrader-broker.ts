@@ -145,6 +145,11 @@ interface Position {
   readonly takeProfit: number;
   readonly stopLoss: number;
   marginCents: Cents;
+  /**
+   * Its swap and unrealised commission as the broker last described the position (negative
+   * when charged): realised with the closing deal, part of its profit until then.
+   */
+  chargesCents: Cents;
   /** The closing deals of the parts closed so far: booked with the last one. */
   readonly partCloses: MessageBody[];
 }
@@ -793,6 +798,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         num(position.usedMargin ?? 0),
         num(position.moneyDigits ?? account.moneyDigits),
       ),
+      chargesCents: chargesOf(account, position),
       partCloses: [],
     };
     account.positions.set(held.positionId, held);
@@ -925,6 +931,9 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         num(position.usedMargin),
         num(position.moneyDigits ?? account.moneyDigits),
       );
+    if (position.commission !== undefined || position.swap !== undefined) {
+      held.chargesCents = chargesOf(account, position);
+    }
   }
 
   private onState(change: StateChange): void {
@@ -1386,8 +1395,16 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const direction = position.side === 'buy' ? 1 : -1;
     const exit = position.side === 'buy' ? tick.bid : tick.ask;
     const inDeposit = direction * (exit - position.price) * position.units * depositPerQuote;
-    return Math.round(inDeposit * 100);
+    return Math.round(inDeposit * 100) + position.chargesCents;
   }
+}
+
+/** A position's swap and unrealised commission, as its ProtoOAPosition gives them. */
+function chargesOf(account: Account, position: MessageBody): Cents {
+  return toCents(
+    num(position.swap ?? 0) + num(position.commission ?? 0),
+    num(position.moneyDigits ?? account.moneyDigits),
+  );
 }
 
 /**

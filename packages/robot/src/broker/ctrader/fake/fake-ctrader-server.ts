@@ -30,7 +30,9 @@ export interface FakeSymbol {
    */
   readonly hours?: BrokerHours;
   /**
-   * The symbol's commission as ProtoOASymbol states it (the fake lists it; it charges none):
+   * The symbol's commission as ProtoOASymbol states it. The fake charges it only in the common
+   * case, USD per million on a dollar account: on each side, the opening side unrealised on the
+   * open position, both realised with the closing deal; any other form it lists and charges none.
    * `commissionType`, `preciseTradingCommissionRate` and optionally `preciseMinCommission`,
    * `minCommissionType`, `minCommissionAsset`, or the deprecated `commission` alone.
    */
@@ -816,7 +818,8 @@ export class FakeCTraderServer {
               return {
                 positionId: p.positionId,
                 grossUnrealizedPnL: profit,
-                netUnrealizedPnL: profit,
+                // Net of the opening side's commission, not of the closing one (as documented).
+                netUnrealizedPnL: profit - this.commissionPerSide(p, p.volume),
               };
             }),
             moneyDigits: this.accountState(accountId).account.moneyDigits,
@@ -1272,6 +1275,25 @@ export class FakeCTraderServer {
     );
   }
 
+  /**
+   * One side's commission on `volume` of the position, in the account's money units: USD per
+   * million of the value in dollars, on a dollar account; 0 in every other case.
+   */
+  private commissionPerSide(position: FakePosition, volume: number): number {
+    const state = this.accountState(position.accountId);
+    const commission = this.symbolOf(position.symbolId).spec.commission;
+    if (
+      commission?.commissionType !== 'USD_PER_MILLION_USD' ||
+      state.account.depositAssetId !== 15
+    ) {
+      return 0;
+    }
+    const rate = Number(commission.preciseTradingCommissionRate ?? 0) / 1e8;
+    const dollars =
+      (volume / 100) * position.price * this.depositPerQuote(state.account, position.symbolId);
+    return Math.round((rate * dollars * 10 ** state.account.moneyDigits) / 1_000_000);
+  }
+
   /** `volume` below the position's closes that part; the rest stays open. */
   private closePosition(
     position: FakePosition,
@@ -1282,7 +1304,9 @@ export class FakeCTraderServer {
   ): void {
     const state = this.accountState(position.accountId);
     const grossProfit = this.profitAt(position, closePrice, volume);
-    state.balance = Math.max(0, state.balance + grossProfit);
+    // Both sides of the closed volume are realised with the closing deal.
+    const commission = -2 * this.commissionPerSide(position, volume);
+    state.balance = Math.max(0, state.balance + grossProfit + commission);
     const rest: FakePosition | undefined =
       volume < position.volume
         ? {
@@ -1301,7 +1325,7 @@ export class FakeCTraderServer {
       entryPrice: position.price,
       grossProfit,
       swap: 0,
-      commission: 0,
+      commission,
       balance: state.balance,
       closedVolume: volume,
       moneyDigits: state.account.moneyDigits,
@@ -1396,6 +1420,8 @@ export class FakeCTraderServer {
       tradeData: this.tradeData(position),
       positionStatus: status,
       swap: 0,
+      // The opening side, unrealised until the position closes.
+      commission: -this.commissionPerSide(position, position.volume),
       price: position.price,
       ...(Number.isNaN(position.stopLoss) ? {} : { stopLoss: position.stopLoss }),
       ...(Number.isNaN(position.takeProfit) ? {} : { takeProfit: position.takeProfit }),
