@@ -219,7 +219,7 @@ export class TradingService {
       const last = page.trades.at(-1);
       return {
         closed: page.trades.map((trade) =>
-          tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+          tradeRowOf(trade, this.catalogue, operationCurrency(trade, link)),
         ),
         closedPage: {
           period: query.period,
@@ -309,7 +309,7 @@ export class TradingService {
       this.trading.accountLink(userId),
     ]);
     return open.map((trade) =>
-      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link), 0),
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade, link), 0),
     );
   }
 
@@ -320,7 +320,7 @@ export class TradingService {
       this.trading.accountLink(userId),
     ]);
     return page.trades.map((trade) =>
-      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade, link)),
     );
   }
 
@@ -472,9 +472,7 @@ export class TradingService {
     // A linked account whose broker never said its currency has no figures to sum up.
     if (currency === null) return undefined;
     // Only the account's own operations: a former link's are in another currency.
-    const closed = closedSince.filter(
-      (trade) => operationCurrency(trade.positionId, link) === currency,
-    );
+    const closed = closedSince.filter((trade) => operationCurrency(trade, link) === currency);
     const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue, currency).Profit);
     const cents = profits.reduce((sum, profit) => sum + Math.round(profit * 100), 0);
     return {
@@ -497,10 +495,17 @@ export class TradingService {
   async equityCurve(user: UserRow, period: HistoryPeriod): Promise<EquityPoint[]> {
     await this.requireLinked(user);
     const since = this.since(period);
-    const changes = await this.trading.balanceChanges(user.id);
+    const [changes, currency] = await Promise.all([
+      this.trading.balanceChanges(user.id),
+      this.accountCurrency(user.id),
+    ]);
+    // The ledger is the built-in platform's, in USD: an account in another currency (or one the
+    // broker has not said yet) shows only its own equity now, never USD amounts in its series
+    // (decision 103).
+    const ledger = currency === 'USD' ? changes : [];
     const bySecond = new Map<number, number>();
     let balanceCents = 0;
-    for (const change of changes) {
+    for (const change of ledger) {
       balanceCents += change.cents;
       if (since !== undefined && change.at < since) continue;
       bySecond.set(Math.floor(change.at / 1000), balanceCents);
@@ -534,9 +539,7 @@ export class TradingService {
       this.trading.accountLink(user.id),
     ]);
     const records = trades.map((trade) =>
-      historyCsvRecord(
-        tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
-      ),
+      historyCsvRecord(tradeRowOf(trade, this.catalogue, operationCurrency(trade, link))),
     );
     return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit')] });
   }
