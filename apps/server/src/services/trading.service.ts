@@ -495,14 +495,14 @@ export class TradingService {
   async equityCurve(user: UserRow, period: HistoryPeriod): Promise<EquityPoint[]> {
     await this.requireLinked(user);
     const since = this.since(period);
-    const [changes, currency] = await Promise.all([
+    const [changes, link] = await Promise.all([
       this.trading.balanceChanges(user.id),
-      this.accountCurrency(user.id),
+      this.trading.accountLink(user.id),
     ]);
-    // The ledger is the built-in platform's, in USD: an account in another currency (or one the
-    // broker has not said yet) shows only its own equity now, never USD amounts in its series
-    // (decision 103).
-    const ledger = currency === 'USD' ? changes : [];
+    // The ledger is the built-in platform's, in USD: a broker account, in its own currency,
+    // shows only its equity now, never the platform's dollars in its series (decision 103).
+    const builtIn = link.kind === 'simulated';
+    const ledger = builtIn ? changes : [];
     const bySecond = new Map<number, number>();
     let balanceCents = 0;
     for (const change of ledger) {
@@ -523,7 +523,9 @@ export class TradingService {
         return point;
       });
     }
-    const account = await this.account(user.id);
+    const account = builtIn
+      ? await this.account(user.id)
+      : (await this.brokerAccount(user.id, link.currency)).account;
     if (account) points.push({ time: nowSecond, value: account.equity });
     return points;
   }

@@ -2,6 +2,7 @@ import type { Language, TradeRow } from '@tradebot/contract';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeLanguage, loadNamespaces } from '../../../lib/i18n';
+import { tradeRow } from '../../../test/trade-row';
 import { AccountCurrency } from '../account-currency';
 import { OperationRow } from './operation-row';
 
@@ -10,31 +11,8 @@ import { OperationRow } from './operation-row';
  * link's in reais beside the built-in platform's in dollars, whatever the account's currency now;
  * an operation whose currency is not known shows the bare number and says so.
  */
-const row = (id: string, currency: string | null): TradeRow => ({
-  Amount: 0.11,
-  CloseTime: '2026-11-26T10:05:00.000Z',
-  Cmd: 0,
-  Icon1: 'eu',
-  Icon2: 'us',
-  OpenTime: '2026-11-26T10:00:00.000Z',
-  OutputName: 'EUR/USD',
-  Profit: 12.5,
-  id,
-  symbol: 'EURUSD',
-  category: 'forex',
-  side: 'buy',
-  units: 11_000,
-  openPrice: 1.0851,
-  closePrice: 1.0852,
-  takeProfit: 1.0852,
-  stopLoss: 1.0846,
-  status: 'closed',
-  closeReason: 'tp',
-  probability: 0.95,
-  breakEvenProbability: 0.9,
-  margin: 40,
-  currency,
-});
+const row = (id: string, currency: string | null): TradeRow =>
+  tradeRow({ id, Profit: 12.5, margin: 40, currency });
 
 // Intl may separate a currency symbol from its number with a no-break space.
 const plain = (html: string) => html.replace(/\s/g, ' ');
