@@ -84,6 +84,8 @@ describe('the robot on a cTrader account in reais', () => {
       .from(operations)
       .where(eq(operations.accountId, userId));
     if (!stored) throw new Error('no operation stored');
+    // The operation keeps the account's currency with its amounts (decision 103).
+    expect(stored.currency).toBe('BRL');
     const { leverage, unitStep } = catalogue.require('EURUSD');
     const brlPerUsd = (USDBRL.bid + USDBRL.ask) / 2;
     const units =

@@ -31,6 +31,7 @@ export type {
   PositionClosedReport,
   Side,
 } from './broker/broker-adapter';
+export { accountCurrency } from './broker/broker-adapter';
 export type {
   ExecutionScheduler,
   PaperAccountState,

@@ -367,6 +367,12 @@ export const operations = pgTable(
     /** 'open' until it closes: 'tp', 'sl', 'closeout' or 'kill'. */
     closeReason: text('close_reason').notNull().default('open'),
     profitCents: cents('profit_cents'),
+    /**
+     * The currency of its amounts (ISO 4217), as the account said it when the order filled: USD
+     * on the built-in platform, the broker account's own otherwise. Null: not known (an operation
+     * stored before migration 0023 whose link has gone, decision 103).
+     */
+    currency: text('currency'),
   },
   (table) => [
     uniqueIndex('operations_client_order_id_key').on(table.clientOrderId),

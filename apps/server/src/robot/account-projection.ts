@@ -43,7 +43,12 @@ export function projectAccount(
   const trades = [...sources.openTrades(accountId)]
     .sort(newestFirst)
     .map((trade) =>
-      tradeRowOf(trade, sources.catalogue, currency, marks.get(trade.positionId) ?? 0),
+      tradeRowOf(
+        trade,
+        sources.catalogue,
+        trade.currency ?? currency,
+        marks.get(trade.positionId) ?? 0,
+      ),
     );
   return {
     accountId,

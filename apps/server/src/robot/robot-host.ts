@@ -549,7 +549,8 @@ export class RobotHost {
           const row =
             (change.type === 'PositionOpened'
               ? projection.trades.find((open) => open.id === trade.positionId)
-              : undefined) ?? tradeRowOf(trade, core.catalogue, projection.currency);
+              : undefined) ??
+            tradeRowOf(trade, core.catalogue, trade.currency ?? projection.currency);
           events.push({
             type: change.type,
             seq: ++this.seq,

@@ -23,11 +23,17 @@ export interface LinkedCurrency {
 }
 
 /**
- * The currency of an operation's amounts (decision 097): the built-in platform's are USD; a
- * cTrader position (`ct<account>-<id>`, decision 096) is in the linked account's currency when
- * it is that account's, and unknown (null, never guessed) when it is a former link's.
+ * The currency of an operation's amounts (decisions 097, 103): the one stored with it when it
+ * filled. An operation stored before that (migration 0023) without one: the built-in platform's
+ * are USD; a cTrader position (`ct<account>-<id>`, decision 096) is in the linked account's
+ * currency when it is that account's, and unknown (null, never guessed) when it is a former link's.
  */
-export function operationCurrency(positionId: string, link: LinkedCurrency): string | null {
+export function operationCurrency(
+  trade: Pick<TradeRecord, 'positionId' | 'currency'>,
+  link: LinkedCurrency,
+): string | null {
+  if (trade.currency !== null) return trade.currency;
+  const { positionId } = trade;
   if (!positionId.startsWith('ct')) return 'USD';
   const own =
     link.ctidTraderAccountId !== null &&

@@ -192,7 +192,7 @@ export class TradingService {
       const last = page.trades.at(-1);
       return {
         closed: page.trades.map((trade) =>
-          tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+          tradeRowOf(trade, this.catalogue, operationCurrency(trade, link)),
         ),
         closedPage: {
           period: query.period,
@@ -282,7 +282,7 @@ export class TradingService {
       this.trading.accountLink(userId),
     ]);
     return open.map((trade) =>
-      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link), 0),
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade, link), 0),
     );
   }
 
@@ -293,7 +293,7 @@ export class TradingService {
       this.trading.accountLink(userId),
     ]);
     return page.trades.map((trade) =>
-      tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade, link)),
     );
   }
 
@@ -445,9 +445,7 @@ export class TradingService {
     // A linked account whose broker never said its currency has no figures to sum up.
     if (currency === null) return undefined;
     // Only the account's own operations: a former link's are in another currency.
-    const closed = closedSince.filter(
-      (trade) => operationCurrency(trade.positionId, link) === currency,
-    );
+    const closed = closedSince.filter((trade) => operationCurrency(trade, link) === currency);
     const profits = closed.map((trade) => tradeRowOf(trade, this.catalogue, currency).Profit);
     const cents = profits.reduce((sum, profit) => sum + Math.round(profit * 100), 0);
     return {
@@ -470,10 +468,17 @@ export class TradingService {
   async equityCurve(user: UserRow, period: HistoryPeriod): Promise<EquityPoint[]> {
     await this.requireLinked(user);
     const since = this.since(period);
-    const changes = await this.trading.balanceChanges(user.id);
+    const [changes, link] = await Promise.all([
+      this.trading.balanceChanges(user.id),
+      this.trading.accountLink(user.id),
+    ]);
+    // The ledger is the built-in platform's, in USD: a broker account, in its own currency,
+    // shows only its equity now, never the platform's dollars in its series (decision 103).
+    const builtIn = link.kind === 'simulated';
+    const ledger = builtIn ? changes : [];
     const bySecond = new Map<number, number>();
     let balanceCents = 0;
-    for (const change of changes) {
+    for (const change of ledger) {
       balanceCents += change.cents;
       if (since !== undefined && change.at < since) continue;
       bySecond.set(Math.floor(change.at / 1000), balanceCents);
@@ -491,7 +496,9 @@ export class TradingService {
         return point;
       });
     }
-    const account = await this.account(user.id);
+    const account = builtIn
+      ? await this.account(user.id)
+      : (await this.brokerAccount(user.id, link.currency)).account;
     if (account) points.push({ time: nowSecond, value: account.equity });
     return points;
   }
@@ -507,9 +514,7 @@ export class TradingService {
       this.trading.accountLink(user.id),
     ]);
     const records = trades.map((trade) =>
-      historyCsvRecord(
-        tradeRowOf(trade, this.catalogue, operationCurrency(trade.positionId, link)),
-      ),
+      historyCsvRecord(tradeRowOf(trade, this.catalogue, operationCurrency(trade, link))),
     );
     return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit')] });
   }

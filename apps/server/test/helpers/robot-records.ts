@@ -31,7 +31,11 @@ export function intent(
   };
 }
 
-export function tradeOf(order: OrderIntent, positionId: string): TradeRecord {
+export function tradeOf(
+  order: OrderIntent,
+  positionId: string,
+  currency: string | null = 'USD',
+): TradeRecord {
   return {
     positionId,
     clientOrderId: order.clientOrderId,
@@ -57,5 +61,6 @@ export function tradeOf(order: OrderIntent, positionId: string): TradeRecord {
     closePrice: null,
     closeReason: 'open',
     profitCents: null,
+    currency,
   };
 }

@@ -100,6 +100,17 @@ export interface AccountState {
   readonly openPositions: number;
 }
 
+/**
+ * The currency an account's amounts are in (decision 103): USD where the broker names none (the
+ * built-in platform), null for an account the broker does not know or whose currency it has not
+ * said yet.
+ */
+export function accountCurrency(account: AccountState | undefined): string | null {
+  if (account === undefined) return null;
+  if (account.currency === undefined) return 'USD';
+  return account.currency === '' ? null : account.currency;
+}
+
 /** The figures the risk gate reads on every evaluation; a snapshot (decision 099). */
 export type AccountFigures = Pick<
   AccountState,

@@ -29,6 +29,7 @@ const trade: TradeRecord = {
   closePrice: 1.0999,
   closeReason: 'tp',
   profitCents: 250,
+  currency: 'USD',
 };
 
 describe('toTradeRow', () => {

@@ -1,9 +1,10 @@
-import type {
-  BrokerAdapter,
-  ExecutionReport,
-  OrderFilledReport,
-  OrderRejectedReport,
-  PositionClosedReport,
+import {
+  accountCurrency,
+  type BrokerAdapter,
+  type ExecutionReport,
+  type OrderFilledReport,
+  type OrderRejectedReport,
+  type PositionClosedReport,
 } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
@@ -115,6 +116,8 @@ export class OrderExecution {
       closePrice: null,
       closeReason: 'open',
       profitCents: null,
+      // The account's currency, as plain data with its amounts (decision 103).
+      currency: accountCurrency(this.deps.broker.account(fill.accountId)),
     };
     this.book.addTrade(trade);
     this.work.track(this.deps.store.recordFill(trade));

@@ -149,4 +149,9 @@ export interface TradeRecord {
   readonly closePrice: number | null;
   readonly closeReason: CloseReason | 'open';
   readonly profitCents: Cents | null;
+  /**
+   * The currency of its amounts (ISO 4217) as the broker said the account's when it filled; null
+   * where it is not known (decision 103).
+   */
+  readonly currency: string | null;
 }

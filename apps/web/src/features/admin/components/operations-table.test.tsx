@@ -52,9 +52,9 @@ describe('OperationsTable', () => {
     expect(es).toMatch(/\+BRL 12[.,]50|\+R\$ 12[.,]50/);
   });
 
-  it('keeps dollars for the built-in platform and a bare signed number where the currency is gone', async () => {
+  it('keeps dollars for the built-in platform and a bare signed number where the currency is gone, and says so', async () => {
     const html = await render('es', [row('USD'), row(null)]);
     expect(html).toMatch(/\+US\$ 12[.,]50|\+USD 12[.,]50/);
-    expect(html).toMatch(/>\+12[.,]50</);
+    expect(html).toMatch(/>\+12[.,]50 <span[^>]*>\(moneda desconocida\)</);
   });
 });

@@ -1,6 +1,7 @@
 import type { TradeRow } from '@tradebot/contract';
+import { Money } from '../../../components/ui/money';
 import { Table } from '../../../components/ui/table';
-import { formatDateTime, formatLots, formatPrice, formatSignedMoney } from '../../../lib/format';
+import { formatDateTime, formatLots, formatPrice } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
 import styles from '../admin.module.css';
 
@@ -44,7 +45,9 @@ export function OperationsTable({
               ? `${formatDateTime(language, row.CloseTime)} (${t(`operations.reasons.${row.closeReason ?? 'tp'}`)})`
               : t('operations.stillOpen')}
           </td>
-          <td>{formatSignedMoney(language, row.Profit, row.currency)}</td>
+          <td>
+            <Money locale={language} amount={row.Profit} currency={row.currency} signed />
+          </td>
         </tr>
       ))}
     </Table>

@@ -1,13 +1,12 @@
 import type { TradeRow } from '@tradebot/contract';
 import { Badge } from '../../../components/ui/badge';
+import { Money } from '../../../components/ui/money';
 import { Dialog } from '../../../components/ui/dialog';
 import {
   formatDateTime,
   formatLots,
-  formatMoney,
   formatPercent,
   formatPrice,
-  formatSignedMoney,
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -43,7 +42,7 @@ export function OperationDetail({
         <>
           <p className={styles.headline}>
             <span className={styles.profit} data-tone={toneOf(row.Profit)}>
-              {formatSignedMoney(numberLocale, row.Profit, row.currency)}
+              <Money locale={numberLocale} amount={row.Profit} currency={row.currency} signed />
             </span>
             <Badge tone={row.status === 'open' ? 'positive' : 'neutral'}>
               {row.status === 'open' ? t('operation.open') : t('operation.closed')}
@@ -71,7 +70,7 @@ export function OperationDetail({
               {row.closeReason ? t(`detail.reasons.${row.closeReason}`) : t('detail.stillOpen')}
             </Fact>
             <Fact label={t('detail.margin')}>
-              {formatMoney(numberLocale, row.margin, row.currency)}
+              <Money locale={numberLocale} amount={row.margin} currency={row.currency} />
             </Fact>
           </dl>
           <section className={styles.model} aria-labelledby="operation-model-title">

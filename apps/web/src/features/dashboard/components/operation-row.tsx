@@ -1,13 +1,12 @@
 import type { TradeRow } from '@tradebot/contract';
 import { Badge } from '../../../components/ui/badge';
+import { Money } from '../../../components/ui/money';
 import { VisuallyHidden } from '../../../components/ui/visually-hidden';
 import {
   formatDateTime,
   formatDuration,
   formatLots,
-  formatMoney,
   formatPrice,
-  formatSignedMoney,
   toneOf,
 } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
@@ -73,7 +72,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.capital}`}>
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
-        {formatMoney(numberLocale, row.margin, row.currency)}
+        <Money locale={numberLocale} amount={row.margin} currency={row.currency} />
         <span className={styles.detail}>
           {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
         </span>
@@ -108,7 +107,7 @@ export function OperationRow({
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.profit}`} data-tone={tone}>
         <span className={styles.cellLabel}>{t('operation.profit')}</span>
-        {formatSignedMoney(numberLocale, row.Profit, row.currency)}
+        <Money locale={numberLocale} amount={row.Profit} currency={row.currency} signed />
       </span>
     </button>
   );
