@@ -29,7 +29,7 @@ afterEach(() => {
 describe('usePromocodeStatus', () => {
   it('posts the code to validate-promocode', async () => {
     const fetchMock = vi.fn(() =>
-      Promise.resolve(new Response('{"data":{"valid":true,"benefit":"1 mes gratis"}}')),
+      Promise.resolve(new Response('{"data":{"valid":true,"benefit":"free_month"}}')),
     );
     vi.stubGlobal('fetch', fetchMock);
     await queryClient.query(promocodeQuery('MESGRATIS'));
@@ -44,10 +44,10 @@ describe('usePromocodeStatus', () => {
     expect(statusOf('MESGRATIS')).toEqual({ state: 'validating' });
     queryClient.setQueryData(promocodeQuery('MESGRATIS').queryKey, {
       valid: true,
-      benefit: '1 mes gratis',
+      benefit: 'free_month',
     });
     queryClient.setQueryData(promocodeQuery('NOPE').queryKey, { valid: false, benefit: null });
-    expect(statusOf(' MESGRATIS ')).toEqual({ state: 'valid', benefit: '1 mes gratis' });
+    expect(statusOf(' MESGRATIS ')).toEqual({ state: 'valid', benefit: 'free_month' });
     expect(statusOf('NOPE')).toEqual({ state: 'invalid' });
   });
 

@@ -11,7 +11,7 @@ const answers: BrokerSearchRequest = {
   country: 'AR',
   markets: ['cripto'],
   deposit: 500,
-  experience: 'beginner',
+  experience: 'none',
 };
 
 const broker: Broker = {
