@@ -10,6 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { escape as escapeHtml } from 'html-escaper';
 import { languages, promoBrokerPlaceholder, type Language } from '@tradebot/contract/constants';
 import { compressDirectory } from './compress';
 import { robotsTxt, sitemapXml } from './site-files';
@@ -66,15 +67,11 @@ function withScriptsAfterFirstPaint(template: string): string {
 function documentOf(template: string, head: PageHead, root: string): string {
   const html = template
     .replace(/<html lang="[^"]*">/, `<html lang="${head.language}">`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(head.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
     .replace('</head>', `  ${head.markup}\n  </head>`)
     .replace('<div id="root"></div>', root);
   if (!html.includes(root)) throw new Error('dist/index.html has no <div id="root"></div>');
   return html;
-}
-
-function escapeText(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 async function write(relative: string, content: string): Promise<string> {

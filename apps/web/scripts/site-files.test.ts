@@ -76,6 +76,14 @@ describe('robots.txt and sitemap.xml', () => {
       '<xhtml:link rel="alternate" hreflang="x-default" href="https://app.example.com/login"/>',
     );
   });
+
+  it("escapes XML's five special characters in every address (html-escaper, decision 095)", () => {
+    const xml = sitemapXml('https://app.example.com', [`/a?b=1&c="<d>'`]);
+    const escaped = 'https://app.example.com/pt/a?b=1&amp;c=&quot;&lt;d&gt;&#39;';
+    expect(xml).toContain(`<loc>${escaped}</loc>`);
+    expect(xml).toContain(`hreflang="pt" href="${escaped}"/>`);
+    expect(xml).not.toMatch(/&(?!amp;|quot;|lt;|gt;|#39;)/);
+  });
 });
 
 describe('compressDirectory', () => {

@@ -1,4 +1,7 @@
 import { languages } from '@tradebot/contract/constants';
+// XML's five special characters are HTML's: html-escaper's `&#39;` is a character reference
+// XML reads as `'` (docs/decisions/095).
+import { escape as escapeXml } from 'html-escaper';
 import { localizedPath } from '../src/lib/language-url';
 
 /**
@@ -13,14 +16,6 @@ export function robotsTxt(publicUrl: string): string {
     `Sitemap: ${publicUrl}/sitemap.xml`,
     '',
   ].join('\n');
-}
-
-function escapeXml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
 }
 
 /** sitemap.xml: each indexable page in each language, with its alternates (hreflang). */

@@ -1,4 +1,5 @@
 import {
+  backoffDelay,
   defaultSignalModelOptions,
   TradingEngine,
   type AccountState,
@@ -201,10 +202,10 @@ export class CTraderRuns {
       }
       this.tell(accountId, 'BROKER_DISCONNECTED');
       const attempt = (this.retries.get(accountId)?.attempt ?? 0) + 1;
-      const delay = Math.min(
-        this.options.retryMaxMs ?? 60_000,
-        (this.options.retryFirstMs ?? 1000) * 2 ** (attempt - 1),
-      );
+      const delay = backoffDelay(attempt - 1, {
+        firstMs: this.options.retryFirstMs ?? 1000,
+        capMs: this.options.retryMaxMs ?? 60_000,
+      });
       const timer = setTimeout(() => {
         void this.sync(this.grants);
       }, delay);

@@ -3,8 +3,8 @@ import { useAuthStore } from '../stores/auth';
 import { ApiRequestError } from './api-client';
 
 /**
- * Server state of the logged-in screens (TanStack Query). Only the lazy live-account layout
- * imports this, so the public pages do not pay for it (docs/decisions/044).
+ * Server state (TanStack Query). Lazy screens import this, never the shell, so the pages that
+ * do not use it do not pay for it (docs/decisions/044; the public exceptions in 090).
  */
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { validatePromocode } from './validate-promocode';
 
@@ -14,35 +15,35 @@ export type PromocodeStatus =
 
 export const promocodeDebounceMs = 400;
 
-/** Checks the code with the server once typing pauses; the latest code wins. */
+/** The server's answer for one code, as server state (TanStack Query): one entry per code. */
+export function promocodeQuery(code: string) {
+  return queryOptions({
+    queryKey: ['promocode', code] as const,
+    queryFn: ({ signal }) => validatePromocode(code, signal),
+  });
+}
+
+/**
+ * Checks the code with the server once typing pauses; the latest code wins (a code left
+ * behind is no longer observed, and its request is cancelled).
+ */
 export function usePromocodeStatus(code: string): PromocodeStatus {
   const trimmed = code.trim();
-  const [result, setResult] = useState<{ code: string; status: PromocodeStatus } | null>(null);
-
+  const [settled, setSettled] = useState(trimmed);
   useEffect(() => {
-    if (!trimmed) return;
-    const controller = new AbortController();
     const timer = setTimeout(() => {
-      validatePromocode(trimmed, controller.signal)
-        .then((answer) => {
-          setResult({
-            code: trimmed,
-            status: answer.valid
-              ? { state: 'valid', benefit: answer.benefit }
-              : { state: 'invalid' },
-          });
-        })
-        .catch(() => {
-          if (!controller.signal.aborted)
-            setResult({ code: trimmed, status: { state: 'unknown' } });
-        });
+      setSettled(trimmed);
     }, promocodeDebounceMs);
     return () => {
       clearTimeout(timer);
-      controller.abort();
     };
   }, [trimmed]);
+  const answer = useQuery({ ...promocodeQuery(settled), enabled: settled !== '' });
 
   if (!trimmed) return { state: 'empty' };
-  return result?.code === trimmed ? result.status : { state: 'validating' };
+  if (settled !== trimmed || answer.isPending) return { state: 'validating' };
+  if (answer.isError) return { state: 'unknown' };
+  return answer.data.valid
+    ? { state: 'valid', benefit: answer.data.benefit }
+    : { state: 'invalid' };
 }

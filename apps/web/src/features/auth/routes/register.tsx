@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { privacyPolicyVersion, registerRequestSchema, type Language } from '@tradebot/contract';
@@ -12,6 +13,7 @@ import { useContractForm } from '../../../lib/contract-form';
 import { useRestoreFormAfterHydration } from '../../../lib/use-hydrated';
 import { useTranslation } from '../../../lib/i18n';
 import { chosenPlan } from '../../../lib/onboarding';
+import { queryClient } from '../../../lib/query-client';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
 import { register, registrationNonce } from '../api/register';
@@ -65,7 +67,13 @@ export default function RegisterRoute() {
     chosenPlan.remember(plan);
   }, [plan]);
   if (token) return <ConfirmRegistration key={token} token={token} />;
-  return <RegisterForm />;
+  // The promotional code's check is server state: its own query client, as the public track
+  // record's (the logged-in screens' layouts are not around this page).
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RegisterForm />
+    </QueryClientProvider>
+  );
 }
 
 function RegisterForm() {

@@ -4,7 +4,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
-import { reloadUserConfig } from '../../../lib/billing';
+import { userConfigReloadQuery } from '../../../lib/billing';
 import { useTranslation } from '../../../lib/i18n';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
@@ -59,20 +59,18 @@ function Waiting({ sessionId }: { sessionId: string }) {
     };
   }, [state]);
 
+  // Paid: the session's config is read again (the guards must see `authorized`), then on to
+  // the next step, whether that read succeeded or not.
+  const reload = useQuery({
+    ...userConfigReloadQuery(true, false),
+    enabled: state === 'paid',
+  });
+  const reloaded = reload.isFetchedAfterMount && !reload.isFetching;
   useEffect(() => {
-    if (state !== 'paid') return;
-    let active = true;
-    void reloadUserConfig()
-      .catch(() => undefined)
-      .then(async () => {
-        if (!active) return;
-        const linked = useAuthStore.getState().userConfig?.linked ?? false;
-        await navigate(routePath(linked ? 'Dashboard' : 'LinkAccount'), { replace: true });
-      });
-    return () => {
-      active = false;
-    };
-  }, [state, navigate]);
+    if (!reloaded) return;
+    const linked = useAuthStore.getState().userConfig?.linked ?? false;
+    void navigate(routePath(linked ? 'Dashboard' : 'LinkAccount'), { replace: true });
+  }, [reloaded, navigate]);
 
   if (status.isError) {
     return (

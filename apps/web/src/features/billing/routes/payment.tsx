@@ -11,7 +11,12 @@ import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiRequestError } from '../../../lib/api-client';
-import { billingQueryKey, getBilling, reloadUserConfig, startCheckout } from '../../../lib/billing';
+import {
+  billingQueryKey,
+  getBilling,
+  startCheckout,
+  userConfigReloadQuery,
+} from '../../../lib/billing';
 import { useOpenPortal } from '../../../lib/billing-actions';
 import { billingState, offersPlans, type BillingState } from '../../../lib/billing-state';
 import { formatCents, formatDay } from '../../../lib/format';
@@ -57,11 +62,7 @@ export default function PaymentRoute() {
   // The server's `authorized` changed (a charge confirmed): the guards must know it.
   const authorized = billing.data?.authorized;
   const known = useAuthStore((state) => state.userConfig?.authorized);
-  useEffect(() => {
-    if (authorized !== undefined && known !== undefined && authorized !== known) {
-      void reloadUserConfig().catch(() => undefined);
-    }
-  }, [authorized, known]);
+  useQuery(userConfigReloadQuery(authorized, known));
   return (
     <Page
       title={t(welcome ? 'payment.welcomeTitle' : 'payment.title')}

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { BrokerSearchRequest, BrokerSearchResponse } from '@tradebot/contract';
 import { v1Paths } from '@tradebot/contract/constants';
 import { apiRequest } from '../../../lib/api-client';
@@ -13,4 +14,16 @@ export async function searchBrokers(
     ...(signal ? { signal } : {}),
   });
   return body.data;
+}
+
+/**
+ * The search as server state (TanStack Query, the web app's model of it): one cache entry per
+ * set of answers, so a changed answer is a new search and going back to earlier answers shows
+ * their result at once.
+ */
+export function brokerSearchQuery(answers: BrokerSearchRequest) {
+  return queryOptions({
+    queryKey: ['broker-search', answers] as const,
+    queryFn: ({ signal }) => searchBrokers(answers, signal),
+  });
 }

@@ -1,6 +1,6 @@
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import type { Broker, BrokerSearchRequest } from '@tradebot/contract';
 import { builtInPlatform } from '@tradebot/contract/constants';
-import { useEffect, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -9,9 +9,10 @@ import { Notice } from '../../../components/ui/notice';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { queryClient } from '../../../lib/query-client';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
-import { searchBrokers } from '../api/search-brokers';
+import { brokerSearchQuery } from '../api/search-brokers';
 import styles from './broker-search.module.css';
 import { useNumberLocale } from '../../../lib/number-locale';
 
@@ -20,37 +21,29 @@ type Search =
   | { state: 'failed' }
   | { state: 'done'; brokers: Broker[]; matched: number };
 
-/** An outcome, and the request (and attempt) it answers. */
-type Answered = Exclude<Search, { state: 'loading' }> & { for: string };
-
 /**
  * The step 5 results: searched again whenever an answer changes; loading, error (spec §8
- * "Sorry, there was an error in the search") and found ("broker found") states.
+ * "Sorry, there was an error in the search") and found ("broker found") states. Its own query
+ * client: the page is public, outside the logged-in screens' layouts (as the track record).
  */
 export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Results request={request} />
+    </QueryClientProvider>
+  );
+}
+
+function Results({ request }: { request: BrokerSearchRequest }) {
   const { t } = useTranslation('broker');
   const { t: tForms } = useTranslation('forms');
-  const [answered, setAnswered] = useState<Answered | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const key = `${String(attempt)}:${JSON.stringify(request)}`;
-  // Until the answer to these very answers arrives, the search is loading.
-  const search: Search = answered?.for === key ? answered : { state: 'loading' };
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const sent = JSON.parse(key.slice(key.indexOf(':') + 1)) as BrokerSearchRequest;
-    searchBrokers(sent, controller.signal).then(
-      (found) => {
-        setAnswered({ state: 'done', ...found, for: key });
-      },
-      () => {
-        if (!controller.signal.aborted) setAnswered({ state: 'failed', for: key });
-      },
-    );
-    return () => {
-      controller.abort();
-    };
-  }, [key]);
+  const query = useQuery(brokerSearchQuery(request));
+  // A retry after an error is loading again, as the first search.
+  const search: Search = query.isSuccess
+    ? { state: 'done', ...query.data }
+    : query.isError && !query.isFetching
+      ? { state: 'failed' }
+      : { state: 'loading' };
 
   return (
     <section aria-labelledby="results-title" aria-busy={search.state === 'loading'}>
@@ -77,7 +70,7 @@ export function BrokerResults({ request }: { request: BrokerSearchRequest }) {
               color="secondary"
               label={t('results.retry')}
               onClick={() => {
-                setAttempt(attempt + 1);
+                void query.refetch();
               }}
             />
           }
