@@ -554,6 +554,10 @@ export class PrefixedBroker implements Required<BrokerAdapter>, MarketDataFeed {
     return this.inner.accountLeverage(accountId);
   }
 
+  symbolLeverage(accountId: string, symbol: string, notionalCents?: number): number | undefined {
+    return this.inner.symbolLeverage(accountId, symbol, notionalCents);
+  }
+
   openPositions(accountId: string): readonly OpenPositionView[] {
     return this.inner
       .openPositions(accountId)

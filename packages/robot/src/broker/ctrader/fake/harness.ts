@@ -13,6 +13,8 @@ export async function connectBroker(
     client?: Partial<CTraderClientOptions>;
     /** The fake's account to trade (default its USD demo account). */
     account?: FakeAccount;
+    /** Where the adapter tells what it could not read (default the console). */
+    warn?: (message: string) => void;
   } = {},
 ): Promise<{ client: CTraderClient; broker: CTraderBroker; close: () => void }> {
   const client = new CTraderClient({
@@ -36,6 +38,7 @@ export async function connectBroker(
         accessToken: (options.account ?? DEMO_ACCOUNT).accessToken,
       },
     ],
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
   });
   return {
     client,
