@@ -263,6 +263,8 @@ export class CTraderRuns {
           },
         ],
         now,
+        // A symbol whose dynamic leverage the broker would not give (decision 102): one line.
+        warn: (message) => this.options.onInfo?.({ account: grant.accountId }, message),
       });
       await broker.start();
       await this.recordUntradable(grant, broker, now());

@@ -39,15 +39,15 @@ export const BRL_ACCOUNT: FakeAccount = {
 };
 
 /**
- * Dynamic leverages as a cTrader broker sets them per symbol (decision 102): forex at 1:500 on
- * any size, gold at 1:20 (less than an account's 1:100 or 1:500), and a two-tier one, 1:200 up
+ * Dynamic leverages as a cTrader broker sets them per symbol (decision 102): 1:500 on any size
+ * (above the fake accounts' 1:100, so it changes nothing for them), gold at 1:20 (less than an account's 1:100 or 1:500), and a two-tier one, 1:200 up
  * to $100,000 of position notional per side and 1:50 above.
  */
-export const FOREX_LEVERAGE = 1;
+export const HIGH_LEVERAGE = 1;
 export const LOW_LEVERAGE = 2;
 export const TWO_TIER_LEVERAGE = 3;
 export const FAKE_LEVERAGES: readonly FakeDynamicLeverage[] = [
-  { leverageId: FOREX_LEVERAGE, tiers: [{ volume: 1_000_000_000_00, leverage: 500 }] },
+  { leverageId: HIGH_LEVERAGE, tiers: [{ volume: 1_000_000_000_00, leverage: 500 }] },
   { leverageId: LOW_LEVERAGE, tiers: [{ volume: 1_000_000_000_00, leverage: 20 }] },
   {
     leverageId: TWO_TIER_LEVERAGE,
@@ -69,7 +69,7 @@ export const EURUSD: FakeSymbol = {
   maxVolume: 1_000_000_000,
   bid: 1.085,
   ask: 1.08512,
-  leverageId: FOREX_LEVERAGE,
+  leverageId: HIGH_LEVERAGE,
 };
 
 export const XAUUSD: FakeSymbol = {
@@ -103,6 +103,7 @@ export const BTCUSD: FakeSymbol = {
   maxVolume: 10_000, // 100 BTC
   bid: 62_000,
   ask: 62_031,
+  leverageId: HIGH_LEVERAGE,
 };
 
 /** The conversion symbol of a BRL account: one US dollar in reais. */
@@ -117,6 +118,7 @@ export const USDBRL: FakeSymbol = {
   maxVolume: 1_000_000_000,
   bid: 5.0,
   ask: 5.002,
+  leverageId: HIGH_LEVERAGE,
 };
 
 const day = 86_400;
