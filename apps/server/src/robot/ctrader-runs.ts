@@ -270,6 +270,8 @@ export class CTraderRuns {
           },
         ],
         now,
+        // A symbol whose dynamic leverage the broker would not give (decision 102): one line.
+        warn: (message) => this.options.onInfo?.({ account: grant.accountId }, message),
       });
       await broker.start();
       await this.recordUntradable(grant, broker, now());
@@ -574,6 +576,10 @@ export class PrefixedBroker implements Required<BrokerAdapter>, MarketDataFeed {
 
   accountLeverage(accountId: string): number | undefined {
     return this.inner.accountLeverage(accountId);
+  }
+
+  symbolLeverage(accountId: string, symbol: string, notionalCents?: number): number | undefined {
+    return this.inner.symbolLeverage(accountId, symbol, notionalCents);
   }
 
   openPositions(accountId: string): readonly OpenPositionView[] {

@@ -166,4 +166,12 @@ export interface BrokerAdapter {
    * catalogue's leverage is the account's (the built-in platform).
    */
   accountLeverage?(accountId: string): number | undefined;
+  /**
+   * The leverage the broker applies to `symbol` on the account (decision 102): the lower of the
+   * account's and the symbol's dynamic leverage, at the tier the position's notional falls in
+   * when `notionalCents` (in the account's currency) is given, the lowest tier's otherwise.
+   * Undefined while it cannot say; the engine then falls back to `accountLeverage`. Absent: the
+   * catalogue's leverage (the built-in platform).
+   */
+  symbolLeverage?(accountId: string, symbol: string, notionalCents?: number): number | undefined;
 }

@@ -124,7 +124,10 @@ export interface RiskGateDependencies<A extends RiskAccount> {
    * The broker port: the account's figures, read only for an account that passed the cheap
    * checks, and for an account in its own currency its rate and leverage (decision 097).
    */
-  readonly broker: Pick<BrokerAdapter, 'accountFigures' | 'quoteToAccount' | 'accountLeverage'>;
+  readonly broker: Pick<
+    BrokerAdapter,
+    'accountFigures' | 'quoteToAccount' | 'accountLeverage' | 'symbolLeverage'
+  >;
   /** The engine-wide trading state, read on every evaluation. */
   readonly control: { readonly state: TradingState };
   /**
@@ -210,7 +213,9 @@ export class RiskGate<A extends RiskAccount = RiskAccount> {
     if (broker.quoteToAccount === undefined) return context;
     const rate = broker.quoteToAccount(accountId, context.instrument.symbol);
     if (rate === undefined || !(rate > 0)) return undefined;
-    const own = broker.accountLeverage?.(accountId);
+    const own =
+      broker.symbolLeverage?.(accountId, context.instrument.symbol) ??
+      broker.accountLeverage?.(accountId);
     const leverage =
       own !== undefined && own > 0
         ? Math.min(own, context.instrument.leverage)

@@ -84,6 +84,8 @@ export interface CTraderBrokerOptions {
    * broker while there are any; the broker's documentation suggests every 2 to 3 seconds.
    */
   readonly othersProfitMs?: number;
+  /** Where a symbol whose leverage could not be read is told, once per account run. */
+  readonly warn?: (message: string) => void;
 }
 
 /** One leg of a conversion chain: multiply by the symbol's mid, or divide by it. */
@@ -110,6 +112,17 @@ interface BrokerSymbol {
   hours: BrokerHours;
   /** Until when the symbol is held closed after the broker refused an order as closed. */
   refusedUntil: number;
+  /**
+   * The symbol's dynamic leverage tiers (ProtoOADynamicLeverage), sorted by volume; undefined
+   * when the broker names none or refused to read them (decision 102).
+   */
+  readonly tiers: readonly LeverageTier[] | undefined;
+}
+
+/** One tier: up to `volumeUsdCents` of open position notional per side, `leverage`. */
+interface LeverageTier {
+  readonly volumeUsdCents: number;
+  readonly leverage: number;
 }
 
 /**
@@ -200,6 +213,8 @@ interface Account {
   inSync: boolean;
   /** Closes heard while a reconciliation reads the history: booked after it, with its deals. */
   deferredCloses: MessageBody[] | undefined;
+  /** Symbols whose unread leverage was already told this run. */
+  readonly leverageWarned: Set<string>;
 }
 
 export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
@@ -240,6 +255,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         balanceCents: 0,
         moneyDigits: 2,
         leverage: 1,
+        leverageWarned: new Set(),
         depositAssetId: 0,
         currency: '',
         quotes: new Map(),
@@ -393,7 +409,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   private typicalUnits(account: Account, symbol: BrokerSymbol, price: number): number | undefined {
     const depositPerQuote = this.depositPerQuote(account, symbol);
     if (depositPerQuote === undefined || !(price > 0)) return undefined;
-    const leverage = Math.min(account.leverage, symbol.instrument.leverage);
+    // The leverage the risk gate sizes at: the catalogue's, or the symbol's at the broker if lower.
+    const atBroker =
+      symbol.tiers === undefined ? account.leverage : effectiveLeverage(account, symbol, undefined);
+    const leverage = Math.min(atBroker, symbol.instrument.leverage);
     const marginPerUnit = (price * depositPerQuote) / leverage;
     const units = (0.1 * this.figures(account).equityCents) / 100 / marginPerUnit;
     return units > 0 ? Math.max(units, symbol.minVolume / VOLUME_PER_UNIT) : undefined;
@@ -402,6 +421,19 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   /** The account's leverage as the broker said it (ProtoOATrader.leverageInCents / 100). */
   accountLeverage(accountId: string): number | undefined {
     return this.accounts.get(accountId)?.leverage;
+  }
+
+  /**
+   * The leverage the broker applies to the symbol (decision 102): the lower of the account's and
+   * the symbol's tier. With a notional in the account's currency, the tier it falls in when the
+   * account is in USD (tiers are in USD); the lowest tier otherwise. Undefined for a symbol with
+   * no tiers read: the engine then sizes at the lower of the account's and the catalogue's.
+   */
+  symbolLeverage(accountId: string, symbol: string, notionalCents?: number): number | undefined {
+    const account = this.accounts.get(accountId);
+    const entry = account?.symbolsByName.get(symbol);
+    if (account === undefined || entry?.tiers === undefined) return undefined;
+    return effectiveLeverage(account, entry, notionalCents);
   }
 
   /**
@@ -606,8 +638,14 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     const entry = order.side === 'buy' ? tick.ask : tick.bid;
     const depositPerQuote = this.depositPerQuote(account, symbol);
     if (depositPerQuote === undefined) return 'NO_PRICE';
-    const marginPerVolumeCents =
-      (entry * depositPerQuote * 100) / VOLUME_PER_UNIT / account.leverage;
+    const sameSide = [...account.positions.values()]
+      .filter((p) => p.symbol === symbol && p.side === order.side)
+      .reduce((total, p) => total + p.units, 0);
+    const notionalCents = Math.round(
+      (sameSide + volume / VOLUME_PER_UNIT) * entry * depositPerQuote * 100,
+    );
+    const leverage = effectiveLeverage(account, symbol, notionalCents);
+    const marginPerVolumeCents = (entry * depositPerQuote * 100) / VOLUME_PER_UNIT / leverage;
     const room = openMarginCap * figures.equityCents - figures.usedMarginCents;
     if (volume * marginPerVolumeCents > room) {
       volume = Math.floor(room / marginPerVolumeCents / step) * step;
@@ -1275,6 +1313,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       ctidTraderAccountId: ctid,
       symbolId: [...mapped.keys()],
     });
+    const tiersById = new Map<number, readonly LeverageTier[] | undefined>();
     for (const symbol of (full.body.symbol as MessageBody[] | undefined) ?? []) {
       const symbolId = num(symbol.symbolId);
       const found = mapped.get(symbolId);
@@ -1293,10 +1332,55 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
         lotUnits: num(symbol.lotSize ?? VOLUME_PER_UNIT) / VOLUME_PER_UNIT,
         hours: brokerHours(symbol),
         refusedUntil: 0,
+        tiers:
+          symbol.leverageId === undefined
+            ? undefined
+            : await this.leverageTiers(account, num(symbol.leverageId), tiersById),
       };
+      if (entry.tiers === undefined && !account.leverageWarned.has(instrument.symbol)) {
+        account.leverageWarned.add(instrument.symbol);
+        (this.options.warn ?? console.warn)(
+          `ctrader: no dynamic leverage read for ${instrument.symbol} on account ${String(ctid)}; sized at the lower of the account's and the catalogue's`,
+        );
+      }
       account.symbolsById.set(symbolId, entry);
       account.symbolsByName.set(instrument.symbol, entry);
     }
+  }
+
+  /**
+   * The tiers of one dynamic leverage (ProtoOAGetDynamicLeverageByIDReq), read once per
+   * leverageId per account start; undefined when the broker refuses it. A refused token or a
+   * rate limit is not an answer.
+   */
+  private async leverageTiers(
+    account: Account,
+    leverageId: number,
+    cache: Map<number, readonly LeverageTier[] | undefined>,
+  ): Promise<readonly LeverageTier[] | undefined> {
+    if (cache.has(leverageId)) return cache.get(leverageId);
+    let tiers: LeverageTier[] | undefined;
+    try {
+      const answer = await this.client.request('ProtoOAGetDynamicLeverageByIDReq', {
+        ctidTraderAccountId: account.link.ctidTraderAccountId,
+        leverageId,
+      });
+      const leverage = answer.body.leverage as MessageBody | undefined;
+      tiers = ((leverage?.tiers as MessageBody[] | undefined) ?? [])
+        .map((tier) => ({ volumeUsdCents: num(tier.volume), leverage: num(tier.leverage) }))
+        .filter((tier) => tier.leverage > 0)
+        .sort((a, b) => a.volumeUsdCents - b.volumeUsdCents);
+      if (tiers.length === 0) tiers = undefined;
+    } catch (error) {
+      if (
+        !(error instanceof CTraderError) ||
+        error instanceof CTraderTokenError ||
+        error instanceof CTraderRateLimitError
+      )
+        throw error;
+    }
+    cache.set(leverageId, tiers);
+    return tiers;
   }
 
   /** A symbol changed at the broker (ProtoOASymbolChangedEvent): its hours are read again. */
@@ -1579,4 +1663,26 @@ function rejectReason(error: unknown): BrokerRejectReason {
     default:
       return 'BROKER_REJECTED';
   }
+}
+
+/**
+ * The leverage for a position of `notionalCents` (account currency) on the symbol: the lower of
+ * the account's and the tier's (cTrader applies min(symbol, account), decision 102). Without a
+ * notional, or when the account is not in USD, the lowest leverage of all tiers: conservative.
+ * With no tiers, the account's: the broker's own figure, as before decision 102 (the engine has
+ * already sized such a symbol at the lower of the account's and the catalogue's).
+ */
+function effectiveLeverage(
+  account: Account,
+  symbol: BrokerSymbol,
+  notionalCents: number | undefined,
+): number {
+  const tiers = symbol.tiers;
+  if (tiers === undefined) return account.leverage;
+  let tierLeverage = Math.min(...tiers.map((tier) => tier.leverage));
+  if (notionalCents !== undefined && account.currency === 'USD') {
+    const tier = tiers.find((t) => notionalCents <= t.volumeUsdCents) ?? tiers[tiers.length - 1];
+    if (tier !== undefined) tierLeverage = tier.leverage;
+  }
+  return Math.min(account.leverage, tierLeverage);
 }

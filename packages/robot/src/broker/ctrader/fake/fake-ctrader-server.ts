@@ -37,6 +37,15 @@ export interface FakeSymbol {
    * `minCommissionType`, `minCommissionAsset`, or the deprecated `commission` alone.
    */
   readonly commission?: Readonly<Record<string, string | number>>;
+  /** The symbol's dynamic leverage (ProtoOASymbol.leverageId), one of the options' leverages. */
+  readonly leverageId?: number;
+}
+
+/** A dynamic leverage as ProtoOAGetDynamicLeverageByIDRes serves it (decision 102). */
+export interface FakeDynamicLeverage {
+  readonly leverageId: number;
+  /** Sorted by volume: up to `volume` USD cents of position notional per side, `leverage`. */
+  readonly tiers: readonly { readonly volume: number; readonly leverage: number }[];
 }
 
 /** Every second of the week, in UTC, no holiday: what a symbol with no `hours` trades. */
@@ -97,6 +106,8 @@ export interface FakeCTraderOptions {
    * documents no figure).
    */
   readonly tickDataChunkSize?: number;
+  /** The dynamic leverages the symbols name (default none); others are refused. */
+  readonly leverages?: readonly FakeDynamicLeverage[];
 }
 
 export interface FakePosition {
@@ -544,6 +555,22 @@ export class FakeCTraderServer {
   }
 
   /** One unit of the symbol's quote asset in the account's deposit asset, at the fake's mids. */
+  private leverage(leverageId: number): FakeDynamicLeverage | undefined {
+    return this.options.leverages?.find((leverage) => leverage.leverageId === leverageId);
+  }
+
+  /**
+   * The leverage a new position takes: the lower of the account's and the tier its notional
+   * (in the deposit currency, taken as USD) falls in; the account's for a symbol with none.
+   */
+  private leverageFor(account: FakeAccount, spec: FakeSymbol, notional: number): number {
+    const own = account.leverageInCents / 100;
+    const tiers = spec.leverageId === undefined ? undefined : this.leverage(spec.leverageId)?.tiers;
+    if (tiers === undefined || tiers.length === 0) return own;
+    const tier = tiers.find((t) => notional * 100 <= t.volume) ?? tiers[tiers.length - 1];
+    return Math.min(own, tier?.leverage ?? own);
+  }
+
   private depositPerQuote(account: FakeAccount, symbolId: number): number {
     let asset = this.symbolOf(symbolId).quoteAssetId;
     let value = 1;
@@ -689,6 +716,20 @@ export class FakeCTraderServer {
         );
         return;
       }
+      case 'ProtoOAGetDynamicLeverageByIDReq': {
+        const leverage = this.leverage(Number(body.leverageId));
+        if (leverage === undefined) {
+          this.error(session, message, 'INVALID_REQUEST', 'Leverage not found', accountId);
+          return;
+        }
+        this.write(
+          session,
+          'ProtoOAGetDynamicLeverageByIDRes',
+          { ctidTraderAccountId: accountId, leverage },
+          message.clientMsgId,
+        );
+        return;
+      }
       case 'ProtoOASymbolByIdReq': {
         const ids = (body.symbolId as number[] | undefined) ?? [];
         const found = ids.flatMap((id) => this.symbols.get(id) ?? []);
@@ -710,6 +751,7 @@ export class FakeCTraderServer {
               stepVolume: spec.stepVolume,
               maxVolume: spec.maxVolume,
               enableShortSelling: true,
+              ...(spec.leverageId === undefined ? {} : { leverageId: spec.leverageId }),
               ...protoHours(hours),
               ...spec.commission,
             })),
@@ -1191,10 +1233,9 @@ export class FakeCTraderServer {
     const price = side === 'BUY' ? symbol.ask : symbol.bid;
     const units = volume / 100;
     const scale = 10 ** state.account.moneyDigits;
+    const notional = units * price * this.depositPerQuote(state.account, symbol.spec.symbolId);
     const usedMargin = Math.round(
-      ((units * price * this.depositPerQuote(state.account, symbol.spec.symbolId)) /
-        (state.account.leverageInCents / 100)) *
-        scale,
+      (notional / this.leverageFor(state.account, symbol.spec, notional)) * scale,
     );
     const marginInUse = this.openPositions(accountId).reduce((sum, p) => sum + p.usedMargin, 0);
     if (marginInUse + usedMargin > state.balance) return undefined;

@@ -3,6 +3,7 @@ import {
   ALWAYS_OPEN,
   type FakeAccount,
   type FakeCTraderOptions,
+  type FakeDynamicLeverage,
   type FakeSymbol,
 } from './fake-ctrader-server';
 
@@ -37,6 +38,26 @@ export const BRL_ACCOUNT: FakeAccount = {
   depositAssetId: 22, // BRL in FAKE_ASSETS
 };
 
+/**
+ * Dynamic leverages as a cTrader broker sets them per symbol (decision 102): 1:500 on any size
+ * (above the fake accounts' 1:100, so it changes nothing for them), gold at 1:20 (less than an account's 1:100 or 1:500), and a two-tier one, 1:200 up
+ * to $100,000 of position notional per side and 1:50 above.
+ */
+export const HIGH_LEVERAGE = 1;
+export const LOW_LEVERAGE = 2;
+export const TWO_TIER_LEVERAGE = 3;
+export const FAKE_LEVERAGES: readonly FakeDynamicLeverage[] = [
+  { leverageId: HIGH_LEVERAGE, tiers: [{ volume: 1_000_000_000_00, leverage: 500 }] },
+  { leverageId: LOW_LEVERAGE, tiers: [{ volume: 1_000_000_000_00, leverage: 20 }] },
+  {
+    leverageId: TWO_TIER_LEVERAGE,
+    tiers: [
+      { volume: 100_000_00, leverage: 200 },
+      { volume: 1_000_000_000_00, leverage: 50 },
+    ],
+  },
+];
+
 export const EURUSD: FakeSymbol = {
   symbolId: 1,
   symbolName: 'EURUSD',
@@ -48,6 +69,7 @@ export const EURUSD: FakeSymbol = {
   maxVolume: 1_000_000_000,
   bid: 1.085,
   ask: 1.08512,
+  leverageId: HIGH_LEVERAGE,
 };
 
 export const XAUUSD: FakeSymbol = {
@@ -61,6 +83,7 @@ export const XAUUSD: FakeSymbol = {
   maxVolume: 10_000_000,
   bid: 2650.1,
   ask: 2650.45,
+  leverageId: LOW_LEVERAGE,
 };
 
 /**
@@ -80,6 +103,7 @@ export const BTCUSD: FakeSymbol = {
   maxVolume: 10_000, // 100 BTC
   bid: 62_000,
   ask: 62_031,
+  leverageId: HIGH_LEVERAGE,
 };
 
 /** The conversion symbol of a BRL account: one US dollar in reais. */
@@ -94,6 +118,7 @@ export const USDBRL: FakeSymbol = {
   maxVolume: 1_000_000_000,
   bid: 5.0,
   ask: 5.002,
+  leverageId: HIGH_LEVERAGE,
 };
 
 const day = 86_400;
@@ -149,6 +174,7 @@ export function fakeOptions(overrides: Partial<FakeCTraderOptions> = {}): FakeCT
     ...FAKE_APP,
     accounts: [DEMO_ACCOUNT],
     symbols: [EURUSD, XAUUSD],
+    leverages: FAKE_LEVERAGES,
     ...overrides,
   };
 }

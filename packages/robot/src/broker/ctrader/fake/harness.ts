@@ -15,6 +15,8 @@ export async function connectBroker(
     account?: FakeAccount;
     /** How often the account's other positions' profit is read (the adapter's default: 3 s). */
     othersProfitMs?: number;
+    /** Where the adapter tells what it could not read (default the console). */
+    warn?: (message: string) => void;
   } = {},
 ): Promise<{ client: CTraderClient; broker: CTraderBroker; close: () => void }> {
   const client = new CTraderClient({
@@ -39,6 +41,7 @@ export async function connectBroker(
       },
     ],
     ...(options.othersProfitMs === undefined ? {} : { othersProfitMs: options.othersProfitMs }),
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
   });
   return {
     client,
