@@ -1163,18 +1163,27 @@ export class FakeCTraderServer {
         return;
       }
     }
+    this.broadcastFill(opened, session, message.clientMsgId);
+  }
+
+  /** Tells every session holding the account that the position opened (ORDER_FILLED). */
+  private broadcastFill(
+    { position, order, deal }: NonNullable<ReturnType<FakeCTraderServer['open']>>,
+    origin: Session | undefined,
+    clientMsgId: string | undefined,
+  ): void {
     this.broadcast(
-      accountId,
+      position.accountId,
       'ProtoOAExecutionEvent',
       {
-        ctidTraderAccountId: accountId,
+        ctidTraderAccountId: position.accountId,
         executionType: 'ORDER_FILLED',
         position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
         order: order('ORDER_STATUS_FILLED', true),
         deal,
       },
-      session,
-      message.clientMsgId,
+      origin,
+      clientMsgId,
     );
   }
 
@@ -1199,19 +1208,7 @@ export class FakeCTraderServer {
     if (opened === undefined) throw new Error('fake cTrader: not enough funds');
     const { position, order, deal } = opened;
     this.record(position, order, deal);
-    this.broadcast(
-      accountId,
-      'ProtoOAExecutionEvent',
-      {
-        ctidTraderAccountId: accountId,
-        executionType: 'ORDER_FILLED',
-        position: this.positionBody(position, 'POSITION_STATUS_OPEN'),
-        order: order('ORDER_STATUS_FILLED', true),
-        deal,
-      },
-      undefined,
-      undefined,
-    );
+    this.broadcastFill(opened, undefined, undefined);
     return position.positionId;
   }
 
