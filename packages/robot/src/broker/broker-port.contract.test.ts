@@ -30,6 +30,13 @@ interface Harness {
   closeMarket(): Promise<void>;
   /** The next order fills in parts where the platform can do that (the built-in one cannot). */
   fillNextInParts(): void;
+  /**
+   * The connection drops just after the platform executed the next order, before its answer
+   * arrives (a platform reached over the network); the built-in one has no connection.
+   */
+  dropAfterNextExecution(): void;
+  /** The connection drops and comes back; resolves once the adapter is trading again. */
+  reconnect(): Promise<void>;
 }
 
 async function paperHarness(): Promise<Harness> {
@@ -54,8 +61,10 @@ async function paperHarness(): Promise<Harness> {
       tick(SATURDAY);
       return Promise.resolve();
     },
-    // The built-in platform fills every order whole, at once.
+    // The built-in platform fills every order whole, at once, in the robot's own process.
     fillNextInParts: () => undefined,
+    dropAfterNextExecution: () => undefined,
+    reconnect: () => Promise.resolve(),
   };
 }
 
@@ -84,6 +93,18 @@ async function ctraderHarness(): Promise<Harness> {
     },
     fillNextInParts: () => {
       server.failNextOrder('fill-in-parts');
+    },
+    dropAfterNextExecution: () => {
+      server.failNextOrder('drop-after-execution');
+    },
+    reconnect: async () => {
+      const before = server.requests('ProtoOAReconcileReq').length;
+      server.dropConnections();
+      await until(
+        () => server.requests('ProtoOAReconcileReq').length > before,
+        'the reconciliation after the reconnection',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 30));
     },
   };
 }
@@ -208,5 +229,33 @@ describe.each([
     const [position] = broker.openPositions(ACCOUNT);
     expect(position).toMatchObject({ clientOrderId: 'c-1', units: 12_000 });
     expect(broker.accountFigures(ACCOUNT)?.usedMarginCents).toBe(position?.marginCents);
+  });
+
+  it('reports an order once when the connection drops after the platform executed it, and never sends it twice', async () => {
+    const harness = await start();
+    const { broker, reports } = harness;
+    harness.dropAfterNextExecution();
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length >= 1, 'the fill, reconciled');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ kind: 'filled', clientOrderId: 'c-1' });
+    expect(broker.openPositions(ACCOUNT)).toHaveLength(1);
+  });
+
+  it('after a reconnection, reconciles by client order id: nothing reported twice, the same id not opened again', async () => {
+    const harness = await start();
+    const { broker, reports } = harness;
+    broker.submitOrder(order('c-1'));
+    await until(() => reports.length === 1, 'the fill');
+    await harness.reconnect();
+    expect(reports).toHaveLength(1);
+    // Sent again (a retry): the platform answers with the same fill, and opens nothing more.
+    broker.submitOrder(order('c-1'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const positionId = reports[0]?.kind === 'filled' ? reports[0].positionId : undefined;
+    for (const report of reports) expect(report).toMatchObject({ kind: 'filled', positionId });
+    expect(broker.openPositions(ACCOUNT)).toMatchObject([{ clientOrderId: 'c-1', units: 12_000 }]);
+    expect(await broker.queryOrder('c-1')).toMatchObject({ status: 'filled' });
   });
 });
