@@ -3,6 +3,7 @@ import type { Instrument } from '../../instruments/instrument';
 import { TickDispatcher, type MarketDataFeed } from '../../market-data/market-data-feed';
 import type { Tick, Unsubscribe } from '../../market-data/tick';
 import type { Cents } from '../../money/minor-units';
+import { riskLevels, riskProfile } from '../../risk/risk-profile';
 import type {
   AccountFigures,
   AccountState,
@@ -43,6 +44,10 @@ import { brokerHours, brokerSession, type BrokerHours, type BrokerSession } from
 
 /** cTrader prices and relative distances are integers in 1/100000 of a price unit. */
 const PRICE_SCALE = 100_000;
+/** The smallest share of the equity in margin an operation takes, over every risk level. */
+const smallestShare = Math.min(
+  ...riskLevels.map((level) => riskProfile(level).marginFractionPerOperation),
+);
 /** Volumes are in cents of a unit. */
 const VOLUME_PER_UNIT = 100;
 /** The share of equity all open operations' margin may use (spec §1, §9). */
@@ -405,7 +410,10 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
     return 2 * perUnit;
   }
 
-  /** The units of an order using 10% of the equity in margin at the account's leverage. */
+  /**
+   * The units of the smallest order the robot sends: the smallest share of the equity in margin
+   * of any risk level (10%), at the leverage the risk gate sizes at.
+   */
   private typicalUnits(account: Account, symbol: BrokerSymbol, price: number): number | undefined {
     const depositPerQuote = this.depositPerQuote(account, symbol);
     if (depositPerQuote === undefined || !(price > 0)) return undefined;
@@ -414,7 +422,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
       symbol.tiers === undefined ? account.leverage : effectiveLeverage(account, symbol, undefined);
     const leverage = Math.min(atBroker, symbol.instrument.leverage);
     const marginPerUnit = (price * depositPerQuote) / leverage;
-    const units = (0.1 * this.figures(account).equityCents) / 100 / marginPerUnit;
+    const units = (smallestShare * this.figures(account).equityCents) / 100 / marginPerUnit;
     return units > 0 ? Math.max(units, symbol.minVolume / VOLUME_PER_UNIT) : undefined;
   }
 
