@@ -225,10 +225,12 @@ async function seedFleet(db: Db, email: string, accounts: number) {
       where user_id = ${userId} or user_id in (select id from users where email like 'fleet-%@bench.invalid')`);
     await tx.execute(sql`
       insert into platform_accounts (account_id, deposits_cents, balance_cents, opened_at)
-      select user_id, ${depositCents}, ${depositCents}, now() from user_settings`);
+      select user_id, ${depositCents}, ${depositCents}, now() from user_settings
+      where user_id not in (select account_id from platform_accounts)`);
     await tx.execute(sql`
       insert into platform_deposits (account_id, deposited_at, cents, balance_after_cents)
-      select account_id, opened_at, ${depositCents}, ${depositCents} from platform_accounts`);
+      select account_id, opened_at, ${depositCents}, ${depositCents} from platform_accounts p
+      where not exists (select 1 from platform_deposits d where d.account_id = p.account_id)`);
   });
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(platformAccounts);
   console.log(`seeded a fleet of ${String(row?.count ?? 0)} trading accounts`);
