@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { useTestApp } from './helpers/app';
@@ -21,14 +21,13 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapter)', () => {
   const context = useTestApp(() => ({ REDIS_URL: redisUrl ?? '' }));
   const clients: TestClient[] = [];
-  let other: FastifyInstance | undefined;
+  const others: FastifyInstance[] = [];
   afterEach(async () => {
     for (const client of clients.splice(0)) client.socket.close();
-    await other?.close();
-    other = undefined;
+    for (const app of others.splice(0)) await app.close();
   });
 
-  /** A second process: same database and Redis, its own port. */
+  /** Another process: same database and Redis, its own port. */
   async function otherProcess(): Promise<{ app: FastifyInstance; address: string }> {
     const app = await buildApp(
       loadConfig({
@@ -40,7 +39,7 @@ describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapte
       }),
       { database: context.testDatabase.database },
     );
-    other = app;
+    others.push(app);
     return { app, address: await listen(app) };
   }
 
@@ -57,8 +56,11 @@ describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapte
     const client = await connectClient(address, { auth: { token } });
     clients.push(client);
 
-    // This process holds no socket of the user, yet may not skip the update.
-    expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    // This process holds no socket of the user, yet may not skip the update: the other one
+    // said it holds one.
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    });
     context.app.realtime.toUser(userId, accountInfo(42));
 
     expect(await client.eventAt(0)).toEqual({ info: accountInfo(42) });
@@ -97,5 +99,59 @@ describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapte
     expect(await withinTimeout(client.disconnected, 'the disconnection')).toBe(
       'io server disconnect',
     );
+  });
+
+  it('a user counts as listening while, and only while, a socket of theirs is open somewhere', async () => {
+    const { token, userId } = await signedIn();
+    const { address } = await otherProcess();
+    // No socket anywhere: no periodic update is built for them (it used to be, in scaled mode).
+    expect(context.app.realtime.hasListeners(userId)).toBe(false);
+
+    const first = await connectClient(address, { auth: { token } });
+    const second = await connectClient(address, { auth: { token } });
+    clients.push(first, second);
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    });
+
+    // One of two sockets closes: the user still listens.
+    first.socket.close();
+    await first.disconnected;
+    second.socket.close();
+    await second.disconnected;
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(false);
+    });
+  });
+
+  it('a process that starts later learns at once who listens on the others', async () => {
+    const { token, userId } = await signedIn();
+    const holder = await otherProcess();
+    clients.push(await connectClient(holder.address, { auth: { token } }));
+
+    // Far sooner than the next refresh (20 s): the newcomer asked, and the holder answered.
+    const newcomer = await otherProcess();
+    await vi.waitFor(
+      () => {
+        expect(newcomer.app.realtime.hasListeners(userId)).toBe(true);
+      },
+      { timeout: 5_000 },
+    );
+  });
+
+  it('a process that closes stops counting its users elsewhere', async () => {
+    const { token, userId } = await signedIn();
+    const holder = await otherProcess();
+    clients.push(await connectClient(holder.address, { auth: { token } }));
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    });
+
+    others.splice(others.indexOf(holder.app), 1);
+    await holder.app.close();
+
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(false);
+    });
   });
 });

@@ -9,9 +9,9 @@ export interface RealtimePublisher {
   /** Sends `info` to every live socket of the user. */
   toUser(userId: string, info: RealtimeInfo): void;
   /**
-   * Whether the user may have a socket listening. Periodic updates (equity moving with prices)
-   * are built only for such users. In scaled mode, where another process may hold the socket,
-   * it answers true.
+   * Whether the user has a socket listening. Updates are built only for such users. In scaled
+   * mode a socket on another process counts too, as that process last announced it (the
+   * gateway's presence, decision 092).
    */
   hasListeners(userId: string): boolean;
   /** Logout: the sockets opened with this session close. */

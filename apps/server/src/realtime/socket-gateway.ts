@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -20,6 +21,7 @@ import type { Config } from '../config';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
 import type { RealtimePublisher } from './realtime-publisher';
 import { RecentRevocations } from './recent-revocations';
+import { RemotePresence } from './remote-presence';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +48,12 @@ interface SocketData {
 /** Between server processes (scaled mode). */
 interface InterServerEvents {
   sessionsRevoked: (revoked: SessionsRevoked) => void;
+  /** The sending process (`from`) holds sockets of these users. */
+  present: (from: string, userIds: string[]) => void;
+  /** The sending process no longer holds a socket of these users. */
+  absent: (from: string, userIds: string[]) => void;
+  /** A process that just started asks the others to announce their users. */
+  presenceAsked: () => void;
 }
 type RealtimeServer = Server<
   ClientToServerEvents,
@@ -68,6 +76,17 @@ export interface RealtimeRefusal {
 export interface RealtimeDependencies {
   auth: AuthService;
 }
+
+/**
+ * Scaled mode: each process tells the others which users it holds sockets of (decision 092,
+ * presence), so that a process builds updates only for users listening somewhere. It announces
+ * a user when their first socket joins and says so when the last one leaves, re-announces all
+ * of its users every `refreshMs`, and an announcement counts for `ttlMs`: a process that died
+ * without a word stops counting by then.
+ */
+const presenceTimings = { refreshMs: 20_000, ttlMs: 60_000 };
+/** Users per presence message, so that one message stays small however many are connected. */
+const presenceChunk = 2_000;
 
 const bearerPattern = /^Bearer\s+(\S+)\s*$/i;
 
@@ -187,6 +206,7 @@ export async function registerRealtime(
     });
   }
   const scaled = redis !== undefined;
+  const presence = scaled ? scaledPresence(io, presenceTimings) : undefined;
   const revocations = new RecentRevocations();
   io.on('sessionsRevoked', (revoked) => {
     revocations.record(revoked);
@@ -231,7 +251,15 @@ export async function registerRealtime(
   });
 
   io.on('connection', (socket: RealtimeSocket) => {
-    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
+    const { userId } = socket.data;
+    const first = !hasLocalSocket(io, userId);
+    void socket.join([userRoom(userId), sessionRoom(socket.data.sessionId)]);
+    if (!presence) return;
+    if (first) presence.announce([userId]);
+    // On `disconnect` the socket has left its rooms: no room left means no socket here.
+    socket.on('disconnect', () => {
+      if (!hasLocalSocket(io, userId)) presence.leave([userId]);
+    });
   });
 
   // WebSocket connections, to cut those whose peer never answers the closing handshake.
@@ -246,6 +274,8 @@ export async function registerRealtime(
   // transports (not disconnecting the sockets) lets clients reconnect to the next process.
   // A vanished peer would keep its WebSocket in the closing handshake for 30 s: cut it.
   app.addHook('preClose', async () => {
+    // The others stop counting this process's users now rather than when it falls silent.
+    presence?.stop();
     io.engine.close();
     if (upgraded.size === 0) return;
     setTimeout(() => {
@@ -262,7 +292,7 @@ export async function registerRealtime(
       io.to(userRoom(userId)).emit(realtimeEventName, { info });
     },
     hasListeners(userId) {
-      return scaled || io.of('/').adapter.rooms.has(userRoom(userId));
+      return hasLocalSocket(io, userId) || (presence?.elsewhere(userId) ?? false);
     },
     disconnectSession(sessionId) {
       revoke({ sessionId });
@@ -275,6 +305,65 @@ export async function registerRealtime(
   };
   app.decorate('realtime', publisher);
   return publisher;
+}
+
+function hasLocalSocket(io: RealtimeServer, userId: string): boolean {
+  return io.of('/').adapter.rooms.has(userRoom(userId));
+}
+
+/** The users of this process's sockets, from its rooms. */
+function localUsers(io: RealtimeServer): string[] {
+  const prefix = userRoom('');
+  const users: string[] = [];
+  for (const room of io.of('/').adapter.rooms.keys()) {
+    if (room.startsWith(prefix)) users.push(room.slice(prefix.length));
+  }
+  return users;
+}
+
+/**
+ * Presence across processes (scaled mode, `presenceTimings`), over the Socket.IO adapter's own
+ * server-side messages on Redis: no keys to expire or clean up. While Redis is down the
+ * messages are lost, announcements run out, and only local sockets count; the refresh after
+ * Redis returns restores the others within `refreshMs`.
+ */
+function scaledPresence(io: RealtimeServer, timings: typeof presenceTimings) {
+  const me = randomUUID();
+  const remote = new RemotePresence(timings.ttlMs);
+  const send = (event: 'present' | 'absent', userIds: string[]) => {
+    for (let at = 0; at < userIds.length; at += presenceChunk) {
+      io.serverSideEmit(event, me, userIds.slice(at, at + presenceChunk));
+    }
+  };
+  const announceAll = () => {
+    send('present', localUsers(io));
+  };
+  io.on('present', (from, userIds) => {
+    remote.present(from, userIds);
+  });
+  io.on('absent', (from, userIds) => {
+    remote.absent(from, userIds);
+  });
+  io.on('presenceAsked', announceAll);
+  const timer = setInterval(() => {
+    remote.prune();
+    announceAll();
+  }, timings.refreshMs);
+  timer.unref();
+  io.serverSideEmit('presenceAsked');
+  return {
+    announce: (userIds: string[]) => {
+      send('present', userIds);
+    },
+    leave: (userIds: string[]) => {
+      send('absent', userIds);
+    },
+    elsewhere: (userId: string) => remote.has(userId),
+    stop: () => {
+      clearInterval(timer);
+      send('absent', localUsers(io));
+    },
+  };
 }
 
 /** Logout closes that session's sockets; a password change every socket of the user. */
