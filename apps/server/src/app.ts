@@ -52,7 +52,6 @@ import {
   type JobClaims,
 } from './repositories/job-claims.repository';
 import { BillingService, type ClockedPaymentProvider } from './services/billing.service';
-import { TradingRepository } from './repositories/trading.repository';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
 import { accountRoutes } from './http/v1/account.routes';
@@ -75,6 +74,7 @@ import { PasswordResetRepository } from './repositories/password-reset.repositor
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
 import { Secrets } from './repositories/secrets';
 import { SessionsRepository } from './repositories/sessions.repository';
+import { CachedTradingRepository } from './repositories/cached-trading.repository';
 import { CachedUsersRepository } from './repositories/cached-users.repository';
 import { redisSessionCacheBus } from './repositories/session-cache-bus';
 import { SessionCache } from './repositories/session-cache';
@@ -612,7 +612,7 @@ export async function buildApp(
   app.decorate('robot', robot);
   const trading: TradingService = new TradingService(
     users,
-    new TradingRepository(db),
+    new CachedTradingRepository(db, sessionCache),
     robot?.catalogue ?? new InstrumentCatalogue(),
     clock,
     robotNow,

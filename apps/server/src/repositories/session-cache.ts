@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { AccountLink } from './trading.repository';
 import type { SettingsRow, UserRow } from './users.repository';
 
 /**
@@ -54,6 +55,12 @@ export interface SessionCacheOptions {
 export class SessionCache {
   private readonly sessions: LRUCache<string, CachedSession>;
   private readonly settings: LRUCache<string, SettingsRow>;
+  /**
+   * A user's account link (where the account lives, its currency): every get-all-data needs it,
+   * and it changes only when the user links, unlinks or is deleted, each of which ends in a
+   * `user` change.
+   */
+  private readonly links: LRUCache<string, AccountLink>;
   /** Moves on every change: a read that started before it must not store its result. */
   private generation = 0;
 
@@ -69,6 +76,7 @@ export class SessionCache {
     };
     this.sessions = new LRUCache<string, CachedSession>(lru);
     this.settings = new LRUCache<string, SettingsRow>(lru);
+    this.links = new LRUCache<string, AccountLink>(lru);
   }
 
   /** The live session behind a token hash, read through `load` when not cached. */
@@ -90,18 +98,32 @@ export class SessionCache {
   }
 
   /** A user's settings row, read through `load` when not cached. */
-  async userSettings(
+  userSettings(
     userId: string,
     load: () => Promise<SettingsRow | undefined>,
   ): Promise<SettingsRow | undefined> {
+    return this.perUser(this.settings, userId, load);
+  }
+
+  /** A user's account link, read through `load` when not cached. */
+  accountLink(userId: string, load: () => Promise<AccountLink>): Promise<AccountLink> {
+    // `load` always answers a link, so what is cached or loaded is one.
+    return this.perUser(this.links, userId, load) as Promise<AccountLink>;
+  }
+
+  private async perUser<T extends object>(
+    entries: LRUCache<string, T>,
+    userId: string,
+    load: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     if (this.usable()) {
-      const cached = this.settings.get(userId);
+      const cached = entries.get(userId);
       if (cached) return cached;
     }
     const generation = this.generation;
     const loaded = await load();
     if (loaded && this.usable() && generation === this.generation) {
-      this.settings.set(userId, loaded);
+      entries.set(userId, loaded);
     }
     return loaded;
   }
@@ -129,6 +151,7 @@ export class SessionCache {
     for (const key of keys) this.sessions.delete(key);
     if (change.kind === 'session') return;
     this.settings.delete(change.userId);
+    this.links.delete(change.userId);
   }
 
   /** Forgets everything (the bus reconnected: changes may have been missed meanwhile). */
@@ -136,10 +159,11 @@ export class SessionCache {
     this.generation++;
     this.sessions.clear();
     this.settings.clear();
+    this.links.clear();
   }
 
   get size(): number {
-    return this.sessions.size + this.settings.size;
+    return this.sessions.size + this.settings.size + this.links.size;
   }
 
   private usable(): boolean {
