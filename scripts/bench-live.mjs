@@ -303,7 +303,13 @@ async function benchFleet(kind, fleetAccounts) {
         server = await start(
           main,
           serverEnv(database, { ROBOT_ENABLED: String(robot), BENCH_LOOP_FILE: loopFile }),
-          ['--import', loopMonitor],
+          [
+            '--import',
+            loopMonitor,
+            ...(process.env.BENCH_PROFILE
+              ? ['--cpu-prof', '--cpu-prof-dir', path.join(process.env.BENCH_PROFILE, kind)]
+              : []),
+          ],
         );
       } catch (error) {
         // A finding, not a crash of the bench: recorded as such.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { timeZoneOffsetMs } from '@tradebot/robot';
 import {
   dailySummaryHour,
   type Language,
@@ -95,28 +96,27 @@ function operationOf(trade: TradeRow, currency: string): OperationNotice {
   };
 }
 
-/** The local date and hour at `at` in `timeZone`. */
-export function localTime(
-  at: Date,
-  timeZone: string,
-): { date: string; hour: number; msIntoDay: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const date = `${String(part('year'))}-${String(part('month')).padStart(2, '0')}-${String(part('day')).padStart(2, '0')}`;
-  const hour = part('hour');
+const dayMs = 86_400_000;
+
+export interface LocalTime {
+  readonly date: string;
+  readonly hour: number;
+  readonly msIntoDay: number;
+}
+
+/**
+ * The local date and hour at `at` in `timeZone`, from the robot's zone offsets (one formatter
+ * per zone, one offset per zone and hour: building an `Intl.DateTimeFormat` per user on every
+ * notification run held the event loop about half a second every 5 s with 10,000 users;
+ * docs/benchmarks.md, 2026-11-26 night).
+ */
+export function localTime(at: Date, timeZone: string): LocalTime {
+  const local = at.getTime() + timeZoneOffsetMs(timeZone, at.getTime());
+  const msIntoDay = ((local % dayMs) + dayMs) % dayMs;
   return {
-    date,
-    hour,
-    msIntoDay: ((hour * 60 + part('minute')) * 60 + part('second')) * 1000 + at.getMilliseconds(),
+    date: new Date(local).toISOString().slice(0, 10),
+    hour: Math.floor(msIntoDay / 3_600_000),
+    msIntoDay,
   };
 }
 
@@ -349,9 +349,15 @@ export class NotificationService implements RobotStopNotices {
     const { repository, clock, robotNow, houseAccountId } = this.options;
     const now = clock.now();
     const due: { userId: string; date: string; msIntoDay: number; key: string }[] = [];
+    // Users share a few zones: each zone's local time is worked out once per run.
+    const byZone = new Map<string, LocalTime>();
     for (const candidate of await repository.summaryCandidates(houseAccountId)) {
       const zone = candidate.timeZone ?? fallbackTimeZones[candidate.language];
-      const local = localTime(now, zone);
+      let local = byZone.get(zone);
+      if (!local) {
+        local = localTime(now, zone);
+        byZone.set(zone, local);
+      }
       if (local.hour < dailySummaryHour) continue;
       due.push({
         userId: candidate.userId,
