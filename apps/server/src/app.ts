@@ -28,6 +28,7 @@ import { LiveUpdates } from './robot/live-updates';
 import { RobotClient, type RobotThread } from './robot/robot-client';
 import type { RobotClockSpec } from './robot/robot-protocol';
 import type { RobotRuntime } from './robot/robot-runtime';
+import { LocalAccountCommands, ScaledAccountCommands } from './robot/account-commands';
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { trackRecordRoutes } from './http/v1/track-record.routes';
@@ -610,9 +611,20 @@ export async function buildApp(
       })
     : undefined;
   app.decorate('robot', robot);
+  const tradingRepository = new CachedTradingRepository(db, sessionCache);
+  // Commands for the robot trading an account (decision 105): this process's robot; with
+  // leases, the process holding the account's lease (the others are reached over the Redis
+  // adapter; without REDIS_URL only a command for an account held here can be carried out).
+  const localCommands = new LocalAccountCommands(robot);
+  const scaledCommands = config.ROBOT_LEASES
+    ? new ScaledAccountCommands(localCommands, {
+        owner,
+        leaseOwner: async (accountId) => (await tradingRepository.leaseHolder(accountId))?.owner,
+      })
+    : undefined;
   const trading: TradingService = new TradingService(
     users,
-    new CachedTradingRepository(db, sessionCache),
+    tradingRepository,
     robot?.catalogue ?? new InstrumentCatalogue(),
     clock,
     robotNow,
@@ -621,6 +633,7 @@ export async function buildApp(
     // The kill switch's robot-stopped notice (decision 088); the service is built below.
     { killSwitchPulled: (userId, closed) => notifications.killSwitchPulled(userId, closed) },
     config.ROBOT_LEASES ? { owner } : undefined,
+    scaledCommands ?? localCommands,
   );
   const trackRecordRepository = new TrackRecordRepository(db);
   const promoCodes = new PromoCodesRepository(db);
@@ -682,7 +695,16 @@ export async function buildApp(
     mailer,
     claims: jobClaims,
     clock,
-    platform: robot,
+    // The yearly plan's gift: deposited by the process holding the account in the scaled set-up
+    // (decision 105), whichever process runs the grant; by this process's robot otherwise.
+    platform: scaledCommands
+      ? {
+          hasAccount: async (accountId) =>
+            (await tradingRepository.platformAccount(accountId)) !== undefined,
+          now: robotNow,
+          deposit: (accountId, cents) => scaledCommands.deposit(accountId, cents),
+        }
+      : robot,
     publicUrl: () => appBase(),
     onAccessChanged: async (userId) => {
       await trading.applyStoredSettings(userId);
@@ -858,8 +880,7 @@ export async function buildApp(
     verifyPassword: (userId, password, field) =>
       accountSettings.verifyPassword(userId, password, field),
     closeEverything: async (user) => (await trading.kill(user, { notify: false })).closed,
-    openOperations: async (userId) =>
-      robot?.hasAccount(userId) ? ((await robot.projection(userId))?.trades.length ?? 0) : 0,
+    openOperations: (userId) => trading.openOperationCount(userId),
     onUnlinked: async (row) => {
       await users.userChanged(row.userId);
       await robot?.syncCTrader();
@@ -1032,7 +1053,10 @@ export async function buildApp(
     await app.services.emailChange.settled();
     await app.services.signInAlerts.settled();
   });
-  await registerRealtime(app, config, { auth: app.services.auth });
+  await registerRealtime(app, config, {
+    auth: app.services.auth,
+    ...(scaledCommands ? { accountCommands: scaledCommands } : {}),
+  });
 
   // Live updates go through the RealtimePublisher port: the Socket.IO gateway, unless a test
   // passes its own.

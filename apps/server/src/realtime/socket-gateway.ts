@@ -18,6 +18,11 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { Config } from '../config';
+import type {
+  AccountCommand,
+  AccountCommandReply,
+  ScaledAccountCommands,
+} from '../robot/account-commands';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
 import type { RealtimePublisher } from './realtime-publisher';
 import { RecentRevocations } from './recent-revocations';
@@ -54,6 +59,8 @@ interface InterServerEvents {
   absent: (from: string, userIds: string[]) => void;
   /** A process that just started asks the others to announce their users. */
   presenceAsked: () => void;
+  /** A command for the process holding an account's lease (decision 105). */
+  accountCommand: (command: AccountCommand, answer: (reply: AccountCommandReply) => void) => void;
 }
 type RealtimeServer = Server<
   ClientToServerEvents,
@@ -75,6 +82,8 @@ export interface RealtimeRefusal {
 
 export interface RealtimeDependencies {
   auth: AuthService;
+  /** Scaled set-up: commands for the process holding an account travel over the adapter. */
+  accountCommands?: ScaledAccountCommands;
 }
 
 /**
@@ -87,6 +96,12 @@ export interface RealtimeDependencies {
 const presenceTimings = { refreshMs: 20_000, ttlMs: 60_000 };
 /** Users per presence message, so that one message stays small however many are connected. */
 const presenceChunk = 2_000;
+
+/**
+ * How long a process waits for the others' answers to an account command (decision 105): the
+ * holder answers once its closings landed; without its answer by then, the user retries.
+ */
+export const accountCommandTimeoutMs = 10_000;
 
 const bearerPattern = /^Bearer\s+(\S+)\s*$/i;
 
@@ -139,7 +154,7 @@ async function quitOrDrop(client: Redis): Promise<void> {
 /** How long the start waits for the adapter's subscriptions before it serves anyway. */
 const subscriptionWaitMs = 5_000;
 
-function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
+function createRedisAdapter(app: FastifyInstance, redisUrl: string, requestsTimeout: number) {
   // An emit while Redis is down fails after a few retries (that update does not reach the
   // other processes' sockets) rather than queue without bound.
   const publisher = new AdapterConnection(redisUrl, { maxRetriesPerRequest: 2 });
@@ -153,7 +168,8 @@ function createRedisAdapter(app: FastifyInstance, redisUrl: string) {
     });
   }
   return {
-    adapter: createAdapter(publisher, subscriber, { key: 'tradebot:realtime' }),
+    // `requestsTimeout`: how long a server-side emit waits for the other processes' answers.
+    adapter: createAdapter(publisher, subscriber, { key: 'tradebot:realtime', requestsTimeout }),
     /**
      * Resolves once the adapter's subscriptions are in place: Redis answers a connection's
      * commands in order, so the PING's reply comes after theirs.
@@ -195,7 +211,9 @@ export async function registerRealtime(
     // Clients send nothing but the handshake: a small frame limit keeps abuse cheap.
     maxHttpBufferSize: 16 * 1024,
   });
-  const redis = config.REDIS_URL ? createRedisAdapter(app, config.REDIS_URL) : undefined;
+  const redis = config.REDIS_URL
+    ? createRedisAdapter(app, config.REDIS_URL, accountCommandTimeoutMs)
+    : undefined;
   if (redis) {
     io.adapter(redis.adapter);
     // A process that took sockets before subscribing would miss the events meant for them.
@@ -211,6 +229,37 @@ export async function registerRealtime(
   io.on('sessionsRevoked', (revoked) => {
     revocations.record(revoked);
   });
+  const commands = scaled ? dependencies.accountCommands : undefined;
+  // The asking process waits for every process on the adapter: one that cannot hold accounts
+  // (no leases here) says so at once rather than let it wait out the timeout.
+  if (scaled && !commands) {
+    io.on('accountCommand', (_command, answer) => {
+      answer({ held: false });
+    });
+  }
+  if (commands) {
+    io.on('accountCommand', (command, answer) => {
+      commands.answer(command).then(answer, (error: unknown) => {
+        app.log.error({ err: error }, 'account command: answering another process failed');
+        answer({ held: false });
+      });
+    });
+    commands.connect(
+      (command) =>
+        new Promise((resolve) => {
+          // The adapter answers after its own timeout; it never answers when Redis refuses the
+          // count of processes, hence this guard.
+          const guard = setTimeout(() => {
+            resolve([]);
+          }, accountCommandTimeoutMs + 1_000);
+          // Replies that came in time count even when another process did not answer.
+          io.serverSideEmit('accountCommand', command, (_error, replies) => {
+            clearTimeout(guard);
+            resolve(replies);
+          });
+        }),
+    );
+  }
   const revoke = (revoked: SessionsRevoked) => {
     revocations.record(revoked);
     // Sent before the disconnection, on the same Redis connection: other processes learn of

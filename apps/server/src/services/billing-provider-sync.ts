@@ -28,7 +28,8 @@ import { duplicateRefundMail, paymentReceiptMail, refundMail } from './mail-temp
  * `now` is the platform's clock, the time its deposits are booked at.
  */
 export interface GiftPlatform {
-  hasAccount(accountId: string): boolean;
+  /** Whether the user has an account at the built-in platform (scaled set-up: in the database). */
+  hasAccount(accountId: string): boolean | Promise<boolean>;
   now(): number;
   deposit(accountId: string, cents: number): Promise<void>;
 }
@@ -419,7 +420,7 @@ export class BillingProviderSync {
   grantPendingGift(userId: string): Promise<boolean> {
     return this.byGift.run(userId, async () => {
       const platform = this.options.platform;
-      if (!platform?.hasAccount(userId)) return false;
+      if (!platform || !(await platform.hasAccount(userId))) return false;
       // One process at a time: two finding the same grant interrupted would both deposit.
       const claim = await this.options.claims.claim(giftJob, userId);
       if (!claim) return false;

@@ -25,6 +25,7 @@ import type {
 import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
+import { LocalAccountCommands, type AccountCommands } from '../robot/account-commands';
 import type { ClosedPageCache } from './closed-page-cache';
 import { operationCurrency, orderRejectionOf, tradeRowOf, tradingAccountOf } from './trading-rows';
 import { toCsv, type CsvCell } from './csv';
@@ -157,6 +158,11 @@ export class TradingService {
      * which process holds the account, and an account another process trades is trading.
      */
     private readonly leases?: { readonly owner: string },
+    /**
+     * Commands for the robot trading an account (decision 105): this process's robot, or in the
+     * scaled set-up the process holding the account's lease.
+     */
+    private readonly commands: AccountCommands = new LocalAccountCommands(robot),
   ) {}
 
   /**
@@ -402,31 +408,30 @@ export class TradingService {
   /**
    * The user's kill switch: the robot goes off (no new order from now on) and every open
    * operation closes at the market. Orders already on their way may still fill: they are
-   * closed too once they land.
+   * closed too once they land. In the scaled set-up the process holding the account closes
+   * them (decision 105); the robot is off in the database first, whatever happens next.
    */
   async kill(
     user: UserRow,
     options: { notify: boolean } = { notify: true },
   ): Promise<{ settings: RobotSettingsView; closed: number }> {
     const current = await this.requireLinked(user);
-    const robot = this.robot;
-    // No robot here, or its worker is restarting: nothing changes, so that a retry does it all.
-    if (!robot?.running()) throw new RobotUnavailable();
+    // With one process: no robot here, or its worker is restarting: nothing changes, so that a
+    // retry does it all.
+    if (!this.commands.reachable()) throw new RobotUnavailable();
     const row = await this.users.updateRobotSettings(
       user.id,
       { botOn: false, risk: current.risk, categoriesEnabled: current.categoriesEnabled },
       this.clock.now(),
     );
-    await this.applyToEngine(row);
-    let closed = 0;
-    for (let round = 0; round < 3; round++) {
-      const now = await robot.closeAllPositions(user.id);
-      await robot.settled();
-      closed += now;
-      if (now === 0 && ((await robot.projection(user.id))?.trades.length ?? 0) === 0) break;
-    }
+    const closed = await this.commands.closeAll(user.id, effectiveRobotSettings(row));
     if (options.notify) await this.stops?.killSwitchPulled(user.id, closed);
     return { settings: robotSettingsView(row), closed };
+  }
+
+  /** Operations open now on the account, as the robot trading it sees them (decision 105). */
+  openOperationCount(userId: string): Promise<number> {
+    return this.commands.openOperations(userId);
   }
 
   /**

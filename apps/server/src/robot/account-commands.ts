@@ -1,0 +1,186 @@
+import type { RobotSettings } from '@tradebot/robot';
+import { RobotUnavailable, type RobotRuntime } from './robot-runtime';
+
+/**
+ * What the HTTP side asks of the robot trading one account (decision 105): the kill switch
+ * (also at deletion and at unlinking with "close everything"), the count of open operations an
+ * unlinking leaves, and a deposit at the built-in platform (the yearly plan's gift). With one
+ * process the local robot does it; in the scaled set-up (decision 092) only the process holding
+ * the account's lease can, wherever the request came in.
+ */
+export interface AccountCommands {
+  /**
+   * Whether a command may reach a robot at all now. With one process: the local robot is up
+   * (otherwise the kill switch changes nothing and answers 503). Scaled: always; whether a
+   * holder answers is known only by asking.
+   */
+  reachable(): boolean;
+  /**
+   * The kill switch's robot side: `settings` (the robot off) apply at once, then every open
+   * operation closes at the market and the closures land. Returns how many closed. Raises
+   * RobotUnavailable when no process holding the account answered.
+   */
+  closeAll(accountId: string, settings: RobotSettings): Promise<number>;
+  /** Operations open now on the account, as its robot sees them (0 without a robot account). */
+  openOperations(accountId: string): Promise<number>;
+  /** Adds cash to the account at the built-in platform; resolves once the deposit is durable. */
+  deposit(accountId: string, cents: number): Promise<void>;
+}
+
+/** A command as it travels between processes (JSON). */
+export type AccountCommand =
+  | { readonly kind: 'closeAll'; readonly accountId: string; readonly settings: RobotSettings }
+  | { readonly kind: 'openOperations'; readonly accountId: string }
+  | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number };
+
+/** A process's answer: not the holder, or the holder's result. */
+export type AccountCommandReply =
+  | { readonly held: false }
+  | { readonly held: true; readonly value: number }
+  | { readonly held: true; readonly failure: 'unavailable' | 'failed'; readonly message: string };
+
+/** The kill switch closes this many times at most (orders on their way may land meanwhile). */
+const closeRounds = 3;
+
+/** The robot of this process (one process, or the holder's side in the scaled set-up). */
+export class LocalAccountCommands implements AccountCommands {
+  constructor(private readonly robot: RobotRuntime | undefined) {}
+
+  reachable(): boolean {
+    return this.robot?.running() ?? false;
+  }
+
+  /** Whether this process's robot is up and trades the account now. */
+  trades(accountId: string): boolean {
+    return this.reachable() && (this.robot?.hasAccount(accountId) ?? false);
+  }
+
+  private up(): RobotRuntime {
+    // No robot here, or its worker is restarting: the caller may retry.
+    if (!this.robot?.running()) throw new RobotUnavailable();
+    return this.robot;
+  }
+
+  async closeAll(accountId: string, settings: RobotSettings): Promise<number> {
+    const robot = this.up();
+    if (robot.hasAccount(accountId)) await robot.applySettings(accountId, settings);
+    let closed = 0;
+    for (let round = 0; round < closeRounds; round++) {
+      const now = await robot.closeAllPositions(accountId);
+      await robot.settled();
+      closed += now;
+      if (now === 0 && ((await robot.projection(accountId))?.trades.length ?? 0) === 0) break;
+    }
+    return closed;
+  }
+
+  async openOperations(accountId: string): Promise<number> {
+    const robot = this.robot;
+    if (!robot?.hasAccount(accountId)) return 0;
+    return (await robot.projection(accountId))?.trades.length ?? 0;
+  }
+
+  deposit(accountId: string, cents: number): Promise<void> {
+    return this.up().deposit(accountId, cents);
+  }
+
+  /** Runs a command here. */
+  run(command: AccountCommand): Promise<number> {
+    switch (command.kind) {
+      case 'closeAll':
+        return this.closeAll(command.accountId, command.settings);
+      case 'openOperations':
+        return this.openOperations(command.accountId);
+      case 'deposit':
+        return this.deposit(command.accountId, command.cents).then(() => 0);
+    }
+  }
+}
+
+/** Sends a command to every other process and gathers their answers (Socket.IO, decision 105). */
+export type AskPeers = (command: AccountCommand) => Promise<AccountCommandReply[]>;
+
+export interface ScaledAccountCommandsOptions {
+  /** This process's name in the leases (decision 092). */
+  readonly owner: string;
+  /** The process holding the account's lease now, from the database; undefined: none. */
+  readonly leaseOwner: (accountId: string) => Promise<string | undefined>;
+}
+
+/**
+ * The scaled set-up (ROBOT_LEASES with REDIS_URL): a command runs where the account's lease is.
+ * This process runs it when it holds the account; otherwise it asks the others, and the holder
+ * runs it and answers with its result while the others answer "not mine". No holder's answer
+ * (no holder now, a lease moving between processes, or no answer in time): RobotUnavailable,
+ * a 503 the user retries; never a success nobody vouched for.
+ */
+export class ScaledAccountCommands implements AccountCommands {
+  private ask: AskPeers | undefined;
+
+  constructor(
+    private readonly local: LocalAccountCommands,
+    private readonly options: ScaledAccountCommandsOptions,
+  ) {}
+
+  /** The way to the other processes (the Socket.IO gateway, once it is up). */
+  connect(ask: AskPeers): void {
+    this.ask = ask;
+  }
+
+  reachable(): boolean {
+    return true;
+  }
+
+  closeAll(accountId: string, settings: RobotSettings): Promise<number> {
+    return this.send({ kind: 'closeAll', accountId, settings });
+  }
+
+  openOperations(accountId: string): Promise<number> {
+    return this.send({ kind: 'openOperations', accountId });
+  }
+
+  async deposit(accountId: string, cents: number): Promise<void> {
+    await this.send({ kind: 'deposit', accountId, cents });
+  }
+
+  /**
+   * Whether this process holds the account: its robot trades it and the database names this
+   * process as the lease's owner (a run about to be replaced may still have an account whose
+   * lease has moved on).
+   */
+  private async holds(accountId: string): Promise<boolean> {
+    if (!this.local.trades(accountId)) return false;
+    return (await this.options.leaseOwner(accountId)) === this.options.owner;
+  }
+
+  private async send(command: AccountCommand): Promise<number> {
+    if (await this.holds(command.accountId)) return this.runHere(command);
+    const replies = this.ask ? await this.ask(command) : [];
+    const reply = replies.find((one) => one.held);
+    if (!reply) throw new RobotUnavailable();
+    if ('value' in reply) return reply.value;
+    if (reply.failure === 'unavailable') throw new RobotUnavailable();
+    throw new Error(`the process holding the account failed: ${reply.message}`);
+  }
+
+  /** Runs the command, then checks the lease is still this process's: else the user retries. */
+  private async runHere(command: AccountCommand): Promise<number> {
+    const value = await this.local.run(command);
+    if (!(await this.holds(command.accountId))) throw new RobotUnavailable();
+    return value;
+  }
+
+  /** Another process's command: run here if this process holds the account. */
+  async answer(command: AccountCommand): Promise<AccountCommandReply> {
+    if (!(await this.holds(command.accountId))) return { held: false };
+    try {
+      return { held: true, value: await this.runHere(command) };
+    } catch (error) {
+      return {
+        held: true,
+        failure: error instanceof RobotUnavailable ? 'unavailable' : 'failed',
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+}
