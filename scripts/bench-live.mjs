@@ -36,6 +36,13 @@ const fleetRuns = (process.env.BENCH_FLEETS ?? 'postgres:10000,pglite:10000,pgli
     return { kind, accounts: Number(accounts) };
   });
 const fleetDuration = Number(process.env.BENCH_FLEET_DURATION ?? 20);
+/**
+ * The fleet's strategy: the real model unless named. The calibrated model (decision 093) may
+ * honestly find no edge for minutes after a start, so a 20 s window can see no order at all;
+ * `always-signal` or `frequent-signal` (the test-only strategies, which need NODE_ENV=test)
+ * give the trading load the measurement is about.
+ */
+const fleetStrategy = process.env.BENCH_FLEET_STRATEGY ?? '';
 /** The fleet's load: a steady rate, so that p99 measures the server and not a queue. */
 const fleetRate = Number(process.env.BENCH_FLEET_RATE ?? 200);
 /** Where a fresh database is created for the PostgreSQL run; empty skips it. */
@@ -302,7 +309,13 @@ async function benchFleet(kind, fleetAccounts) {
       try {
         server = await start(
           main,
-          serverEnv(database, { ROBOT_ENABLED: String(robot), BENCH_LOOP_FILE: loopFile }),
+          serverEnv(database, {
+            ROBOT_ENABLED: String(robot),
+            BENCH_LOOP_FILE: loopFile,
+            ...(robot && fleetStrategy
+              ? { NODE_ENV: 'test', ROBOT_TEST_ONLY_STRATEGY: fleetStrategy }
+              : {}),
+          }),
           [
             '--import',
             loopMonitor,
@@ -456,7 +469,11 @@ for (const { kind, accounts: fleetAccounts, runs, failed } of fleets) {
       'categories and $10,000 at the platform each, seeded in bulk SQL. One of them is ' +
       `measured: get-all-data and get-settings at ${fleetRate / 2} req/s each (autocannon, ` +
       `fixed rate, 4 connections each, ${fleetDuration} s, together), first with the robot ` +
-      'trading, then on the same database with `ROBOT_ENABLED=false`. Loop lag: how late a ' +
+      'trading, then on the same database with `ROBOT_ENABLED=false`. The robot trades with ' +
+      (fleetStrategy
+        ? `the test-only strategy \`${fleetStrategy}\` (\`BENCH_FLEET_STRATEGY\`, NODE_ENV=test), for a trading load. `
+        : 'its real model, which may find no edge in the window. ') +
+      'Loop lag: how late a ' +
       '10 ms timer fires in the server (p99 and max over the measurement).',
     '',
     '| server | get-all-data p50 (ms) | get-all-data p99 (ms) | get-settings p50 (ms) | get-settings p99 (ms) | errors | loop lag p99 (ms) | loop lag max (ms) |',
