@@ -52,6 +52,7 @@ import {
   processName,
   type JobClaims,
 } from './repositories/job-claims.repository';
+import { AccessChangesService } from './services/access-changes.service';
 import { BillingService, type ClockedPaymentProvider } from './services/billing.service';
 import { TradingService } from './services/trading.service';
 import { InstrumentCatalogue, type Strategy } from '@tradebot/robot';
@@ -537,10 +538,16 @@ export async function buildApp(
   // Access that ended while this server was down is taken away before the robot loads its
   // accounts: it never trades on a period already over, not even until billing's first run.
   // The users it concerns are told once the notification outbox exists (below).
-  const lapsedWhileDown = await new BillingRepository(db).endLapsedAccess(clock.now());
-  for (const userId of lapsedWhileDown) {
-    await users.userChanged(userId);
-  }
+  // The trading service, robot and notification outbox are built below; the service only calls
+  // them after start-up has built them.
+  const accessChanges = new AccessChangesService({
+    users,
+    endLapsedAccess: (now) => new BillingRepository(db).endLapsedAccess(now),
+    syncCTrader: () => robot?.syncCTrader() ?? Promise.resolve(),
+    applyStoredSettings: (userId) => trading.applyStoredSettings(userId),
+    tellAccessEnded: (userId) => notifications.accessEnded(userId),
+  });
+  const lapsedWhileDown = await accessChanges.endLapsedWhileDown(clock.now());
   const autoAdvance = dependencies.robotTimers ?? true;
   const robotTime = await robotClock(clock, config.MARKET_SPEED, db, !autoAdvance);
   const robotNow = robotTime.now;
@@ -677,17 +684,9 @@ export async function buildApp(
       app.log.error({ err: error }, `notifications: ${what} failed`);
     },
   });
-  // A robot the user had switched on, on a linked account, stops when access ends: say so
-  // (the outbox keys it by day, so telling twice records it once).
-  const tellIfAccessStoppedRobot = async (userId: string) => {
-    const settings = await users.findSettings(userId);
-    if (settings?.linked && settings.botOn && !settings.authorized) {
-      await notifications.accessEnded(userId);
-    }
-  };
   // Access that ended while this server was down was taken away above, before the robot
   // loaded; its users hear of it as they would have at billing's run.
-  for (const userId of lapsedWhileDown) await tellIfAccessStoppedRobot(userId);
+  for (const userId of lapsedWhileDown) await accessChanges.tellIfAccessStoppedRobot(userId);
   const billing = new BillingService({
     repository: billingRepository,
     provider: payments,
@@ -706,10 +705,7 @@ export async function buildApp(
         }
       : robot,
     publicUrl: () => appBase(),
-    onAccessChanged: async (userId) => {
-      await trading.applyStoredSettings(userId);
-      await tellIfAccessStoppedRobot(userId);
-    },
+    onAccessChanged: (userId) => accessChanges.accessChanged(userId),
     onError: (error, what) => {
       app.log.error({ err: error }, `billing: ${what} failed`);
     },
@@ -860,15 +856,8 @@ export async function buildApp(
       if (!ctraderEndpoint) return Promise.resolve([]);
       return listCTraderAccounts(ctraderEndpoint, accessToken);
     },
-    onLinked: async (row) => {
-      await users.userChanged(row.userId);
-      // The robot starts trading the account at the broker before its settings are applied.
-      await robot?.syncCTrader();
-      await trading.applyStoredSettings(row.userId);
-    },
-    onTokenRefreshed: async () => {
-      await robot?.syncCTrader();
-    },
+    onLinked: (row) => accessChanges.linkChanged(row.userId),
+    onTokenRefreshed: () => accessChanges.tokenRefreshed(),
     onFailure: (error, what) => {
       app.log.error({ err: error }, `ctrader: ${what} failed`);
     },
@@ -881,11 +870,7 @@ export async function buildApp(
       accountSettings.verifyPassword(userId, password, field),
     closeEverything: async (user) => (await trading.kill(user, { notify: false })).closed,
     openOperations: (userId) => trading.openOperationCount(userId),
-    onUnlinked: async (row) => {
-      await users.userChanged(row.userId);
-      await robot?.syncCTrader();
-      await trading.applyStoredSettings(row.userId);
-    },
+    onUnlinked: (row) => accessChanges.linkChanged(row.userId),
   });
   app.decorate<Services>('services', {
     emailChange,
