@@ -6,7 +6,8 @@
  * A strategy that signals on every tick sends every routed account through the full risk gate
  * (the worst case; the real model signals on a small share of ticks). Because the machine is
  * shared and noisy, a baseline is measured in the same run: a trivial loop over the very same
- * routed accounts. Results go to stdout and to docs/benchmarks.md.
+ * routed accounts. Results go to stdout and to docs/benchmarks.md. The system is the one
+ * `startPaperTrading` composes for the server and the simulate CLI (decision 070).
  */
 import { categories, type Category } from '@tradebot/contract';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,14 +15,13 @@ import * as prettier from 'prettier';
 import { performance } from 'node:perf_hooks';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { BrokerAdapter } from '../src/broker/broker-adapter';
-import { PaperBroker, type ExecutionScheduler } from '../src/broker/paper/paper-broker';
+import type { ExecutionScheduler } from '../src/broker/paper/paper-broker';
+import { startPaperTrading } from '../src/engine/paper-trading-system';
 import { SubscriptionIndex } from '../src/engine/subscription-index';
-import { TradingEngine } from '../src/engine/trading-engine';
 import { CountingEventSink } from '../src/events/engine-events';
 import { InMemoryExecutionStore } from '../src/execution/execution-store';
 import { InstrumentCatalogue } from '../src/instruments/catalogue';
 import type { Instrument } from '../src/instruments/instrument';
-import { TickDispatcher } from '../src/market-data/market-data-feed';
 import { MarketSimulator } from '../src/market-data/market-simulator';
 import type { Tick } from '../src/market-data/tick';
 import { createSeededRandom } from '../src/random/random-source';
@@ -95,41 +95,41 @@ async function runScenario(
 ): Promise<Scenario> {
   const random = createSeededRandom(2024);
   const settings = new InMemoryAccountSettingsSource();
-  const broker = new PaperBroker(catalogue, delivery === 'deferred' ? { scheduler: deferred } : {});
-  for (let i = 0; i < accountCount; i++) {
-    const accountId = `bench-${i}`;
-    settings.set(accountId, randomSettings(random));
-    void broker.openAccount(accountId, 1_000_000);
-  }
+  for (let i = 0; i < accountCount; i++) settings.set(`bench-${i}`, randomSettings(random));
   let tickStartedAt = 0;
   let measuring = false;
   const orderLatencies: number[] = [];
-  const timedBroker: BrokerAdapter = {
-    submitOrder: (order) => {
-      if (measuring) orderLatencies.push(performance.now() - tickStartedAt);
-      broker.submitOrder(order);
-    },
-    closePosition: (a, p, r) => {
-      broker.closePosition(a, p, r);
-    },
-    onReport: (listener) => broker.onReport(listener),
-    account: (id) => broker.account(id),
-    accountFigures: (id) => broker.accountFigures(id),
-    openPositions: (id) => broker.openPositions(id),
-    queryOrder: (id) => broker.queryOrder(id),
-  };
-  const engine = await TradingEngine.start({
-    catalogue,
-    feed: new TickDispatcher(),
-    broker: timedBroker,
+  // The system the server and the simulate CLI run (decision 070), with this benchmark's strategy,
+  // batch and fill delivery, and a view of the platform that times every order handed to it.
+  const { broker, engine } = await startPaperTrading({
+    seed: 7,
+    clock: new ManualClock(start),
     store: new InMemoryExecutionStore(undefined, { keepHistory: false }),
     settings,
     events: new CountingEventSink(),
-    clock: new ManualClock(start),
+    tickIntervalMs: 60_000,
+    catalogue,
     strategy: new FixedSignalStrategy(0.999),
+    minimumEdge: 0,
     fanOutBatch,
     publishDenials,
+    ...(delivery === 'deferred' ? { brokerScheduler: deferred } : {}),
+    brokerView: (platform): BrokerAdapter => ({
+      submitOrder: (order) => {
+        if (measuring) orderLatencies.push(performance.now() - tickStartedAt);
+        platform.submitOrder(order);
+      },
+      closePosition: (a, p, r) => {
+        platform.closePosition(a, p, r);
+      },
+      onReport: (listener) => platform.onReport(listener),
+      account: (id) => platform.account(id),
+      accountFigures: (id) => platform.accountFigures(id),
+      openPositions: (id) => platform.openPositions(id),
+      queryOrder: (id) => platform.queryOrder(id),
+    }),
   });
+  for (let i = 0; i < accountCount; i++) void broker.openAccount(`bench-${i}`, 1_000_000);
   let evaluations = 0;
   let engineMs = 0;
   let largestWave = 0;
@@ -137,6 +137,9 @@ async function runScenario(
   const tickMs: number[] = [];
   for (let s = 0; s < steps.length; s++) {
     measuring = s >= warmUpSteps;
+    // The recorded ticks go to the platform and then the engine, the order in which the system's
+    // market hands them out, one at a time: each tick is timed to its last order. The system's
+    // own market is not advanced.
     for (const tick of steps[s] ?? []) {
       const routed = engine.subscriberCount(catalogue.require(tick.symbol));
       const ordersBefore = orderLatencies.length;

@@ -11,7 +11,7 @@ import type { ExecutionStore } from '../execution/execution-store';
 import { orderRequestOf, type OrderIntent, type TradeRecord } from '../execution/trade-record';
 import type { InstrumentCatalogue } from '../instruments/catalogue';
 import type { MarketDataFeed } from '../market-data/market-data-feed';
-import type { Tick } from '../market-data/tick';
+import type { Tick, Unsubscribe } from '../market-data/tick';
 import type { Clock } from '../time/clock';
 import type { AccountBook } from './account-book';
 import type { EngineControl } from './engine-control';
@@ -27,8 +27,9 @@ export interface OrderExecutionDependencies {
 }
 
 /**
- * The engine's side of the broker: sends persisted intents, applies each execution report once
- * whatever its delivery count or order, and reconciles after a restart (decision 023).
+ * The engine's side of the broker: sends persisted intents, takes the broker's execution reports
+ * itself and applies each once whatever its delivery count or order, and reconciles after a
+ * restart (decision 023).
  */
 export class OrderExecution {
   /** Close reports that arrived before their fill (possible with an asynchronous broker). */
@@ -69,8 +70,19 @@ export class OrderExecution {
     this.deps.broker.submitOrder(orderRequestOf(intent));
   }
 
+  /**
+   * Subscribes to the broker's reports: each goes from the broker straight to `onReport`, with
+   * no layer in between (decision 070, addendum of 2026-11-26). The engine subscribes before it
+   * reconciles, so a report that arrives meanwhile is applied too, and unsubscribes on `stop`.
+   */
+  listen(): Unsubscribe {
+    return this.deps.broker.onReport((report) => {
+      this.onReport(report);
+    });
+  }
+
   /** Applies a broker report once, whatever its delivery count or order. */
-  onReport(report: ExecutionReport): void {
+  private onReport(report: ExecutionReport): void {
     switch (report.kind) {
       case 'filled':
         this.applyFill(report);

@@ -1,3 +1,4 @@
+import type { BrokerAdapter } from '../broker/broker-adapter';
 import { PaperBroker, type ExecutionScheduler } from '../broker/paper/paper-broker';
 import type { PlatformJournal } from '../broker/paper/platform-journal';
 import type { EventSink } from '../events/engine-events';
@@ -23,7 +24,16 @@ export interface PaperTradingOptions {
   readonly catalogue?: InstrumentCatalogue;
   /** A paper broker restored from persisted state, with its accounts; a new one otherwise. */
   readonly broker?: PaperBroker;
+  /**
+   * When a new broker executes orders and delivers reports: at once by default; a deferring
+   * scheduler models a networked broker (the benchmark's deferred scenarios).
+   */
   readonly brokerScheduler?: ExecutionScheduler;
+  /**
+   * What the engine sees of the platform: the platform itself by default. The benchmark's view
+   * times each order handed to the platform. The market's ticks still reach the platform itself.
+   */
+  readonly brokerView?: (platform: PaperBroker) => BrokerAdapter;
   /** The platform's durable ledger, for a new broker (a restored one brings its own). */
   readonly journal?: PlatformJournal;
   /** Persisted last quotes: the market continues from them rather than reference prices. */
@@ -35,6 +45,13 @@ export interface PaperTradingOptions {
   readonly warmUp?: boolean | WarmUpChoice;
   readonly regimes?: RegimeOptions;
   readonly publishDenials?: boolean;
+  /** Accounts evaluated before the orders found so far are persisted and sent (the engine's 256). */
+  readonly fanOutBatch?: number;
+  /**
+   * Margin above break-even the risk gate demands of a signal: the signal model's own by default.
+   * The benchmark's strategy, which signals on every tick, asks for none.
+   */
+  readonly minimumEdge?: number;
   /**
    * Another strategy than the signal model (tests, benchmarks): it is used as given, never
    * warmed up.
@@ -67,11 +84,13 @@ export const defaultWarmUpHistoryMs = 10 * 60_000;
 
 /**
  * The one composition of the robot (decision 070), used by the server's robot thread, the
- * simulate CLI and the tests: simulated market -> paper broker -> engine with the signal model
- * (or the strategy given). The broker subscribes to the market first, so TP/SL settle on a tick
- * before the engine trades on it. The engine reconciles pending intents with the platform
- * before it takes its first tick. The caller drives time: `market.advanceTo(clock.now())` on a
- * timer in the server, or step by step in a simulation.
+ * simulate CLI, the robot benchmark and the tests: simulated market -> paper broker -> engine
+ * with the signal model (or the strategy given). The broker subscribes to the market first, so
+ * TP/SL settle on a tick before the engine trades on it. The engine reconciles pending intents
+ * with the platform before it takes its first tick. The caller drives time:
+ * `market.advanceTo(clock.now())` on a timer in the server, or step by step in a simulation; the
+ * benchmark hands its recorded ticks to `broker.onTick` and then `engine.onTick`, in the same
+ * order, one at a time.
  */
 export async function startPaperTrading(
   options: PaperTradingOptions & { readonly strategy?: undefined },
@@ -120,14 +139,15 @@ export async function startPaperTrading(options: PaperTradingOptions): Promise<P
   const engine = await TradingEngine.start({
     catalogue,
     feed: market,
-    broker,
+    broker: options.brokerView ? options.brokerView(broker) : broker,
     store: options.store,
     settings: options.settings,
     events: options.events,
     clock: options.clock,
     strategy,
-    minimumEdge: defaultSignalModelOptions.minimumEdge,
+    minimumEdge: options.minimumEdge ?? defaultSignalModelOptions.minimumEdge,
     ...(options.publishDenials === undefined ? {} : { publishDenials: options.publishDenials }),
+    ...(options.fanOutBatch === undefined ? {} : { fanOutBatch: options.fanOutBatch }),
   });
   return { catalogue, market, broker, strategy, engine, warmUp };
 }

@@ -1,5 +1,5 @@
 import { categories, type Category, type RobotIdleReason } from '@tradebot/contract';
-import type { AccountState, BrokerAdapter, ExecutionReport } from '../broker/broker-adapter';
+import type { AccountState, BrokerAdapter } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import type { TradeRecord } from '../execution/trade-record';
@@ -99,7 +99,8 @@ const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = 
  *
  * A facade over its parts (decision 041): the account book (accounts, busy instruments,
  * reservations, pending intents, open trades), signal routing (fan-out through the risk gate,
- * group commit) and order execution (sending, reports, reconciliation).
+ * group commit) and order execution (sending, reports, reconciliation). The broker's reports go
+ * to order execution directly; the engine only subscribes it and ends the subscription on stop.
  */
 export class TradingEngine {
   private readonly control: EngineControl = { state: 'ACTIVE' };
@@ -153,19 +154,16 @@ export class TradingEngine {
   }
 
   /**
-   * Loads the accounts, subscribes to broker reports, reconciles what the store says with what
-   * the broker did while the engine was down, and only then starts taking ticks.
+   * Loads the accounts, has order execution subscribe to the broker's reports, reconciles what
+   * the store says with what the broker did while the engine was down, and only then starts
+   * taking ticks.
    */
   static async start(deps: TradingEngineDependencies): Promise<TradingEngine> {
     const engine = new TradingEngine(deps);
     for (const { accountId, settings } of await deps.settings.loadAll()) {
       engine.applySettings(accountId, settings, { publish: false });
     }
-    engine.unsubscribes.push(
-      deps.broker.onReport((report) => {
-        engine.onReport(report);
-      }),
-    );
+    engine.unsubscribes.push(engine.execution.listen());
     await engine.restoreDayStarts();
     await engine.execution.reconcile();
     engine.unsubscribes.push(
@@ -301,11 +299,6 @@ export class TradingEngine {
 
   onTick(tick: Tick): Promise<void> {
     return this.router.onTick(tick);
-  }
-
-  /** Applies a broker report once, whatever its delivery count or order. */
-  onReport(report: ExecutionReport): void {
-    this.execution.onReport(report);
   }
 
   /** Today's loss-limit bases, as recorded before a restart (see SignalRouter.evaluate). */
