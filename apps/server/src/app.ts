@@ -543,7 +543,8 @@ export async function buildApp(
   const accessChanges = new AccessChangesService({
     users,
     endLapsedAccess: (now) => new BillingRepository(db).endLapsedAccess(now),
-    syncCTrader: () => robot?.syncCTrader() ?? Promise.resolve(),
+    // Every process's robot, in the scaled set-up: the account may be held by another.
+    grantsChanged: () => (scaledCommands ?? localCommands).grantsChanged(),
     applyStoredSettings: (userId) => trading.applyStoredSettings(userId),
     tellAccessEnded: (userId) => notifications.accessEnded(userId),
   });

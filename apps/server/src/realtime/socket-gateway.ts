@@ -61,6 +61,8 @@ interface InterServerEvents {
   presenceAsked: () => void;
   /** A command for the process holding an account's lease (decision 105). */
   accountCommand: (command: AccountCommand, answer: (reply: AccountCommandReply) => void) => void;
+  /** The linked cTrader accounts changed: every robot reads them again (decision 096). */
+  grantsChanged: () => void;
 }
 type RealtimeServer = Server<
   ClientToServerEvents,
@@ -244,8 +246,13 @@ export async function registerRealtime(
         answer({ held: false });
       });
     });
-    commands.connect(
-      (command) =>
+    io.on('grantsChanged', () => {
+      commands.heardGrantsChanged().catch((error: unknown) => {
+        app.log.error({ err: error }, 'robot: reading the linked cTrader accounts again failed');
+      });
+    });
+    commands.connect({
+      ask: (command) =>
         new Promise((resolve) => {
           // The adapter answers after its own timeout; it never answers when Redis refuses the
           // count of processes, hence this guard.
@@ -258,7 +265,10 @@ export async function registerRealtime(
             resolve(replies);
           });
         }),
-    );
+      grantsChanged: () => {
+        io.serverSideEmit('grantsChanged');
+      },
+    });
   }
   const revoke = (revoked: SessionsRevoked) => {
     revocations.record(revoked);

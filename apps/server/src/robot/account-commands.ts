@@ -25,6 +25,14 @@ export interface AccountCommands {
   openOperations(accountId: string): Promise<number>;
   /** Adds cash to the account at the built-in platform; resolves once the deposit is durable. */
   deposit(accountId: string, cents: number): Promise<void>;
+  /**
+   * The linked cTrader accounts changed (a link, an unlink, a refreshed token): every robot
+   * that trades or may claim them reads them again from the database (decision 096). With one
+   * process, the local robot; scaled, this process's and every other's, since the account may
+   * be held elsewhere and may move to any process later. Resolves once this process's robot has
+   * them; the others' follow their message.
+   */
+  grantsChanged(): Promise<void>;
 }
 
 /** A command as it travels between processes (JSON). */
@@ -84,6 +92,10 @@ export class LocalAccountCommands implements AccountCommands {
     return this.up().deposit(accountId, cents);
   }
 
+  grantsChanged(): Promise<void> {
+    return this.robot?.syncCTrader() ?? Promise.resolve();
+  }
+
   /** Runs a command here. */
   run(command: AccountCommand): Promise<number> {
     switch (command.kind) {
@@ -97,8 +109,13 @@ export class LocalAccountCommands implements AccountCommands {
   }
 }
 
-/** Sends a command to every other process and gathers their answers (Socket.IO, decision 105). */
-export type AskPeers = (command: AccountCommand) => Promise<AccountCommandReply[]>;
+/** The other processes, over the Socket.IO adapter (decision 105). */
+export interface Peers {
+  /** Sends a command to every other process and gathers their answers. */
+  ask(command: AccountCommand): Promise<AccountCommandReply[]>;
+  /** Tells every other process that the linked cTrader accounts changed (no answer awaited). */
+  grantsChanged(): void;
+}
 
 export interface ScaledAccountCommandsOptions {
   /** This process's name in the leases (decision 092). */
@@ -115,7 +132,7 @@ export interface ScaledAccountCommandsOptions {
  * a 503 the user retries; never a success nobody vouched for.
  */
 export class ScaledAccountCommands implements AccountCommands {
-  private ask: AskPeers | undefined;
+  private peers: Peers | undefined;
 
   constructor(
     private readonly local: LocalAccountCommands,
@@ -123,8 +140,8 @@ export class ScaledAccountCommands implements AccountCommands {
   ) {}
 
   /** The way to the other processes (the Socket.IO gateway, once it is up). */
-  connect(ask: AskPeers): void {
-    this.ask = ask;
+  connect(peers: Peers): void {
+    this.peers = peers;
   }
 
   reachable(): boolean {
@@ -144,6 +161,21 @@ export class ScaledAccountCommands implements AccountCommands {
   }
 
   /**
+   * The message carries no grant (no token travels over Redis): each process reads them from
+   * the database. A process that misses it (Redis down at that moment) keeps what it read last
+   * until the next change or its restart.
+   */
+  grantsChanged(): Promise<void> {
+    this.peers?.grantsChanged();
+    return this.local.grantsChanged();
+  }
+
+  /** Another process said the linked cTrader accounts changed. */
+  heardGrantsChanged(): Promise<void> {
+    return this.local.grantsChanged();
+  }
+
+  /**
    * Whether this process holds the account: its robot trades it and the database names this
    * process as the lease's owner (a run about to be replaced may still have an account whose
    * lease has moved on).
@@ -155,7 +187,7 @@ export class ScaledAccountCommands implements AccountCommands {
 
   private async send(command: AccountCommand): Promise<number> {
     if (await this.holds(command.accountId)) return this.runHere(command);
-    const replies = this.ask ? await this.ask(command) : [];
+    const replies = this.peers ? await this.peers.ask(command) : [];
     const reply = replies.find((one) => one.held);
     if (!reply) throw new RobotUnavailable();
     if ('value' in reply) return reply.value;

@@ -25,7 +25,7 @@ function rig(flags: Partial<SettingsRow> = {}, lapsed: string[] = []) {
       steps.push('endLapsedAccess');
       return Promise.resolve(lapsed);
     },
-    syncCTrader: () => step('syncCTrader'),
+    grantsChanged: () => step('grantsChanged'),
     applyStoredSettings: (id) => step(`applyStoredSettings ${id}`),
     tellAccessEnded: (id) => step(`tellAccessEnded ${id}`),
   });
@@ -61,9 +61,9 @@ describe('AccessChangesService', () => {
   it('on a link change syncs the robot before applying the settings', async () => {
     const { service, steps } = rig();
     await service.linkChanged('u1');
-    expect(steps).toEqual(['userChanged u1', 'syncCTrader', 'applyStoredSettings u1']);
+    expect(steps).toEqual(['userChanged u1', 'grantsChanged', 'applyStoredSettings u1']);
     const refreshed = rig();
     await refreshed.service.tokenRefreshed();
-    expect(refreshed.steps).toEqual(['syncCTrader']);
+    expect(refreshed.steps).toEqual(['grantsChanged']);
   });
 });

@@ -12,8 +12,11 @@ export interface AccessChangesPorts {
   users: AccessUsersPort;
   /** Ends the access whose period is over; returns the users it concerned. */
   endLapsedAccess(now: Date): Promise<string[]>;
-  /** Makes the robot trade (or stop trading) the linked cTrader accounts. */
-  syncCTrader(): Promise<void>;
+  /**
+   * The linked cTrader accounts changed: the robots trade (or stop trading) them as they are now,
+   * wherever the account is held (AccountCommands.grantsChanged, decision 105).
+   */
+  grantsChanged(): Promise<void>;
   applyStoredSettings(userId: string): Promise<void>;
   tellAccessEnded(userId: string): Promise<void>;
 }
@@ -49,12 +52,12 @@ export class AccessChangesService {
    * at the broker before the user's settings are applied. */
   async linkChanged(userId: string): Promise<void> {
     await this.ports.users.userChanged(userId);
-    await this.ports.syncCTrader();
+    await this.ports.grantsChanged();
     await this.ports.applyStoredSettings(userId);
   }
 
   /** The broker grant was refreshed: the robot picks up the new token. */
   async tokenRefreshed(): Promise<void> {
-    await this.ports.syncCTrader();
+    await this.ports.grantsChanged();
   }
 }
