@@ -213,3 +213,72 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
     }, 90_000);
   },
 );
+
+describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
+  'a settings change served by a process that does not hold the account',
+  () => {
+    // Slow lease rounds (every 6 s): the holder reads the stored settings at each round anyway,
+    // so only a change that reaches it at once lands well inside one.
+    const leased = {
+      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+      ROBOT_LEASES: 'true',
+      ROBOT_LEASE_MS: '20000',
+      ROBOT_LEASE_RENEW_MS: '6000',
+      ROBOT_LEASE_MARGIN_MS: '5000',
+      MARKET_TICK_MS: '1000',
+      MARKET_SPEED: '20',
+    };
+    const strategy = () => ({
+      robotStrategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
+      billingTimers: false,
+    });
+    const context = useTestApp(() => ({ ...leased, ROBOT_ENABLED: 'true' }), strategy);
+    const apps: FastifyInstance[] = [];
+    afterEach(async () => {
+      for (const app of apps.splice(0)) await app.close();
+    });
+
+    it('reaches the holder at once, not at its next lease round', async () => {
+      const holder = context.app;
+      const { userId, headers } = await trader(holder);
+      await until(
+        'the holder to claim the account',
+        () => holder.robot?.hasAccount(userId) === true,
+        20_000,
+      );
+      const web = await replica(context, { ...leased, ROBOT_ENABLED: 'false' }, undefined, {
+        billingTimers: false,
+      });
+      apps.push(web);
+      await until(
+        'the holder to run the robot with the stored settings (on)',
+        async () => (await holder.robot?.accountStatus(userId))?.idleReason !== 'ROBOT_OFF',
+        20_000,
+      );
+
+      const off = await web.inject({
+        method: 'POST',
+        url: `${v1}/settings`,
+        headers,
+        payload: {
+          bot_on: false,
+          risk: 1,
+          categories_enabled: JSON.stringify({
+            forex: true,
+            cripto: true,
+            stocks: true,
+            index: true,
+            commodities: true,
+          }),
+        },
+      });
+      expect(off.statusCode).toBe(200);
+      // Well inside the 6 s between the holder's rounds.
+      await until(
+        'the holder to apply the robot off',
+        async () => (await holder.robot?.accountStatus(userId))?.idleReason === 'ROBOT_OFF',
+        1_000,
+      );
+    }, 60_000);
+  },
+);

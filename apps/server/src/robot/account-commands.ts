@@ -33,13 +33,21 @@ export interface AccountCommands {
    * them; the others' follow their message.
    */
   grantsChanged(): Promise<void>;
+  /**
+   * The user's stored settings changed: the robot trading the account applies them now. Scaled,
+   * the holder does, wherever the change was served; without a holder they wait in the store for
+   * the next claim, and a holder's lease round reads them anyway (decision 092), so this never
+   * fails and never waits for another process.
+   */
+  applySettings(accountId: string, settings: RobotSettings): Promise<void>;
 }
 
 /** A command as it travels between processes (JSON). */
 export type AccountCommand =
   | { readonly kind: 'closeAll'; readonly accountId: string; readonly settings: RobotSettings }
   | { readonly kind: 'openOperations'; readonly accountId: string }
-  | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number };
+  | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number }
+  | { readonly kind: 'applySettings'; readonly accountId: string; readonly settings: RobotSettings };
 
 /** A process's answer: not the holder, or the holder's result. */
 export type AccountCommandReply =
@@ -96,6 +104,10 @@ export class LocalAccountCommands implements AccountCommands {
     return this.robot?.syncCTrader() ?? Promise.resolve();
   }
 
+  async applySettings(accountId: string, settings: RobotSettings): Promise<void> {
+    if (this.robot?.hasAccount(accountId)) await this.robot.applySettings(accountId, settings);
+  }
+
   /** Runs a command here. */
   run(command: AccountCommand): Promise<number> {
     switch (command.kind) {
@@ -105,6 +117,8 @@ export class LocalAccountCommands implements AccountCommands {
         return this.openOperations(command.accountId);
       case 'deposit':
         return this.deposit(command.accountId, command.cents).then(() => 0);
+      case 'applySettings':
+        return this.applySettings(command.accountId, command.settings).then(() => 0);
     }
   }
 }
@@ -168,6 +182,18 @@ export class ScaledAccountCommands implements AccountCommands {
   grantsChanged(): Promise<void> {
     this.peers?.grantsChanged();
     return this.local.grantsChanged();
+  }
+
+  /**
+   * Applied here when this process holds the account; otherwise the holder is asked and the
+   * request goes on without its answer (the holder's next lease round reads the store anyway).
+   */
+  async applySettings(accountId: string, settings: RobotSettings): Promise<void> {
+    if (await this.holds(accountId)) {
+      await this.local.applySettings(accountId, settings);
+      return;
+    }
+    this.send({ kind: 'applySettings', accountId, settings }).catch(() => undefined);
   }
 
   /** Another process said the linked cTrader accounts changed. */

@@ -388,10 +388,9 @@ export class TradingService {
     if (row) await this.applyToEngine(row);
   }
 
+  /** The robot trading the account applies them: here, or at the holder (decision 105). */
   private async applyToEngine(row: SettingsRow): Promise<void> {
-    if (this.robot?.hasAccount(row.userId)) {
-      await this.robot.applySettings(row.userId, effectiveRobotSettings(row));
-    }
+    await this.commands.applySettings(row.userId, effectiveRobotSettings(row));
   }
 
   /**
