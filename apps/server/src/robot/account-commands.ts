@@ -47,7 +47,11 @@ export type AccountCommand =
   | { readonly kind: 'closeAll'; readonly accountId: string; readonly settings: RobotSettings }
   | { readonly kind: 'openOperations'; readonly accountId: string }
   | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number }
-  | { readonly kind: 'applySettings'; readonly accountId: string; readonly settings: RobotSettings };
+  | {
+      readonly kind: 'applySettings';
+      readonly accountId: string;
+      readonly settings: RobotSettings;
+    };
 
 /** A process's answer: not the holder, or the holder's result. */
 export type AccountCommandReply =
