@@ -132,6 +132,35 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
       expect(again.json()).toMatchObject({ data: { closed: 0 } });
     }, 90_000);
 
+    it('the dashboard served by a process without a robot shows the holder’s live figures', async () => {
+      const { holder, userId, headers } = await heldAccount();
+      const web = await server({ ROBOT_ENABLED: 'false' });
+      interface Data {
+        account: { equity: number; balance: number };
+        trades: { id: string }[];
+        robot: { idleReason: string | null };
+      }
+      // Prices move every tick: read the holder's view, then the web process's answer, until
+      // both saw the same moment with profit or loss open (equity apart from balance). The
+      // booked ledger (what such a process showed before) has equity equal to balance, and its
+      // status said "trading" whatever the holder's own reason.
+      const ids = (trades: readonly { id: string }[]) => trades.map((t) => t.id).sort();
+      await until('the web process to answer with the holder’s live figures', async () => {
+        const live = await holder.robot?.projection(userId);
+        const response = await web.inject({ url: `${v1}/get-all-data`, headers });
+        expect(response.statusCode).toBe(200);
+        const data = response.json<{ data: Data }>().data;
+        return (
+          live !== undefined &&
+          live.account.equity !== live.account.balance &&
+          data.account.equity === live.account.equity &&
+          data.trades.length > 0 &&
+          ids(data.trades).join() === ids(live.trades).join() &&
+          data.robot.idleReason === live.status.idleReason
+        );
+      });
+    }, 90_000);
+
     it('unlinking through another process counts the operations left open at the holder', async () => {
       const { userId, headers } = await heldAccount();
       await db().insert(tradingPlatformLinks).values({

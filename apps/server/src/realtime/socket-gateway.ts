@@ -252,13 +252,13 @@ export async function registerRealtime(
       });
     });
     commands.connect({
-      ask: (command) =>
+      ask: (command, waitMs = accountCommandTimeoutMs + 1_000) =>
         new Promise((resolve) => {
           // The adapter answers after its own timeout; it never answers when Redis refuses the
-          // count of processes, hence this guard.
+          // count of processes, hence this guard (shorter for a read that has a fallback).
           const guard = setTimeout(() => {
             resolve([]);
-          }, accountCommandTimeoutMs + 1_000);
+          }, waitMs);
           // Replies that came in time count even when another process did not answer.
           io.serverSideEmit('accountCommand', command, (_error, replies) => {
             clearTimeout(guard);

@@ -1,4 +1,5 @@
 import type { RobotSettings } from '@tradebot/robot';
+import type { AccountProjection } from './robot-protocol';
 import { RobotUnavailable, type RobotRuntime } from './robot-runtime';
 
 /**
@@ -40,10 +41,20 @@ export interface AccountCommands {
    * fails and never waits for another process.
    */
   applySettings(accountId: string, settings: RobotSettings): Promise<void>;
+  /**
+   * The account as the robot trading it shows it now (decision 070): this process's robot, or
+   * scaled, the holder's, so that a dashboard served by any process is live. Undefined when no
+   * robot has the account, or the holder did not answer within `projectionWaitMs` (the caller
+   * then shows the ledger as last booked).
+   */
+  projection(accountId: string): Promise<AccountProjection | undefined>;
 }
 
-/** A command as it travels between processes (JSON). */
-export type AccountCommand =
+/** How long a read waits for the holder's projection before it shows the booked ledger. */
+export const projectionWaitMs = 1_000;
+
+/** A command that the holder carries out, answering with a number (JSON between processes). */
+export type RobotCommand =
   | { readonly kind: 'closeAll'; readonly accountId: string; readonly settings: RobotSettings }
   | { readonly kind: 'openOperations'; readonly accountId: string }
   | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number }
@@ -53,10 +64,16 @@ export type AccountCommand =
       readonly settings: RobotSettings;
     };
 
+/** What travels between processes: a command, or a read of the account's projection. */
+export type AccountCommand =
+  | RobotCommand
+  | { readonly kind: 'projection'; readonly accountId: string };
+
 /** A process's answer: not the holder, or the holder's result. */
 export type AccountCommandReply =
   | { readonly held: false }
   | { readonly held: true; readonly value: number }
+  | { readonly held: true; readonly projection: AccountProjection }
   | { readonly held: true; readonly failure: 'unavailable' | 'failed'; readonly message: string };
 
 /** The kill switch closes this many times at most (orders on their way may land meanwhile). */
@@ -112,8 +129,12 @@ export class LocalAccountCommands implements AccountCommands {
     if (this.robot?.hasAccount(accountId)) await this.robot.applySettings(accountId, settings);
   }
 
+  projection(accountId: string): Promise<AccountProjection | undefined> {
+    return this.robot?.projection(accountId) ?? Promise.resolve(undefined);
+  }
+
   /** Runs a command here. */
-  run(command: AccountCommand): Promise<number> {
+  run(command: RobotCommand): Promise<number> {
     switch (command.kind) {
       case 'closeAll':
         return this.closeAll(command.accountId, command.settings);
@@ -129,8 +150,11 @@ export class LocalAccountCommands implements AccountCommands {
 
 /** The other processes, over the Socket.IO adapter (decision 105). */
 export interface Peers {
-  /** Sends a command to every other process and gathers their answers. */
-  ask(command: AccountCommand): Promise<AccountCommandReply[]>;
+  /**
+   * Sends a command to every other process and gathers their answers: those in by `waitMs`
+   * (by default, the adapter's own timeout for every process to answer).
+   */
+  ask(command: AccountCommand, waitMs?: number): Promise<AccountCommandReply[]>;
   /** Tells every other process that the linked cTrader accounts changed (no answer awaited). */
   grantsChanged(): void;
 }
@@ -200,6 +224,18 @@ export class ScaledAccountCommands implements AccountCommands {
     this.send({ kind: 'applySettings', accountId, settings }).catch(() => undefined);
   }
 
+  /**
+   * This process's robot when it has the account (no lease check: a read may come from a run
+   * whose lease is moving, as it would without the move); else the holder's answer.
+   */
+  async projection(accountId: string): Promise<AccountProjection | undefined> {
+    if (this.local.trades(accountId)) return this.local.projection(accountId);
+    if (!this.peers) return undefined;
+    const replies = await this.peers.ask({ kind: 'projection', accountId }, projectionWaitMs);
+    for (const reply of replies) if ('projection' in reply) return reply.projection;
+    return undefined;
+  }
+
   /** Another process said the linked cTrader accounts changed. */
   heardGrantsChanged(): Promise<void> {
     return this.local.grantsChanged();
@@ -215,18 +251,19 @@ export class ScaledAccountCommands implements AccountCommands {
     return (await this.options.leaseOwner(accountId)) === this.options.owner;
   }
 
-  private async send(command: AccountCommand): Promise<number> {
+  private async send(command: RobotCommand): Promise<number> {
     if (await this.holds(command.accountId)) return this.runHere(command);
     const replies = this.peers ? await this.peers.ask(command) : [];
     const reply = replies.find((one) => one.held);
     if (!reply) throw new RobotUnavailable();
     if ('value' in reply) return reply.value;
+    if ('projection' in reply) throw new Error('the holder answered a read to a command');
     if (reply.failure === 'unavailable') throw new RobotUnavailable();
     throw new Error(`the process holding the account failed: ${reply.message}`);
   }
 
   /** Runs the command, then checks the lease is still this process's: else the user retries. */
-  private async runHere(command: AccountCommand): Promise<number> {
+  private async runHere(command: RobotCommand): Promise<number> {
     const value = await this.local.run(command);
     if (!(await this.holds(command.accountId))) throw new RobotUnavailable();
     return value;
@@ -234,6 +271,13 @@ export class ScaledAccountCommands implements AccountCommands {
 
   /** Another process's command: run here if this process holds the account. */
   async answer(command: AccountCommand): Promise<AccountCommandReply> {
+    if (command.kind === 'projection') {
+      const { accountId } = command;
+      const projection = this.local.trades(accountId)
+        ? await this.local.projection(accountId)
+        : undefined;
+      return projection ? { held: true, projection } : { held: false };
+    }
     if (!(await this.holds(command.accountId))) return { held: false };
     try {
       return { held: true, value: await this.runHere(command) };

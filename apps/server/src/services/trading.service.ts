@@ -26,6 +26,7 @@ import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.rep
 import { effectiveRobotSettings } from '../domain/robot-settings';
 import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
 import { LocalAccountCommands, type AccountCommands } from '../robot/account-commands';
+import type { AccountProjection } from '../robot/robot-protocol';
 import type { ClosedPageCache } from './closed-page-cache';
 import { operationCurrency, orderRejectionOf, tradeRowOf, tradingAccountOf } from './trading-rows';
 import { toCsv, type CsvCell } from './csv';
@@ -208,16 +209,18 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
+    // One read of the robot's view for the figures and the rows (the holder's, when scaled).
+    const live = this.live(user.id);
     const [figures, trades, closed, robot] = await Promise.all([
       // A broker account's figures come from the broker only: never the built-in ledger.
       link.kind === 'simulated'
-        ? this.account(user.id).then((account) => ({ account, currency: link.currency }))
-        : this.brokerAccount(user.id, link.currency),
-      this.openRows(user.id),
+        ? this.account(user.id, live).then((account) => ({ account, currency: link.currency }))
+        : this.brokerAccount(live, link.currency),
+      this.openRows(user.id, live),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
-      this.robotStatus(settings),
+      this.robotStatus(settings, live),
     ]);
     return {
       account: figures.account,
@@ -234,10 +237,10 @@ export class TradingService {
    * the currency the broker reported (what it said at linking while the robot has no figures).
    */
   private async brokerAccount(
-    userId: string,
+    live: Promise<AccountProjection | undefined>,
     linkedCurrency: string | null,
   ): Promise<{ account: TradingAccount | null; currency: string | null }> {
-    const projection = await this.robot?.projection(userId);
+    const projection = await live;
     return {
       account: projection?.account ?? null,
       currency: projection?.currency ?? linkedCurrency,
@@ -250,20 +253,21 @@ export class TradingService {
    */
   async accountCurrency(userId: string): Promise<string | null> {
     const [projection, link] = await Promise.all([
-      this.robot?.projection(userId),
+      this.live(userId),
       this.trading.accountLink(userId),
     ]);
     return projection?.currency ?? link.currency;
   }
 
   /** The account's figures, live from the platform; null without a platform account. */
-  async account(userId: string): Promise<TradingAccount | null> {
+  async account(userId: string, live = this.live(userId)): Promise<TradingAccount | null> {
     // The robot's projection of the account (decision 070), already in the contract's shape.
-    const live = await this.robot?.projection(userId);
-    if (live) return live.account;
+    const projection = await live;
+    if (projection) return projection.account;
     const stored = await this.trading.platformAccount(userId);
     if (!stored) return null;
-    // No robot runs in this process, or it is restarting: the ledger as last booked, with the
+    // No robot has the account (or, scaled, its holder did not answer in time), or it is
+    // restarting: the ledger as last booked, with the
     // margin its open operations hold and no unrealised profit (none is measured here).
     const open = await this.trading.openOperations(userId);
     const usedMarginCents = open.reduce((sum, trade) => sum + trade.marginCents, 0);
@@ -279,10 +283,18 @@ export class TradingService {
     });
   }
 
+  /**
+   * The robot's view of the account (decision 070): this process's robot, or in the scaled
+   * set-up the holder's (decision 105).
+   */
+  private live(userId: string): Promise<AccountProjection | undefined> {
+    return this.commands.projection(userId);
+  }
+
   /** Open operations, newest first, each with its live profit. */
-  async openRows(userId: string): Promise<TradeRow[]> {
-    const live = await this.robot?.projection(userId);
-    if (live) return [...live.trades];
+  async openRows(userId: string, live = this.live(userId)): Promise<TradeRow[]> {
+    const projection = await live;
+    if (projection) return [...projection.trades];
     const [open, link] = await Promise.all([
       this.trading.openOperations(userId),
       this.trading.accountLink(userId),
@@ -310,14 +322,18 @@ export class TradingService {
   }
 
   /** On or off, and why a robot that is on does not trade (most fundamental reason first). */
-  async robotStatus(settings: SettingsRow): Promise<RobotStatus> {
+  async robotStatus(
+    settings: SettingsRow,
+    /** The robot's view of the account, when the caller already asked for it. */
+    live?: Promise<AccountProjection | undefined>,
+  ): Promise<RobotStatus> {
     if (!this.leases) {
       const idleReason = await this.idleReason(settings);
       return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
     }
     const lease = await this.trading.leaseHolder(settings.userId);
     const holder = lease ? { process: lease.owner, since: lease.since.toISOString() } : null;
-    const idleReason = await this.idleReason(settings, holder);
+    const idleReason = await this.idleReason(settings, holder, live);
     return { bot_on: settings.botOn, trading: idleReason === null, idleReason, holder };
   }
 
@@ -325,6 +341,7 @@ export class TradingService {
     settings: SettingsRow,
     /** With leases: the process holding the account now (null: none). */
     holder?: RobotHolder | null,
+    live?: Promise<AccountProjection | undefined>,
   ): Promise<RobotIdleReason | null> {
     if (!settings.botOn) return 'ROBOT_OFF';
     if (!settings.authorized) return 'NOT_AUTHORIZED';
@@ -336,9 +353,12 @@ export class TradingService {
     if (!anyCategory) return 'NO_CATEGORY_ENABLED';
     if (holder !== undefined && holder?.process !== this.leases?.owner) {
       // Scaled set-up, an account this process does not hold: the process holding its lease
-      // trades it (its finer reasons, a closed market or a loss limit, are that process's to
-      // know); with no holder, nothing trades it until a process claims it.
-      if (holder) return null;
+      // trades it and says why it is idle (a closed market, a loss limit), when it answers in
+      // time (decision 105); with no holder, nothing trades it until a process claims it.
+      if (holder) {
+        const projection = await (live ?? this.live(settings.userId));
+        return projection?.status.idleReason ?? null;
+      }
       return (await this.trading.platformAccount(settings.userId))
         ? 'TRADING_HALTED'
         : 'NOT_LINKED';
@@ -502,7 +522,7 @@ export class TradingService {
     }
     const account = builtIn
       ? await this.account(user.id)
-      : (await this.brokerAccount(user.id, link.currency)).account;
+      : (await this.brokerAccount(this.live(user.id), link.currency)).account;
     if (account) points.push({ time: nowSecond, value: account.equity });
     return points;
   }
