@@ -66,8 +66,7 @@ export type RobotCommand =
 
 /** What travels between processes: a command, or a read of the account's projection. */
 export type AccountCommand =
-  | RobotCommand
-  | { readonly kind: 'projection'; readonly accountId: string };
+  RobotCommand | { readonly kind: 'projection'; readonly accountId: string };
 
 /** A process's answer: not the holder, or the holder's result. */
 export type AccountCommandReply =
