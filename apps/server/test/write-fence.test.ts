@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database';
 import { rowsOf } from '../src/db/migrate';
 import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzlePlatformJournal } from '../src/robot/drizzle-platform-journal';
 import { LeaseKeeper } from '../src/robot/lease-keeper';
 import { fenceOf, type WriteFence } from '../src/robot/write-fence';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
@@ -29,7 +30,7 @@ function runOf(db: Db, lease: LeaseKeeper) {
     accounts: [...tokens.keys()],
     fence,
   });
-  return { store, refused };
+  return { store, refused, journal: new DrizzlePlatformJournal(db, fence) };
 }
 
 let serial = 0;
@@ -114,5 +115,56 @@ describe('the write fence (decision 092): a stale run changes 0 rows', () => {
     await a.release(a.heldAccounts());
     await current.store.saveIntents(own.map((order) => intentOf(order.accountId)));
     expect(current.refused).toEqual(['1 intents', '2 intents']);
+  });
+  it('books a deposit only where this run holds the account, or nobody holds it', async () => {
+    const accounts = await seedPlatformAccounts(db, 3);
+    const deposits = async (accountId: string) =>
+      rowsOf<{ cents: string | number }>(
+        await db.execute(sql`select cents from platform_deposits where account_id = ${accountId}`),
+      ).map((row) => Number(row.cents));
+    const balance = async (accountId: string) =>
+      Number(
+        rowsOf<{ balance_cents: string | number }>(
+          await db.execute(
+            sql`select balance_cents from platform_accounts where account_id = ${accountId}`,
+          ),
+        )[0]?.balance_cents,
+      );
+    const deposit = (accountId: string, at: number) => ({
+      kind: 'deposited' as const,
+      accountId,
+      cents: 5_000,
+      balanceCents: 1_005_000,
+      at,
+    });
+    const a = keeper(db, 'a');
+    Object.assign(a, { options: { ...a.options, capacity: 2 } });
+    await a.round();
+    // a claims two (in id order); the third stays free.
+    const [held = '', moved = ''] = a.heldAccounts();
+    const free = accounts.find((id) => id !== held && id !== moved) ?? '';
+    const run = runOf(db, a);
+
+    // The run's own account lands, in the ledger and the balance.
+    await run.journal.record([deposit(held, 1_000)]);
+    expect(await deposits(held)).toEqual([5_000]);
+    expect(await balance(held)).toBe(1_005_000);
+
+    // An account nobody holds yet (just opened, before any claim) lands too.
+    await run.journal.record([deposit(free, 1_000)]);
+    expect(await deposits(free)).toEqual([5_000]);
+    expect(run.refused).toEqual([]);
+
+    // Paused past its lease, one account taken by b: a's late deposit changes 0 rows there.
+    await lapse();
+    a.expire();
+    const b = keeper(db, 'b');
+    Object.assign(b, { options: { ...b.options, capacity: 3 } });
+    await b.round();
+    expect(b.heldAccounts()).toContain(moved);
+    await run.journal.record([deposit(moved, 2_000)]);
+    expect(await deposits(moved)).toEqual([]);
+    expect(await balance(moved)).toBe(1_000_000);
+    expect(run.refused).toEqual(['1 platform deposits']);
   });
 });

@@ -151,7 +151,34 @@ export class DrizzlePlatformJournal implements PlatformJournal {
           .onConflictDoNothing();
       }
       const deposits = new Map<string, number>();
-      if (deposited.length > 0) {
+      if (deposited.length > 0 && this.fence) {
+        // With leases, a deposit lands where no process holds the account now (an account just
+        // opened, before any claim) or this run holds it: a process whose lease moved on would
+        // book money the holder's platform never sees (decision 105, addendum).
+        const column = (read: (entry: EntryOf<'deposited'>) => string | number) =>
+          pgArrayLiteral(deposited.map(read));
+        const result = await tx.execute(sql`
+          insert into ${platformDeposits} (account_id, deposited_at, cents, balance_after_cents)
+          select v.account_id, v.deposited_at, v.cents, v.balance_after
+          from unnest(
+            ${column((e) => e.accountId)}::uuid[],
+            ${column((e) => new Date(e.at).toISOString())}::timestamptz[],
+            ${column((e) => e.cents)}::int8[],
+            ${column((e) => e.balanceCents)}::int8[]
+          ) as v(account_id, deposited_at, cents, balance_after)
+          where not exists (select 1 from robot_leases l
+              where l.account_id = v.account_id and l.owner <> '' and l.lease_until > now())
+            or ${fenced(this.fence, sql`v.account_id`)}
+          on conflict do nothing
+          returning account_id, cents`);
+        const booked = rowsOf<BookedRow>(result);
+        if (booked.length < deposited.length) {
+          this.fence.refused('platform deposits', deposited.length - booked.length);
+        }
+        for (const row of booked) {
+          deposits.set(row.account_id, (deposits.get(row.account_id) ?? 0) + Number(row.cents));
+        }
+      } else if (deposited.length > 0) {
         const booked = await tx
           .insert(platformDeposits)
           .values(
