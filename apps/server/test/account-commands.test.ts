@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { FixedSignalStrategy } from '@tradebot/robot';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -10,40 +9,35 @@ import { overview, pay } from './helpers/billing';
 import { replica, useTestApp } from './helpers/app';
 import { testEngine } from './helpers/database';
 import { ledgerDifferences } from './helpers/leases';
-import { trader } from './helpers/trading';
+import { robotSettingsPayload, trader } from './helpers/trading';
+import { sleep, until } from './helpers/until';
 
 // Decision 105: in the scaled set-up (leases, PostgreSQL and Redis), the kill switch, the open
 // operations an unlinking leaves and deposits reach the process holding the account, whichever
 // process served the request; with no holder the answer is a 503 the user retries, the robot
 // already off in the database.
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Leases renewed every `renewMs`, over Redis; the market at 20 times its pace. */
+const leasedEvery = (renewMs: number, leaseMs: number, marginMs: number) => ({
+  REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+  ROBOT_LEASES: 'true',
+  ROBOT_LEASE_MS: String(leaseMs),
+  ROBOT_LEASE_RENEW_MS: String(renewMs),
+  ROBOT_LEASE_MARGIN_MS: String(marginMs),
+  MARKET_TICK_MS: '1000',
+  MARKET_SPEED: '20',
+});
+// Billing runs when the test says (a holder's own billing clock would grant the gift itself).
+const strategy = () => ({
+  robotStrategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
+  billingTimers: false,
+});
 
 describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
   'commands for an account reach the process holding it',
   () => {
-    // 3 s leases renewed every 300 ms; the market at 20 times its pace.
-    const leased = {
-      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
-      ROBOT_LEASES: 'true',
-      ROBOT_LEASE_MS: '3000',
-      ROBOT_LEASE_RENEW_MS: '300',
-      ROBOT_LEASE_MARGIN_MS: '1000',
-      MARKET_TICK_MS: '1000',
-      MARKET_SPEED: '20',
-    };
-    // Billing runs when the test says (a holder's own billing clock would grant the gift itself).
-    const strategy = () => ({
-      robotStrategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
-      billingTimers: false,
-    });
+    // 3 s leases renewed every 300 ms.
+    const leased = leasedEvery(300, 3_000, 1_000);
     // The first process runs a robot; the others are replicas on the same schema and Redis,
     // each with its own Socket.IO server and Redis adapter.
     const context = useTestApp(() => ({ ...leased, ROBOT_ENABLED: 'true' }), strategy);
@@ -248,19 +242,7 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
   () => {
     // Slow lease rounds (every 6 s): the holder reads the stored settings at each round anyway,
     // so only a change that reaches it at once lands well inside one.
-    const leased = {
-      REDIS_URL: process.env.TEST_REDIS_URL ?? '',
-      ROBOT_LEASES: 'true',
-      ROBOT_LEASE_MS: '20000',
-      ROBOT_LEASE_RENEW_MS: '6000',
-      ROBOT_LEASE_MARGIN_MS: '5000',
-      MARKET_TICK_MS: '1000',
-      MARKET_SPEED: '20',
-    };
-    const strategy = () => ({
-      robotStrategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
-      billingTimers: false,
-    });
+    const leased = leasedEvery(6_000, 20_000, 5_000);
     const context = useTestApp(() => ({ ...leased, ROBOT_ENABLED: 'true' }), strategy);
     const apps: FastifyInstance[] = [];
     afterEach(async () => {
@@ -289,17 +271,7 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
         method: 'POST',
         url: `${v1}/settings`,
         headers,
-        payload: {
-          bot_on: false,
-          risk: 1,
-          categories_enabled: JSON.stringify({
-            forex: true,
-            cripto: true,
-            stocks: true,
-            index: true,
-            commodities: true,
-          }),
-        },
+        payload: robotSettingsPayload({ bot_on: false }),
       });
       expect(off.statusCode).toBe(200);
       // Well inside the 6 s between the holder's rounds.

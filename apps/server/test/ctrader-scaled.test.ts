@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { FixedSignalStrategy } from '@tradebot/robot';
 import {
   BTCUSD,
@@ -16,20 +15,12 @@ import { replica, useTestApp } from './helpers/app';
 import { ctraderEnv, linkCTraderAccount } from './helpers/ctrader';
 import { testEngine } from './helpers/database';
 import { paidUser } from './helpers/linking';
+import { until } from './helpers/until';
 
 // Decision 105 (addendum): in the scaled set-up a cTrader link, unlink or refreshed token served
 // by one process reaches every robot process, since the account may be held (or later claimed)
 // by any of them. Before, only the serving process's robot read the grants again: a holder
 // elsewhere claimed the account and never started its run at the broker.
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
   'a cTrader link served by a process without the robot reaches the robot process',

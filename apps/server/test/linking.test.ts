@@ -14,7 +14,7 @@ import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
 import { getSettings, manualClock, v1 } from './helpers/accounts';
 import { useTestApp } from './helpers/app';
 import { linkAccount, paidUser, platformLogin, platformPassword } from './helpers/linking';
-import { robotOf, runMarket, useRobotApp } from './helpers/trading';
+import { robotOf, robotSettingsPayload, runMarket, useRobotApp } from './helpers/trading';
 
 interface Config {
   linked: boolean;
@@ -176,17 +176,7 @@ describe('link-account and trading-platform-login, with the robot in this proces
       method: 'POST',
       url: `${v1}/settings`,
       headers,
-      payload: {
-        bot_on: true,
-        risk: 1,
-        categories_enabled: JSON.stringify({
-          forex: true,
-          cripto: true,
-          stocks: true,
-          index: true,
-          commodities: true,
-        }),
-      },
+      payload: robotSettingsPayload({ bot_on: true }),
     });
     expect(on.statusCode).toBe(200);
     expect(

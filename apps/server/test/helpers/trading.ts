@@ -202,3 +202,18 @@ export async function getAllData(
 ) {
   return app.inject({ url: `${v1}/get-all-data${query}`, headers });
 }
+
+/** A POST settings body (spec §7): risk 1 and every category, with `bot_on` as given. */
+export function robotSettingsPayload(change: { bot_on: boolean; risk?: number }) {
+  return {
+    bot_on: change.bot_on,
+    risk: change.risk ?? 1,
+    categories_enabled: JSON.stringify({
+      forex: true,
+      cripto: true,
+      stocks: true,
+      index: true,
+      commodities: true,
+    }),
+  };
+}
