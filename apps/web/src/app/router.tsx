@@ -40,6 +40,10 @@ const stepPages = (base: string) =>
     }),
   );
 
+/** The layouts that give their screens TanStack Query's client (router.test.ts checks them). */
+export const serverStateLayoutId = 'server-state';
+export const liveAccountLayoutId = 'live-account';
+
 const authOnly: RouteFlags = { requiresAuth: true };
 const onboarded: RouteFlags = { requiresAuth: true, requiresLinking: true, requiresPayment: true };
 
@@ -112,6 +116,7 @@ export const routes: RouteObject[] = [
             flags: authOnly,
           }),
           {
+            id: serverStateLayoutId,
             lazy: async () => ({
               Component: (await import('./server-state-layout')).default,
             }),
@@ -141,28 +146,29 @@ export const routes: RouteObject[] = [
                 () => import('../features/account-settings/routes/confirm-email'),
                 { namespaces: ['account-settings', 'forms'] },
               ),
+              page('link-account', () => import('../features/linking/routes/link-account'), {
+                namespaces: ['linking', 'forms'],
+                flags: {
+                  name: 'LinkAccount',
+                  requiresAuth: true,
+                  requiresUnlinked: true,
+                  requiresPayment: true,
+                },
+              }),
+              // Where cTrader ID sends the user back (decision 091), under the same guards.
+              page(
+                'link-account/ctrader/callback',
+                () => import('../features/linking/routes/ctrader-callback'),
+                {
+                  namespaces: ['linking', 'forms'],
+                  flags: { requiresAuth: true, requiresUnlinked: true, requiresPayment: true },
+                },
+              ),
             ],
           },
-          page('link-account', () => import('../features/linking/routes/link-account'), {
-            namespaces: ['linking', 'forms'],
-            flags: {
-              name: 'LinkAccount',
-              requiresAuth: true,
-              requiresUnlinked: true,
-              requiresPayment: true,
-            },
-          }),
-          // Where cTrader ID sends the user back (decision 091), under the same guards.
-          page(
-            'link-account/ctrader/callback',
-            () => import('../features/linking/routes/ctrader-callback'),
-            {
-              namespaces: ['linking', 'forms'],
-              flags: { requiresAuth: true, requiresUnlinked: true, requiresPayment: true },
-            },
-          ),
           {
             // Server state (TanStack Query) for the live-account screens only.
+            id: liveAccountLayoutId,
             lazy: async () => ({
               Component: (await import('./live-account-layout')).default,
             }),

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { Language } from '@tradebot/contract';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -49,11 +50,10 @@ export function ConfirmRegistration({ token }: { token: string }) {
     nonce ? { step: 'confirming' } : { step: 'password' },
   );
   const [password, setPassword] = useState('');
-  const [sending, setSending] = useState(false);
   const started = useRef(false);
 
-  /** Sends the proof; every state change happens once the server has answered. */
-  const send = async (proof: { nonce: string } | { password: string }) => {
+  /** Confirms with the proof, signs in and goes on; every state change once the server answered. */
+  const enter = async (proof: { nonce: string } | { password: string }) => {
     try {
       const confirmed = await confirmRegistration({ token, language, ...proof });
       registrationNonce.clear();
@@ -84,16 +84,18 @@ export function ConfirmRegistration({ token }: { token: string }) {
       } else {
         setState({ step: 'failed', message: failureMessage(error, 'forms:errors.register') });
       }
-    } finally {
-      setSending(false);
     }
   };
+  // The request's state is the mutation's (the button's loading); its outcome sets the step.
+  // The link is single-use: never retried (the client's default for mutations).
+  const confirm = useMutation({ mutationFn: enter });
+  const sending = confirm.isPending;
 
   useEffect(() => {
     // Once, on arrival (React's development double effect included): the link is single-use.
     if (started.current || !nonce) return;
     started.current = true;
-    void send({ nonce });
+    confirm.mutate({ nonce });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -120,8 +122,7 @@ export function ConfirmRegistration({ token }: { token: string }) {
         setState({ step: 'password', error: { key: 'contract:validation.required' } });
         return;
       }
-      setSending(true);
-      void send({ password });
+      confirm.mutate({ password });
     };
     return (
       <AuthCard

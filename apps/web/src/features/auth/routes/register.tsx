@@ -66,12 +66,11 @@ export default function RegisterRoute() {
     // The plan chosen on the home page, offered first at payment (decision 086).
     chosenPlan.remember(plan);
   }, [plan]);
-  if (token) return <ConfirmRegistration key={token} token={token} />;
-  // The promotional code's check is server state: its own query client, as the public track
-  // record's (the logged-in screens' layouts are not around this page).
+  // The promotional code's check and the confirmation are server state: their own query client,
+  // as the public track record's (the logged-in screens' layouts are not around this page).
   return (
     <QueryClientProvider client={queryClient}>
-      <RegisterForm />
+      {token ? <ConfirmRegistration key={token} token={token} /> : <RegisterForm />}
     </QueryClientProvider>
   );
 }

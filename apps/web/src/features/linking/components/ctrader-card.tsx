@@ -1,5 +1,5 @@
-import type { CTraderStatusResponse } from '@tradebot/contract';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Notice } from '../../../components/ui/notice';
@@ -9,31 +9,18 @@ import { useTranslation } from '../../../lib/i18n';
 import { ctraderAuthorize, ctraderStatus } from '../api/ctrader';
 import styles from './linking.module.css';
 
-type Status = CTraderStatusResponse['data'];
-
 /**
  * "A cTrader broker" (decision 091): the user authorises Tradebot at cTrader ID and comes back to
  * pick an account. Shown disabled, with the reason, when this server has no cTrader application.
  */
 export function CTraderCard() {
   const { t } = useTranslation('linking');
-  const [status, setStatus] = useState<Status | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const load = useCallback(() => {
-    ctraderStatus().then(
-      (answer) => {
-        setStatus(answer);
-        setLoadFailed(false);
-      },
-      () => {
-        setLoadFailed(true);
-      },
-    );
-  }, []);
-  useEffect(load, [load]);
+  const statusQuery = useQuery({ queryKey: ['ctrader', 'status'], queryFn: ctraderStatus });
+  const status = statusQuery.data ?? null;
+  const loadFailed = statusQuery.isError;
 
   const connect = async () => {
     setFailure(null);
@@ -50,19 +37,14 @@ export function CTraderCard() {
     <Card title={t('ctrader.title')} titleId="ctrader-title">
       <p>{t('ctrader.description')}</p>
       <p className={styles.note}>{t('ctrader.realMoney')}</p>
-      {status === null && !loadFailed && <Skeleton height="2.5rem" />}
-      {loadFailed && (
+      {(statusQuery.isPending || statusQuery.isRefetching) && !status && (
+        <Skeleton height="2.5rem" />
+      )}
+      {loadFailed && !statusQuery.isRefetching && (
         <Notice
           tone="error"
           action={
-            <Button
-              color="secondary"
-              size="sm"
-              onClick={() => {
-                setLoadFailed(false);
-                load();
-              }}
-            >
+            <Button color="secondary" size="sm" onClick={() => void statusQuery.refetch()}>
               {t('ctrader.retry')}
             </Button>
           }

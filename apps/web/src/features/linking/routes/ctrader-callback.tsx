@@ -1,5 +1,6 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { CTraderAccount } from '@tradebot/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
@@ -24,55 +25,59 @@ export default function CTraderCallbackRoute() {
   const { t } = useTranslation('linking');
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [accounts, setAccounts] = useState<CTraderAccount[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string>('');
-  const [linking, setLinking] = useState(false);
-  const started = useRef(false);
-
   const messageOf = (error: unknown) =>
     error instanceof ApiRequestError ? error.message : t('ctrader.failed');
   // The user clicked "Deny" at cTrader ID: nothing to send.
   const denied = params.get('error') !== null;
+  // Read once, on arrival: the code leaves the address bar below, and a reload asks the status.
+  const [arrival] = useState(() => ({ code: params.get('code'), state: params.get('state') }));
 
+  // The code is single-use, so the exchange is a query keyed by it that is never retried nor
+  // refetched: React's development double mount and any re-render share the one request, which
+  // a mutation fired from an effect would send twice. Without a code (a reload), the accounts
+  // granted earlier come from the status.
+  const granted = useQuery({
+    queryKey: ['ctrader', 'callback', arrival.code, arrival.state],
+    queryFn: async (): Promise<CTraderAccount[] | null> => {
+      const { code, state } = arrival;
+      if (code && state) return ctraderCallback({ code, state });
+      return (await ctraderStatus()).accounts ?? null;
+    },
+    enabled: !denied,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnMount: false,
+  });
+  const accounts = granted.data ?? null;
+
+  // The code is spent by the first call: it leaves the address bar (not a navigation).
   useEffect(() => {
-    if (started.current || denied) return;
-    started.current = true;
-    const code = params.get('code');
-    const state = params.get('state');
-    const request =
-      code && state
-        ? ctraderCallback({ code, state })
-        : ctraderStatus().then((status) => status.accounts);
-    request.then(
-      (list) => {
-        if (!list) {
-          setFailure(t('ctrader.noAuthorization'));
-          return;
-        }
-        setAccounts(list);
-        const first = list.find((account) => account.pickable);
-        if (first) setPicked(String(first.ctidTraderAccountId));
-      },
-      (error: unknown) => {
-        setFailure(error instanceof ApiRequestError ? error.message : t('ctrader.failed'));
-      },
-    );
-    // The code is spent by the first call: it leaves the address bar.
-    if (code) window.history.replaceState(null, '', window.location.pathname);
-  }, [denied, params, t]);
+    if (arrival.code) window.history.replaceState(null, '', window.location.pathname);
+  }, [arrival.code]);
 
-  const link = async () => {
-    setFailure(null);
-    setLinking(true);
-    try {
-      await ctraderLink(Number(picked));
+  // The first account the user can pick is picked until they pick another.
+  const [choice, setChoice] = useState<string | null>(null);
+  const first = accounts?.find((account) => account.pickable);
+  const picked = choice ?? (first ? String(first.ctidTraderAccountId) : '');
+
+  const linkMutation = useMutation({
+    mutationFn: async (ctidTraderAccountId: number) => {
+      await ctraderLink(ctidTraderAccountId);
       await followStep({ linked: true, login_tradear: true });
       await navigate(routePath('Dashboard'));
-    } catch (error) {
-      setLinking(false);
-      setFailure(messageOf(error));
-    }
+    },
+  });
+  const linking = linkMutation.isPending || linkMutation.isSuccess;
+  const failure = granted.isError
+    ? messageOf(granted.error)
+    : granted.data === null
+      ? t('ctrader.noAuthorization')
+      : linkMutation.isError
+        ? messageOf(linkMutation.error)
+        : null;
+  const link = () => {
+    linkMutation.mutate(Number(picked));
   };
 
   const pickable = accounts?.filter((account) => account.pickable) ?? [];
@@ -106,7 +111,7 @@ export default function CTraderCallbackRoute() {
               <RadioCardGroup
                 label={t('ctrader.accountsTitle')}
                 value={picked}
-                onValueChange={setPicked}
+                onValueChange={setChoice}
                 options={pickable.map((account) => ({
                   value: String(account.ctidTraderAccountId),
                   label: `${account.brokerName} · ${String(account.traderLogin)}`,
@@ -118,7 +123,7 @@ export default function CTraderCallbackRoute() {
                 label={t('ctrader.link')}
                 loading={linking}
                 disabled={picked === ''}
-                onClick={() => void link()}
+                onClick={link}
                 block
               />
             </div>
