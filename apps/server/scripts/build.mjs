@@ -14,7 +14,12 @@ const external = [
 // The robot's worker thread (decision 046) is its own entry: dist/main.js starts it from
 // dist/robot-worker.js.
 await build({
-  entryPoints: { main: 'src/main.ts', 'robot-worker': 'src/robot/robot-worker.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'robot-worker': 'src/robot/robot-worker.ts',
+    // The lease keeper's own thread (decision 092), started by the robot's host.
+    'lease-keeper-worker': 'src/robot/lease-keeper-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

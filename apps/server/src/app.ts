@@ -556,7 +556,15 @@ export async function buildApp(
   const { robotStrategy, robotWorkerEntry } = dependencies;
   const thread: RobotThread =
     robotStrategy || config.ROBOT_THREAD === 'inline'
-      ? { kind: 'inline', db, ...(robotStrategy ? { strategy: robotStrategy } : {}) }
+      ? {
+          kind: 'inline',
+          db,
+          ...(robotStrategy ? { strategy: robotStrategy } : {}),
+          // Leases (PostgreSQL only): the keeper's own thread opens its own connection.
+          ...(config.ROBOT_LEASES && database.kind === 'postgres'
+            ? { leaseLink: () => database.link() }
+            : {}),
+        }
       : {
           kind: 'worker',
           link: () => database.link(),

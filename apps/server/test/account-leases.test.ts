@@ -11,6 +11,7 @@ import {
   startLeasingRobot,
   type LeasingRobot,
   type LeasingRobotOptions,
+  type RobotLine,
   robotTimeAt,
 } from './helpers/leases';
 
@@ -211,6 +212,47 @@ describe.skipIf(testEngine !== 'postgres')('account leases with several robot pr
     )[0];
     expect(Number(traded?.n)).toBeGreaterThan(30);
     expect(Number(traded?.closed)).toBeGreaterThan(0);
+    expect(await ledgerDifferences(db)).toEqual([]);
+  }, 120_000);
+
+  it('a robot thread busy for twice the lease keeps its leases: the keeper renews on its own thread', async () => {
+    await seedPlatformAccounts(db, 30, { trading: true });
+    const a = startLeasingRobot({ ...options, owner: 'a', busyMs: 2 * leaseMs });
+    robots.push(a);
+    await until('a to hold every account', async () => (await holdings(db)).get('a') === 30);
+    await a.waitFor((line) => line.type === 'ready');
+    a.child.kill('SIGUSR2');
+    const busy = await a.waitFor((line) => line.type === 'busy');
+    // b starts and wants its share; only a's own release (by its busy thread) would give it one.
+    start('b');
+    // While a's robot thread spins, its 30 leases stay valid in the database and b claims none.
+    const samples: (number | undefined)[] = [];
+    const spin: { free?: RobotLine } = {};
+    const freed = a
+      .waitFor((line) => line.type === 'free', 20_000)
+      .then((line) => {
+        spin.free = line;
+        return line;
+      });
+    while (!spin.free) {
+      const held = await holdings(db);
+      samples.push(held.get('a'));
+      expect(held.get('b') ?? 0).toBe(0);
+      await sleep(200);
+    }
+    const free = await freed;
+    expect(free.at - busy.at).toBeGreaterThanOrEqual(2 * leaseMs - 100);
+    expect(samples.length).toBeGreaterThan(10);
+    expect(samples.every((count) => count === 30)).toBe(true);
+    // Nothing was lost: a never fenced itself out of an account during the spin.
+    const lostDuringSpin = a.lines.filter(
+      (line) =>
+        line.at >= busy.at &&
+        line.at <= free.at + 1_000 &&
+        (line.message ?? '').startsWith('leases: stopped trading accounts'),
+    );
+    expect(lostDuringSpin).toEqual([]);
+    await stopAll();
     expect(await ledgerDifferences(db)).toEqual([]);
   }, 120_000);
 

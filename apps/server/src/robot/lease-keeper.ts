@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
@@ -9,7 +8,7 @@ import { pgArrayLiteral } from '../db/pg-array';
  * account's lease in `robot_leases`. A claim takes a new token from the `robot_lease_tokens`
  * sequence, above every token claimed before it (write-fence.ts relies on it); a renewal only
  * extends a lease whose owner and token are still this process's. Lease times are the
- * database's `now()`; the process fences itself on its own monotonic clock (`performance.now()`):
+ * database's `now()`; the process fences itself on its own monotonic clock (`monotonicMs`):
  * it stops sending orders for an account `marginMs` before the lease could have lapsed, counted
  * from the moment the claim or renewal was sent, so a process that cannot reach the database (or
  * was paused) stops in time whatever the wall clock says.
@@ -29,7 +28,7 @@ export interface HeldLease {
   readonly token: number;
   /** Database time of the claim, epoch ms. */
   readonly since: number;
-  /** performance.now() before which this process may send orders for the account. */
+  /** `monotonicMs()` before which this process may send orders for the account. */
   readonly tradeUntil: number;
 }
 
@@ -50,9 +49,30 @@ interface ClaimRow {
   left_ms: string | number;
 }
 
-const now = () => performance.now();
+/**
+ * The process's monotonic clock in ms (`process.hrtime`: CLOCK_MONOTONIC, one clock for every
+ * thread of the process), so a trading deadline the keeper's thread sets is read as is by the
+ * robot's thread (decision 092, the keeper on its own thread).
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+const now = monotonicMs;
 
-export class LeaseKeeper {
+/** What the robot's host needs of a keeper: this one, or one on its own thread. */
+export interface LeaseKeeping {
+  readonly options: LeaseOptions;
+  mayTrade(accountId: string): boolean;
+  tokenOf(accountId: string): number | undefined;
+  heldAccounts(): string[];
+  round(): Promise<LeaseRound>;
+  expire(): string[];
+  release(accountIds: readonly string[]): Promise<void>;
+  releaseAll(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export class LeaseKeeper implements LeaseKeeping {
   private readonly held = new Map<string, HeldLease>();
 
   constructor(
@@ -86,12 +106,13 @@ export class LeaseKeeper {
    * database that cannot be reached renews nothing: accounts are dropped as their trading time
    * runs out on the monotonic clock.
    */
-  async round(): Promise<LeaseRound> {
+  async round(options: { readonly renew?: boolean } = {}): Promise<LeaseRound> {
     const lost: string[] = [];
     const gained: string[] = [];
     let surplus: string[] = [];
     try {
-      await this.renew(lost);
+      // A keeper on its own thread renews on its own timer (`renewNow`); its rounds only claim.
+      if (options.renew !== false) await this.renew(lost);
       const share = await this.share();
       const room = Math.min(share, this.options.capacity) - this.held.size;
       if (room > 0) gained.push(...(await this.claim(room)));
@@ -108,6 +129,21 @@ export class LeaseKeeper {
       this.log('leases: stopped trading accounts whose lease this process lost', lost);
     }
     return { gained, lost, surplus };
+  }
+
+  /** Renews what is held and drops what could not be renewed in time; returns what was lost. */
+  async renewNow(): Promise<string[]> {
+    const lost: string[] = [];
+    try {
+      await this.renew(lost);
+    } catch (error) {
+      this.log(`leases: the database could not be reached (${errorText(error)})`, []);
+    }
+    lost.push(...this.lapsed());
+    if (lost.length > 0) {
+      this.log('leases: stopped trading accounts whose lease this process lost', lost);
+    }
+    return lost;
   }
 
   /**

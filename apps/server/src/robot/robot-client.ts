@@ -1,3 +1,4 @@
+import { workerEntry } from './worker-entry';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
   backoffDelay,
@@ -32,7 +33,13 @@ export type RobotThread =
       /** The worker's entry; the built `robot-worker.js` or its source by default. */
       readonly entry?: URL;
     }
-  | { readonly kind: 'inline'; readonly db: Db; readonly strategy?: Strategy };
+  | {
+      readonly kind: 'inline';
+      readonly db: Db;
+      readonly strategy?: Strategy;
+      /** With leases on PostgreSQL: the database of the lease keeper's own thread. */
+      readonly leaseLink?: () => DatabaseLink;
+    };
 
 export interface RobotLog {
   error(details: object, message: string): void;
@@ -66,21 +73,6 @@ const restartResetMs = 60_000;
 interface Waiter {
   resolve(value: unknown): void;
   reject(error: Error): void;
-}
-
-/**
- * The built `dist/robot-worker.js` next to `dist/main.js`, or from source (tests, `npm run dev`)
- * `robot-worker.ts`, which tsx compiles in the worker.
- */
-function workerEntry(entry: URL | undefined): { url: URL; source?: string } {
-  const url =
-    entry ??
-    new URL(
-      import.meta.url.endsWith('.ts') ? './robot-worker.ts' : './robot-worker.js',
-      import.meta.url,
-    );
-  if (!url.pathname.endsWith('.ts')) return { url };
-  return { url: new URL('../../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
 }
 
 /**
@@ -182,19 +174,18 @@ export class RobotClient implements RobotRuntime {
       const { port1, port2 } = new MessageChannel();
       this.listen(port2);
       try {
-        await RobotHost.start(
-          port1,
-          this.hostOptions(),
-          thread.db,
-          thread.strategy ? { strategy: thread.strategy } : {},
-        );
+        const leaseLink = this.options.host.leases ? thread.leaseLink?.() : undefined;
+        await RobotHost.start(port1, this.hostOptions(), thread.db, {
+          ...(thread.strategy ? { strategy: thread.strategy } : {}),
+          ...(leaseLink ? { leaseLink } : {}),
+        });
       } catch (error) {
         port2.close();
         throw error;
       }
     } else {
       const link = thread.link();
-      const entry = workerEntry(thread.entry);
+      const entry = workerEntry(import.meta.url, 'robot-worker', thread.entry);
       const data: RobotWorkerData & { entry?: string } = {
         options: this.hostOptions(),
         link,

@@ -1,10 +1,11 @@
 import { SignalModel, testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
 import type { OrderRejection } from '@tradebot/contract';
-import type { Db } from '../db/database';
+import type { DatabaseLink, Db } from '../db/database';
 import { orderRejectionOf, tradeRowOf } from '../services/trading-rows';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
-import { LeaseKeeper } from './lease-keeper';
+import { LeaseKeeper, type LeaseKeeping } from './lease-keeper';
+import { ThreadedLeaseKeeper } from './threaded-lease-keeper';
 import { RobotCore, type RobotCoreOptions } from './robot-core';
 import { fenceOf } from './write-fence';
 import type {
@@ -29,6 +30,11 @@ export interface RobotHostExtras {
   readonly strategy?: Strategy;
   /** Runs once the robot has stopped, before `stop` is answered (the worker closes its pool). */
   readonly onStopped?: () => Promise<void>;
+  /**
+   * With leases on PostgreSQL: the database for the keeper's own thread (decision 092), which
+   * renews whatever this thread is doing. Without it the keeper runs on this thread.
+   */
+  readonly leaseLink?: DatabaseLink;
 }
 
 /** An engine event waiting for the account's projection, built once per batch. */
@@ -74,7 +80,7 @@ export class RobotHost {
   private core: RobotCore | undefined;
   private stopping: Promise<void> | undefined;
   /** Account leases (decision 092): the keeper, and the run of the core being replaced. */
-  private keeper: LeaseKeeper | undefined;
+  private keeper: LeaseKeeping | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private switching: Promise<void> | undefined;
   private leaseRounding = false;
@@ -164,9 +170,14 @@ export class RobotHost {
         : {}),
     };
     if (options.leases) {
-      host.keeper = new LeaseKeeper(db, options.leases, (message, accountIds) => {
+      const log = (message: string, accountIds: readonly string[]) => {
         port.postMessage({ type: 'leases', message, accountIds });
-      });
+      };
+      const link = extras.leaseLink;
+      host.keeper =
+        link?.kind === 'postgres'
+          ? await ThreadedLeaseKeeper.start(link, options.leases, log)
+          : new LeaseKeeper(db, options.leases, log);
       await host.keeper.round();
     }
     host.attach(await host.startCore());
@@ -495,6 +506,7 @@ export class RobotHost {
         message: error instanceof Error ? error.message : String(error),
       });
     });
+    await this.keeper?.close?.();
     await this.extras.onStopped?.();
     this.queue({ type: 'RobotStopped' });
   }

@@ -17,4 +17,6 @@ const { options, link } = workerData as RobotWorkerData;
 const database = await openLinkedDatabase(link, { poolSize: robotPoolSize });
 await RobotHost.start(parentPort, options, database.db, {
   onStopped: () => database.close(),
+  // With leases on PostgreSQL the keeper gets a thread and a connection of its own.
+  ...(options.leases && link.kind === 'postgres' ? { leaseLink: link } : {}),
 });

@@ -63,6 +63,8 @@ export interface LeasingRobotOptions {
   readonly crashAt?: 'intent-stored' | 'platform-accepted';
   /** The most accounts the process holds (1,000 unless set). */
   readonly capacity?: number;
+  /** How long SIGUSR2 keeps the robot's thread busy. */
+  readonly busyMs?: number;
 }
 
 /** The robot's time at a wall time, for processes started with these options. */
@@ -88,6 +90,7 @@ export function startLeasingRobot(options: LeasingRobotOptions): LeasingRobot {
       SPEED: String(options.speed),
       ...(options.crashAt ? { CRASH_AT: options.crashAt } : {}),
       ...(options.capacity ? { CAPACITY: String(options.capacity) } : {}),
+      ...(options.busyMs ? { BUSY_MS: String(options.busyMs) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

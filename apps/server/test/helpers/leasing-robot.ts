@@ -6,7 +6,8 @@
  * thread about leases goes to stdout, one JSON line each, with the wall time.
  * Environment: DATABASE_URL, SCHEMA, OWNER, LEASE_MS, RENEW_MS, MARGIN_MS, TICK_MS, ORIGIN (the
  * robot's time at WALL_ORIGIN, epoch ms; shared by the processes of one test), SPEED (the
- * market's, 1 unless set), CRASH_AT (a test-only crash point, decision 092 amended), CAPACITY (1,000 unless set).
+ * market's, 1 unless set), CRASH_AT (a test-only crash point, decision 092 amended), CAPACITY (1,000 unless set),
+ * BUSY_MS (how long SIGUSR2 keeps the robot's thread busy).
  */
 import { FixedSignalStrategy } from '@tradebot/robot';
 import { openDatabase } from '../../src/db/database';
@@ -82,9 +83,24 @@ await RobotHost.start(
     },
   },
   database.db,
-  { strategy: new FixedSignalStrategy(0.999, ['buy', 'sale']) },
+  {
+    strategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
+    // The keeper on its own thread, as a server process on PostgreSQL runs it.
+    leaseLink: database.link(),
+  },
 );
 say({ type: 'ready' });
+
+// SIGUSR2 (tests): this thread, the robot's, is busy for BUSY_MS without a break, as a robot
+// with far more work than time would be; the keeper's thread goes on renewing.
+process.on('SIGUSR2', () => {
+  const until = Date.now() + Number(process.env.BUSY_MS ?? 0);
+  say({ type: 'busy' });
+  while (Date.now() < until) {
+    // Spin: nothing else runs on this thread meanwhile.
+  }
+  say({ type: 'free' });
+});
 
 // SIGTERM: the robot stops (its writes land), its leases go back, then the process ends.
 process.on('SIGTERM', () => {
