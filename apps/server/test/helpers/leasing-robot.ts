@@ -85,8 +85,9 @@ await RobotHost.start(
   database.db,
   {
     strategy: new FixedSignalStrategy(0.999, ['buy', 'sale']),
-    // The keeper on its own thread, as a server process on PostgreSQL runs it.
-    leaseLink: database.link(),
+    // The keeper on its own thread, as a server process on PostgreSQL runs it (benchmarks set
+    // KEEPER_ON_ROBOT_THREAD to measure the keeper sharing the robot's thread, as before).
+    ...(process.env.KEEPER_ON_ROBOT_THREAD ? {} : { leaseLink: database.link() }),
   },
 );
 say({ type: 'ready' });
