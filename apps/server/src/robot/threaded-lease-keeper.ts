@@ -89,24 +89,28 @@ export class ThreadedLeaseKeeper implements LeaseKeeping {
     };
     const worker = new Worker(url, { workerData: data });
     const keeper = new ThreadedLeaseKeeper(worker, slots, leaseOptions, log);
-    await new Promise<void>((resolve, reject) => {
-      const failed = (error: Error) => {
-        reject(error);
-      };
-      worker.once('error', failed);
-      worker.on('message', (message: KeeperMessage) => {
-        if (message.type === 'ready') {
-          worker.off('error', failed);
-          resolve();
-        } else keeper.receive(message);
-      });
+    // Until ready, a failure or an exit fails the start; after, it ends the keeper (`lose`).
+    let started: { resolve: () => void; reject: (error: Error) => void } | undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      started = { resolve, reject };
     });
-    worker.on('error', (error) => {
-      keeper.lose(error);
+    const fail = (error: Error) => {
+      if (started) {
+        started.reject(error);
+        started = undefined;
+      } else keeper.lose(error);
+    };
+    worker.on('message', (message: KeeperMessage) => {
+      if (message.type === 'ready') {
+        started?.resolve();
+        started = undefined;
+      } else keeper.receive(message);
     });
+    worker.on('error', fail);
     worker.on('exit', (code) => {
-      keeper.lose(new Error(`the lease keeper's thread exited with code ${String(code)}`));
+      fail(new Error(`the lease keeper's thread exited with code ${String(code)}`));
     });
+    await ready;
     return keeper;
   }
 
