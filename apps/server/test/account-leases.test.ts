@@ -220,9 +220,10 @@ describe.skipIf(testEngine !== 'postgres')('account leases with several robot pr
     const a = startLeasingRobot({ ...options, owner: 'a', busyMs: 2 * leaseMs });
     robots.push(a);
     await until('a to hold every account', async () => (await holdings(db)).get('a') === 30);
-    await a.waitFor((line) => line.type === 'ready');
+    // (Generous waits: a loaded machine starts a process slowly, which is not what is tested.)
+    await a.waitFor((line) => line.type === 'ready', 90_000);
     a.child.kill('SIGUSR2');
-    const busy = await a.waitFor((line) => line.type === 'busy');
+    const busy = await a.waitFor((line) => line.type === 'busy', 30_000);
     // b starts and wants its share; only a's own release (by its busy thread) would give it one.
     start('b');
     // While a's robot thread spins, its 30 leases stay valid in the database and b claims none.
@@ -254,7 +255,7 @@ describe.skipIf(testEngine !== 'postgres')('account leases with several robot pr
     expect(lostDuringSpin).toEqual([]);
     await stopAll();
     expect(await ledgerDifferences(db)).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('kill -9 while trading: the next owner reconciles, nothing is sent twice or lost', async () => {
     await seedPlatformAccounts(db, 60, { trading: true });

@@ -55,6 +55,16 @@ const port: HostPort = {
     listener = next;
   },
 };
+// SIGUSR2 (tests; registered before `ready` is said, so a signal sent on `ready` finds it): this thread, the robot's, is busy for BUSY_MS without a break, as a robot
+// with far more work than time would be; the keeper's thread goes on renewing.
+process.on('SIGUSR2', () => {
+  const until = Date.now() + Number(process.env.BUSY_MS ?? 0);
+  say({ type: 'busy' });
+  while (Date.now() < until) {
+    // Spin: nothing else runs on this thread meanwhile.
+  }
+  say({ type: 'free' });
+});
 const tickMs = Number(env('TICK_MS'));
 await RobotHost.start(
   port,
@@ -91,17 +101,6 @@ await RobotHost.start(
   },
 );
 say({ type: 'ready' });
-
-// SIGUSR2 (tests): this thread, the robot's, is busy for BUSY_MS without a break, as a robot
-// with far more work than time would be; the keeper's thread goes on renewing.
-process.on('SIGUSR2', () => {
-  const until = Date.now() + Number(process.env.BUSY_MS ?? 0);
-  say({ type: 'busy' });
-  while (Date.now() < until) {
-    // Spin: nothing else runs on this thread meanwhile.
-  }
-  say({ type: 'free' });
-});
 
 // SIGTERM: the robot stops (its writes land), its leases go back, then the process ends.
 process.on('SIGTERM', () => {
