@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { MailMessage } from '../repositories/mail.repository';
+import type { OncePerWindow } from '../repositories/once-per-window.repository';
+import { SignInAlertService, signInAlertWindowMs } from './sign-in-alert.service';
+
+const ana = { id: 'u1', email: 'ana@example.com', name: 'Ana', language: 'pt' };
+const old = { id: 'u2', email: 'old@example.com', name: 'Old', language: 'xx' };
+const boss = { id: 'a1', email: 'boss@example.com', name: 'Boss' };
+
+/** Plain stubs: owners by e-mail, a window book held in memory, a mailer that may fail. */
+function rig(options: { failMail?: boolean } = {}) {
+  const held = new Set<string>();
+  const takes: { job: string; item: string; windowMs: number }[] = [];
+  const sent: MailMessage[] = [];
+  const told: string[] = [];
+  const errors: unknown[] = [];
+  const windows: OncePerWindow = {
+    take: (job, item, windowMs) => {
+      takes.push({ job, item, windowMs });
+      if (held.has(item)) return Promise.resolve(undefined);
+      held.add(item);
+      return Promise.resolve({
+        release: () => {
+          held.delete(item);
+          return Promise.resolve();
+        },
+      });
+    },
+  };
+  const byEmail = (owners: (typeof boss)[]) => ({
+    findByEmail: (email: string) => Promise.resolve(owners.find((o) => o.email === email)),
+  });
+  const service = new SignInAlertService({
+    users: byEmail([ana, old]),
+    admins: byEmail([boss]),
+    windows,
+    mailer: {
+      send: (message) => {
+        if (options.failMail) return Promise.reject(new Error('smtp down'));
+        sent.push(message);
+        return Promise.resolve();
+      },
+      close: () => Promise.resolve(),
+    },
+    links: {
+      forgotPassword: (language) => `https://tradebot.test/${language}/forgot-password`,
+      console: () => 'https://console.tradebot.test',
+      supportEmail: 'support@tradebot.test',
+    },
+    onSent: (kind, id) => told.push(`${kind}:${id}`),
+    onError: (error) => errors.push(error),
+  });
+  return { service, held, takes, sent, told, errors };
+}
+
+describe('SignInAlertService (decision 079)', () => {
+  it('warns a user once per window, with the forgot-password page in their language', async () => {
+    const { service, takes, sent, told } = rig();
+    service.signInsRefused('user', 'ana@example.com');
+    service.signInsRefused('user', 'ana@example.com');
+    await service.settled();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.to).toBe('ana@example.com');
+    expect(sent[0]?.text).toContain('https://tradebot.test/pt/forgot-password');
+    expect(told).toEqual(['user:u1']);
+    expect(takes[0]).toEqual({
+      job: 'sign-in-alert',
+      item: 'user:u1',
+      windowMs: signInAlertWindowMs,
+    });
+  });
+
+  it('falls back to Spanish for an unknown stored language, and sends admins to the console', async () => {
+    const { service, sent, told } = rig();
+    service.signInsRefused('user', 'old@example.com');
+    service.signInsRefused('admin', 'boss@example.com');
+    await service.settled();
+    expect(sent.find((m) => m.to === 'old@example.com')?.text).toContain(
+      'https://tradebot.test/es/forgot-password',
+    );
+    expect(sent.find((m) => m.to === 'boss@example.com')?.text).toContain(
+      'https://console.tradebot.test',
+    );
+    expect(told).toEqual(['user:u2', 'admin:a1']);
+  });
+
+  it('keeps users and admins apart: an admin address is not looked up among users', async () => {
+    const { service, takes, sent } = rig();
+    service.signInsRefused('user', 'boss@example.com');
+    service.signInsRefused('admin', 'ana@example.com');
+    service.signInsRefused('user', 'nobody@example.com');
+    await service.settled();
+    expect(takes).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('gives the window back when the mail fails, so the next refusal tries again', async () => {
+    const { service, held, told, errors } = rig({ failMail: true });
+    service.signInsRefused('user', 'ana@example.com');
+    await service.settled();
+    expect(errors).toHaveLength(1);
+    expect(told).toEqual([]);
+    expect(held.has('user:u1')).toBe(false);
+  });
+});
