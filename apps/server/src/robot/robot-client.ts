@@ -1,4 +1,3 @@
-import { workerEntry } from './worker-entry';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
   backoffDelay,
@@ -23,6 +22,7 @@ import type {
   WatchNotice,
 } from './robot-protocol';
 import { RobotUnavailable, type RobotEventListener, type RobotRuntime } from './robot-runtime';
+import { workerEntry } from './worker-entry';
 
 /** Where the robot runs: a worker thread (the default), or this thread (tests with a strategy). */
 export type RobotThread =

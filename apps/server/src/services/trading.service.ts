@@ -267,8 +267,8 @@ export class TradingService {
     const stored = await this.trading.platformAccount(userId);
     if (!stored) return null;
     // No robot has the account (or, scaled, its holder did not answer in time), or it is
-    // restarting: the ledger as last booked, with the
-    // margin its open operations hold and no unrealised profit (none is measured here).
+    // restarting: the ledger as last booked, with the margin its open operations hold and no
+    // unrealised profit (none is measured here).
     const open = await this.trading.openOperations(userId);
     const usedMarginCents = open.reduce((sum, trade) => sum + trade.marginCents, 0);
     return tradingAccountOf({
