@@ -51,24 +51,23 @@ const table = (rows: readonly CalibrationRow[]) =>
 describe('calibration on a seed it was not tuned on', () => {
   const report = run();
 
-  it('hits what it claims, within 1 point, in every decile of its forecasts but the lowest', () => {
+  it('hits what it claims, within 1 point, in every decile of its forecasts', () => {
     expect(report.calibrationAll).toHaveLength(10);
     for (const row of report.calibrationAll) {
-      // The lowest decile (claims near 56%, far below any break-even, never traded) measured
-      // 1.1 points under-confident on this seed: its bound is 1.5 points, and said so.
-      const bound = row.decile === 1 ? 0.015 : 0.01;
       expect(Math.abs(row.hit - row.claimed), table(report.calibrationAll)).toBeLessThanOrEqual(
-        bound,
+        0.01,
       );
     }
     expect(report.brierScore).toBeLessThan(report.baseRateBrierScore);
   });
 
-  it('hits, above break-even taken together, within 2 points of what it claims', () => {
+  // Two days of a few thousand correlated forecasts cannot settle each decile above break-even
+  // to a point; the 100-day runs in decision 093 do. Taken together they can.
+  it('hits, above break-even taken together, within 1 point of what it claims', () => {
     const above = pooled(report.calibration);
     expect(above.count).toBeGreaterThan(1000);
     expect(Math.abs(above.hit - above.claimed), table(report.calibration)).toBeLessThanOrEqual(
-      0.02,
+      0.01,
     );
   });
 });

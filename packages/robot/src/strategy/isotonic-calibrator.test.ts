@@ -41,8 +41,43 @@ describe('IsotonicCalibrator', () => {
     });
     for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, 1);
     expect(calibrator.calibrate(0.9)).toBe(1);
-    for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, i % 2 === 0 ? 1 : 0);
+    // A window and a refit later, the fit holds only the new outcomes.
+    for (let i = 0; i < 2_500; i++) calibrator.learn(0.9, i % 2 === 0 ? 1 : 0);
     expect(calibrator.calibrate(0.9)).toBe(0.5);
+  });
+
+  it('holds no more than the later half of what it learned while young', () => {
+    const calibrator = new IsotonicCalibrator({
+      window: 100_000,
+      refitEvery: 500,
+      minimumBlock: 200,
+    });
+    // 4,000 misses from a young regression, then 4,000 hits: the first half is forgotten.
+    for (let i = 0; i < 4_000; i++) calibrator.learn(0.9, 0);
+    for (let i = 0; i < 4_000; i++) calibrator.learn(0.9, 1);
+    expect(calibrator.calibrate(0.9)).toBe(1);
+  });
+
+  it('keeps every step at least its share of the window', () => {
+    const random = createSeededRandom(4);
+    const learn = (options: { minimumShare: number }) => {
+      const calibrator = new IsotonicCalibrator({
+        window: 50_000,
+        refitEvery: 1_000,
+        minimumBlock: 100,
+        ...options,
+      });
+      for (let i = 0; i < 50_000; i++) {
+        const raw = 0.5 + 0.49 * random.next();
+        calibrator.learn(raw, random.next() < raw ? 1 : 0);
+      }
+      const steps = new Set<number>();
+      for (let raw = 0.5; raw < 0.99; raw += 0.001) steps.add(calibrator.calibrate(raw));
+      return steps.size;
+    };
+    // The window holds the later half: 25,000 outcomes, so steps of 10% leave at most 10.
+    expect(learn({ minimumShare: 0.1 })).toBeLessThanOrEqual(10);
+    expect(learn({ minimumShare: 0 })).toBeGreaterThan(20);
   });
 });
 

@@ -7,26 +7,40 @@
  * follows a regression that keeps learning.
  *
  * Raw scores are binned on the logit scale (fine near 0 and 1, where the bar of this geometry
- * lies), and a fitted step holds at least `minimumBlock` outcomes: a step that small cannot be
- * pushed over the bar by a few lucky hits, which is what made the previous calibrator claim more
- * than it hit.
+ * lies). A fitted step holds at least `minimumBlock` outcomes, and at least `minimumShare` of
+ * the outcomes in the window.
+ *
+ * The window is long and the steps are wide on purpose (decision 093, addendum of 2026-11-27):
+ * the robot trades only when a fitted step clears break-even, so it picks the moments when the
+ * fit happens to be high. A fit that moves with the last hours' luck (a trend or two of a few
+ * instruments fills the top steps) is picked at its lucky moments, and then claims more than it
+ * hits; the top step most of all, as it stands apart only while it is lucky. A fit over about a
+ * week of outcomes, in steps of a fiftieth of them, barely moves, so being picked tells little
+ * about its luck. The window is kept as per-bin counts in `chunkCount` chunks, so its memory
+ * does not grow with its length; the oldest chunk leaves whole.
  */
 export interface IsotonicCalibratorOptions {
+  /** Outcomes kept: between 99% and 100% of it once full (chunks leave whole). */
   readonly window: number;
   readonly refitEvery: number;
+  /** Outcomes a fitted step holds at least. */
   readonly minimumBlock: number;
+  /** Share of the window's outcomes a fitted step holds at least, once that is more. */
+  readonly minimumShare: number;
 }
 
 export const defaultIsotonicOptions: IsotonicCalibratorOptions = {
-  window: 60_000,
+  window: 1_000_000,
   refitEvery: 2_000,
   minimumBlock: 1_500,
+  minimumShare: 0.02,
 };
 
 const logitMin = -7;
 const logitMax = 7;
 const binsPerUnit = 20;
 const binCount = (logitMax - logitMin) * binsPerUnit;
+const chunkCount = 100;
 
 function binOf(raw: number): number {
   const p = Math.min(Math.max(raw, 1e-9), 1 - 1e-9);
@@ -37,19 +51,24 @@ function binOf(raw: number): number {
 
 export class IsotonicCalibrator {
   private readonly options: IsotonicCalibratorOptions;
+  private readonly chunkSize: number;
   private readonly counts = new Float64Array(binCount);
   private readonly hits = new Float64Array(binCount);
-  /** Ring buffer of the window: bin * 2 + outcome. */
-  private readonly ring: Int32Array;
+  /**
+   * The window in chunks of `chunkSize` outcomes, oldest first, the last one filling: per bin,
+   * outcomes at [bin] and hits at [binCount + bin]. Allocated as the window fills.
+   */
+  private readonly chunks: Uint32Array[] = [];
+  private filling = 0;
   private size = 0;
-  private next = 0;
+  private learned = 0;
   private sinceFit = 0;
   /** Per bin, the fitted probability; undefined until the first fit. */
   private fitted: Float64Array | undefined;
 
   constructor(options: Partial<IsotonicCalibratorOptions> = {}) {
     this.options = { ...defaultIsotonicOptions, ...options };
-    this.ring = new Int32Array(this.options.window);
+    this.chunkSize = Math.max(1, Math.ceil(this.options.window / chunkCount));
   }
 
   /** Whether a fit exists: before it, `calibrate` has nothing measured to say. */
@@ -66,31 +85,51 @@ export class IsotonicCalibrator {
 
   learn(raw: number, outcome: 0 | 1): void {
     const bin = binOf(raw);
-    if (this.size === this.options.window) {
-      const old = this.ring[this.next] ?? 0;
-      const oldBin = old >> 1;
-      this.counts[oldBin] = (this.counts[oldBin] ?? 0) - 1;
-      this.hits[oldBin] = (this.hits[oldBin] ?? 0) - (old & 1);
-    } else {
-      this.size++;
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (!chunk || this.filling === this.chunkSize) {
+      chunk = this.chunks.length === chunkCount ? this.dropOldest() : new Uint32Array(2 * binCount);
+      this.chunks.push(chunk);
+      this.filling = 0;
     }
-    this.ring[this.next] = bin * 2 + outcome;
-    this.next = (this.next + 1) % this.options.window;
+    chunk[bin] = (chunk[bin] ?? 0) + 1;
+    chunk[binCount + bin] = (chunk[binCount + bin] ?? 0) + outcome;
+    this.filling++;
+    this.size++;
+    this.learned++;
     this.counts[bin] = (this.counts[bin] ?? 0) + 1;
     this.hits[bin] = (this.hits[bin] ?? 0) + outcome;
+    // Young, the regression changes fast: outcomes of its first scores say little about its
+    // scores now, so the window holds no more than the later half of everything learned.
+    while (this.chunks.length > 2 && this.size - this.chunkSize >= this.learned / 2) {
+      this.dropOldest();
+    }
     this.sinceFit++;
     if (this.sinceFit >= this.options.refitEvery && this.size >= 2 * this.options.minimumBlock) {
       this.refit();
     }
   }
 
-  /** Pool-adjacent-violators over the bins, with no step shorter than minimumBlock. */
+  /** Takes the oldest chunk's outcomes out of the window and hands its array back, emptied. */
+  private dropOldest(): Uint32Array {
+    const oldest = this.chunks.shift() ?? new Uint32Array(2 * binCount);
+    for (let bin = 0; bin < binCount; bin++) {
+      const count = oldest[bin] ?? 0;
+      if (count === 0) continue;
+      this.counts[bin] = (this.counts[bin] ?? 0) - count;
+      this.hits[bin] = (this.hits[bin] ?? 0) - (oldest[binCount + bin] ?? 0);
+      this.size -= count;
+    }
+    oldest.fill(0);
+    return oldest;
+  }
+
+  /** Pool-adjacent-violators over the bins, with no step shorter than the larger minimum. */
   private refit(): void {
     this.sinceFit = 0;
     const starts: number[] = [];
     const n: number[] = [];
     const h: number[] = [];
-    const min = this.options.minimumBlock;
+    const min = Math.max(this.options.minimumBlock, this.options.minimumShare * this.size);
     for (let bin = 0; bin < binCount; bin++) {
       const count = this.counts[bin] ?? 0;
       if (count === 0) continue;

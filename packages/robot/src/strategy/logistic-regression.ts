@@ -27,11 +27,13 @@ export class OnlineLogisticRegression {
 
   learn(features: ArrayLike<number>, label: 0 | 1): void {
     const error = label - this.predict(features);
-    // A decaying step: fast at first, then stable (1/sqrt(t) schedule with a floor).
+    // A decaying step: fast at first, then stable (1/sqrt(t) schedule with a floor). The floor
+    // is low so that a score means the same thing for as long as the calibrator's window lasts
+    // (decision 093): a regression that swings with each trend would move its scores under it.
     this.updates++;
     const rate = Math.max(
       this.learningRate / Math.sqrt(1 + this.updates / 1000),
-      this.learningRate / 20,
+      this.learningRate / 100,
     );
     for (let i = 0; i < this.weights.length; i++) {
       const w = this.weights[i] ?? 0;
