@@ -7,6 +7,7 @@ import {
   openCount,
   postSettings,
   robotOf,
+  robotSettingsPayload,
   runMarket,
   storedTrades,
   trader,
@@ -23,17 +24,7 @@ const context = useRobotApp(
   { billingTimers: false },
 );
 
-const settings = (botOn: boolean) => ({
-  bot_on: botOn,
-  risk: 2,
-  categories_enabled: JSON.stringify({
-    forex: true,
-    cripto: true,
-    stocks: true,
-    index: true,
-    commodities: true,
-  }),
-});
+const settings = (botOn: boolean) => robotSettingsPayload({ bot_on: botOn, risk: 2 });
 
 async function refundedTraderWithOpenOperations(language: 'es' | 'pt' = 'es') {
   const { app } = context;

@@ -26,7 +26,14 @@ import {
 } from './helpers/accounts';
 import { customer, pay, simSecret } from './helpers/billing';
 import { linkAccount, paidUser } from './helpers/linking';
-import { openCount, postSettings, runMarket, storedTrades, useRobotApp } from './helpers/trading';
+import {
+  openCount,
+  postSettings,
+  robotSettingsPayload,
+  runMarket,
+  storedTrades,
+  useRobotApp,
+} from './helpers/trading';
 
 const publicUrl = 'https://app.tradebot.example';
 const chromeOnWindows =
@@ -405,17 +412,7 @@ describe('deleting a trading account', () => {
   it('stops the robot, closes the open operations first, then erases the credentials and history', async () => {
     const { headers, userId } = await paidUser(context.app, 'trader@example.com');
     expect((await linkAccount(context.app, headers)).statusCode).toBe(201);
-    await postSettings(context.app, headers, {
-      bot_on: true,
-      risk: 1,
-      categories_enabled: JSON.stringify({
-        forex: true,
-        cripto: true,
-        stocks: true,
-        index: true,
-        commodities: true,
-      }),
-    });
+    await postSettings(context.app, headers, robotSettingsPayload({ bot_on: true }));
     expect(await runMarket(context, async () => (await openCount(context.app, userId)) >= 2)).toBe(
       true,
     );
