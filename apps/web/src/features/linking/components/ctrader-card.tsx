@@ -37,35 +37,37 @@ export function CTraderCard() {
     <Card title={t('ctrader.title')} titleId="ctrader-title">
       <p>{t('ctrader.description')}</p>
       <p className={styles.note}>{t('ctrader.realMoney')}</p>
-      {(statusQuery.isPending || statusQuery.isRefetching) && !status && (
-        <Skeleton height="2.5rem" />
-      )}
-      {loadFailed && !statusQuery.isRefetching && (
-        <Notice
-          tone="error"
-          action={
-            <Button color="secondary" size="sm" onClick={() => void statusQuery.refetch()}>
-              {t('ctrader.retry')}
-            </Button>
-          }
-        >
-          {t('ctrader.loadFailed')}
-        </Notice>
-      )}
-      {status && !status.configured && <Notice>{t('ctrader.notConfigured')}</Notice>}
-      {status?.configured && (
-        <p className={styles.note}>{t(`ctrader.environment.${status.environment}`)}</p>
-      )}
-      {failure && <Notice tone="error">{failure}</Notice>}
-      {status && (
-        <Button
-          label={t('ctrader.connect')}
-          loading={leaving}
-          disabled={!status.configured}
-          onClick={() => void connect()}
-          block
-        />
-      )}
+      <div className={styles.stack}>
+        {(statusQuery.isPending || statusQuery.isRefetching) && !status && (
+          <Skeleton height="2.5rem" />
+        )}
+        {loadFailed && !statusQuery.isRefetching && (
+          <Notice
+            tone="error"
+            action={
+              <Button color="secondary" size="sm" onClick={() => void statusQuery.refetch()}>
+                {t('ctrader.retry')}
+              </Button>
+            }
+          >
+            {t('ctrader.loadFailed')}
+          </Notice>
+        )}
+        {status && !status.configured && <Notice>{t('ctrader.notConfigured')}</Notice>}
+        {status?.configured && (
+          <p className={styles.note}>{t(`ctrader.environment.${status.environment}`)}</p>
+        )}
+        {failure && <Notice tone="error">{failure}</Notice>}
+        {status && (
+          <Button
+            label={t('ctrader.connect')}
+            loading={leaving}
+            disabled={!status.configured}
+            onClick={() => void connect()}
+            block
+          />
+        )}
+      </div>
     </Card>
   );
 }
