@@ -272,6 +272,43 @@ describe('public pages hydrate', () => {
   });
 });
 
+describe('a prerendered form before the app runs', () => {
+  const state = usePage({ viewport: { width: 360, height: 740 } });
+
+  it('takes no choice React would undo, then keeps the one made after hydration', async () => {
+    const { page } = state;
+    // The page's scripts are held: what shows is the prerendered HTML alone.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/searching-broker', { waitUntil: 'domcontentloaded' });
+    const country = page.getByLabel(catalogueText('es', 'broker', 'country.label'));
+    const next = page.getByRole('button', { name: catalogueText('es', 'broker', 'next') });
+    await country.waitFor();
+    // A choice made now would be reset by hydration (React sets the value it renders), and the
+    // step would then say nothing was chosen: the select and the button wait.
+    expect(await country.isDisabled()).toBe(true);
+    expect(await next.isDisabled()).toBe(true);
+    release();
+    await appStarted(page);
+    await page.unroute('**/assets/**/*.js');
+    // Choosing waits until the select takes input (the render right after hydration).
+    await country.selectOption('AR');
+    await next.click();
+    await page.waitForURL('**/searching-broker/2');
+    // The step's boxes wait for the app the same way; here it runs, so they take a tick.
+    await page.getByLabel(catalogueText('es', 'broker', 'markets.names.stocks')).check();
+    expect(
+      await page.getByLabel(catalogueText('es', 'broker', 'markets.names.stocks')).isChecked(),
+    ).toBe(true);
+  });
+});
+
 describe('a language has its own address, and the stored choice still applies', () => {
   const state = usePage();
 

@@ -1,4 +1,5 @@
 import { useId, type ReactNode, type Ref } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
 import { ErrorText, type ShownError } from './form-field';
 import styles from './form-field.module.css';
 
@@ -20,6 +21,9 @@ export function CheckboxField({
 }) {
   const id = useId();
   const errorId = `${id}-error`;
+  // A tick on a prerendered page before it hydrates would be undone when React takes the box
+  // over: until then it takes none (decision 053).
+  const hydrated = useHydrated();
   return (
     <div className={`${styles.field} ${styles.checkbox}`} data-invalid={error ? true : undefined}>
       <input
@@ -28,6 +32,7 @@ export function CheckboxField({
         name={name}
         type="checkbox"
         checked={checked}
+        disabled={!hydrated}
         onChange={(event) => {
           onChange(event.target.checked);
         }}

@@ -178,10 +178,14 @@ export function SelectField<Value extends string = string>({
   ...select
 }: SelectFieldProps<Value>) {
   const ids = useFieldIds(hint, error);
+  // A choice made on a prerendered page before it hydrates would be undone when React takes the
+  // select over (it sets the value it renders): until then the select takes none (decision 053).
+  const hydrated = useHydrated();
   return (
     <FieldFrame ids={ids} label={label} hint={hint} error={error}>
       <select
         {...select}
+        disabled={select.disabled === true || !hydrated}
         id={ids.id}
         name={name}
         className={styles.input}

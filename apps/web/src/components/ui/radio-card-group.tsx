@@ -1,5 +1,6 @@
 import { RadioGroup } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
 import styles from './radio-card-group.module.css';
 
 export interface RadioCardOption<Value extends string> {
@@ -27,13 +28,16 @@ export function RadioCardGroup<Value extends string>({
   disabled = false,
   busy = false,
 }: RadioCardGroupProps<Value>) {
+  // Until a prerendered page hydrates its radios have no handler: they say so by being disabled
+  // rather than ignoring a click (decision 053).
+  const hydrated = useHydrated();
   return (
     <RadioGroup.Root
       className={styles.root}
       aria-label={label}
       aria-busy={busy || undefined}
       value={value}
-      disabled={disabled}
+      disabled={disabled || !hydrated}
       onValueChange={(next) => {
         const option = options.find((candidate) => candidate.value === next);
         if (option) onValueChange(option.value);
