@@ -44,6 +44,11 @@ export interface PaperTradingOptions {
    */
   readonly warmUp?: boolean | WarmUpChoice;
   readonly regimes?: RegimeOptions;
+  /**
+   * Keep what the calibration table's standard errors need (`SignalModelOptions`): a simulation
+   * that ends does; a server that runs for months keeps the table without them.
+   */
+  readonly calibrationErrors?: boolean;
   readonly publishDenials?: boolean;
   /** Accounts evaluated before the orders found so far are persisted and sent (the engine's 256). */
   readonly fanOutBatch?: number;
@@ -101,7 +106,8 @@ export async function startPaperTrading(options: PaperTradingOptions): Promise<P
   let model: SignalModel | undefined;
   let strategy: Strategy;
   if (options.strategy) strategy = options.strategy;
-  else strategy = model = new SignalModel();
+  else
+    strategy = model = new SignalModel({ calibrationErrors: options.calibrationErrors === true });
   const now = options.clock.now();
   let initialQuotes = options.initialQuotes;
   let warmUp: WarmUpResult | undefined;

@@ -96,6 +96,7 @@ export async function runSimulation(
     settings,
     events: new CountingEventSink(),
     tickIntervalMs: resolved.tickIntervalMs,
+    calibrationErrors: true,
     catalogue,
     broker,
     publishDenials: false,

@@ -73,7 +73,7 @@ function calibrationLines(rows: readonly CalibrationRow[]): string[] {
   if (rows.length === 0) return ['  none'];
   return rows.map(
     (row) =>
-      `  ${String(row.decile).padStart(2)}: claimed ${pct(row.claimed)} -> hit ${pct(row.hit)} (${(100 * (row.hit - row.claimed)).toFixed(2)} points), ${String(row.count)} forecasts`,
+      `  ${String(row.decile).padStart(2)}: claimed ${pct(row.claimed)} -> hit ${pct(row.hit)} (${(100 * (row.hit - row.claimed)).toFixed(2)}${row.standardError === undefined ? '' : ` ± ${(100 * row.standardError).toFixed(2)}`} points), ${String(row.count)} forecasts`,
   );
 }
 
@@ -101,7 +101,7 @@ export function formatSummary(s: SimulationSummary, result: SimulationResult): s
     `  Brier skill against the base rate: ${pct(1 - m.brierScore / m.baseRateBrierScore)} (above 0: better than always forecasting the base rate)`,
     'Calibration, every forecast (decile: claimed -> hit, count):',
     ...calibrationLines(m.calibrationAll),
-    'Calibration, forecasts at or above break-even (decile: claimed -> hit, count):',
+    "Calibration, forecasts at or above break-even (decile: claimed -> hit, count; ± one standard error, an instrument's day counted as one cluster):",
     ...calibrationLines(m.calibration),
     'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
   ].join('\n');

@@ -13,6 +13,12 @@ export interface CalibrationRow {
   /** Share of the row's forecasts that hit. */
   readonly hit: number;
   readonly count: number;
+  /**
+   * The standard error of `hit - claimed`, with the forecasts of one instrument on one day
+   * counted as one cluster (a cluster-robust variance): they hit or miss together, as one trend
+   * decides them all. Only where the forecasts were recorded with their cluster.
+   */
+  readonly standardError?: number;
 }
 
 export interface ForecastReport {
@@ -41,20 +47,35 @@ export interface ForecastReport {
 /** Forecast probabilities are kept in bins of 0.001: enough for deciles, bounded in memory. */
 const histogramBins = 1000;
 
-/** Groups a histogram of forecasts into (about) ten rows of equal count, smallest first. */
+/** Per cluster, per histogram bin: forecasts, and the sum of (outcome - probability). */
+export type ClusterResiduals = ReadonlyMap<string, ReadonlyMap<number, Residual>>;
+
+interface Residual {
+  count: number;
+  sum: number;
+}
+
+/**
+ * Groups a histogram of forecasts into (about) ten rows of equal count, smallest first; with
+ * `clusters`, each row gets the cluster-robust standard error of its gap.
+ */
 export function calibrationRows(
   counts: Float64Array,
   hits: Float64Array,
   probabilitySums: Float64Array,
+  clusters?: ClusterResiduals,
 ): CalibrationRow[] {
   const total = counts.reduce((sum, count) => sum + count, 0);
   const rows: CalibrationRow[] = [];
   if (total === 0) return rows;
+  /** The row each bin falls in. */
+  const rowOfBin = new Int32Array(counts.length);
   let n = 0;
   let h = 0;
   let p = 0;
   let cumulative = 0;
   for (let i = 0; i < counts.length; i++) {
+    rowOfBin[i] = rows.length;
     const count = counts[i] ?? 0;
     if (count === 0) continue;
     n += count;
@@ -68,7 +89,46 @@ export function calibrationRows(
       p = 0;
     }
   }
-  return rows;
+  if (!clusters || clusters.size === 0) return rows;
+  return withStandardErrors(rows, rowOfBin, clusters);
+}
+
+/**
+ * Var(hit - claimed) = G / (G - 1) x sum over clusters of (r_c - gap x n_c)^2 / N^2, where a
+ * cluster has n_c forecasts in the row, r_c the sum of their (outcome - probability), and G
+ * clusters fall in the row.
+ */
+function withStandardErrors(
+  rows: readonly CalibrationRow[],
+  rowOfBin: Int32Array,
+  clusters: ClusterResiduals,
+): CalibrationRow[] {
+  const squares = new Float64Array(rows.length);
+  const groups = new Float64Array(rows.length);
+  const n = new Float64Array(rows.length);
+  const r = new Float64Array(rows.length);
+  for (const bins of clusters.values()) {
+    n.fill(0);
+    r.fill(0);
+    for (const [bin, residual] of bins) {
+      const row = rowOfBin[bin] ?? 0;
+      n[row] = (n[row] ?? 0) + residual.count;
+      r[row] = (r[row] ?? 0) + residual.sum;
+    }
+    rows.forEach((row, index) => {
+      const count = n[index] ?? 0;
+      if (count === 0) return;
+      squares[index] =
+        (squares[index] ?? 0) + ((r[index] ?? 0) - (row.hit - row.claimed) * count) ** 2;
+      groups[index] = (groups[index] ?? 0) + 1;
+    });
+  }
+  return rows.map((row, index) => {
+    const g = groups[index] ?? 0;
+    if (g < 2) return row;
+    const variance = (g / (g - 1)) * ((squares[index] ?? 0) / row.count ** 2);
+    return { ...row, standardError: Math.sqrt(variance) };
+  });
 }
 
 export class ForecastMetrics {
@@ -87,10 +147,14 @@ export class ForecastMetrics {
   private readonly allCounts = new Float64Array(histogramBins);
   private readonly allHits = new Float64Array(histogramBins);
   private readonly allProbabilities = new Float64Array(histogramBins);
+  /** Forecasts at or above break-even by cluster, when recorded with one. */
+  private readonly aboveClusters = new Map<string, Map<number, Residual>>();
 
   /**
    * @param baseRateBefore the share of positive outcomes seen before this forecast was made
    * @param breakEven the break-even rate of the forecast's geometry (1: never above it)
+   * @param cluster what ties this forecast's outcome to others' (an instrument's day); kept
+   *   for forecasts at or above break-even, for the standard errors of their calibration
    */
   record(
     probability: number,
@@ -98,6 +162,7 @@ export class ForecastMetrics {
     confident: boolean,
     baseRateBefore: number,
     breakEven = 1,
+    cluster?: string,
   ): void {
     this.forecasts++;
     if ((probability >= 0.5 ? 1 : 0) === outcome) this.correct++;
@@ -118,6 +183,8 @@ export class ForecastMetrics {
       this.aboveCounts[bin] = (this.aboveCounts[bin] ?? 0) + 1;
       this.aboveHits[bin] = (this.aboveHits[bin] ?? 0) + outcome;
       this.aboveProbabilities[bin] = (this.aboveProbabilities[bin] ?? 0) + probability;
+      if (cluster !== undefined)
+        addResidual(this.aboveClusters, cluster, bin, 1, outcome - probability);
     }
   }
 
@@ -140,6 +207,11 @@ export class ForecastMetrics {
       this.allHits[i] = (this.allHits[i] ?? 0) + (other.allHits[i] ?? 0);
       this.allProbabilities[i] = (this.allProbabilities[i] ?? 0) + (other.allProbabilities[i] ?? 0);
     }
+    for (const [cluster, bins] of other.aboveClusters) {
+      for (const [bin, residual] of bins) {
+        addResidual(this.aboveClusters, cluster, bin, residual.count, residual.sum);
+      }
+    }
   }
 
   report(): ForecastReport {
@@ -157,8 +229,32 @@ export class ForecastMetrics {
       confidentForecasts: this.confident,
       confidentHitRate: ratio(this.confidentHits, this.confident),
       confidentMeanProbability: ratio(this.confidentProbabilitySum, this.confident),
-      calibration: calibrationRows(this.aboveCounts, this.aboveHits, this.aboveProbabilities),
+      calibration: calibrationRows(
+        this.aboveCounts,
+        this.aboveHits,
+        this.aboveProbabilities,
+        this.aboveClusters,
+      ),
       calibrationAll: calibrationRows(this.allCounts, this.allHits, this.allProbabilities),
     };
   }
+}
+
+function addResidual(
+  clusters: Map<string, Map<number, Residual>>,
+  cluster: string,
+  bin: number,
+  count: number,
+  sum: number,
+): void {
+  let bins = clusters.get(cluster);
+  if (!bins) {
+    bins = new Map();
+    clusters.set(cluster, bins);
+  }
+  const residual = bins.get(bin);
+  if (residual) {
+    residual.count += count;
+    residual.sum += sum;
+  } else bins.set(bin, { count, sum });
 }

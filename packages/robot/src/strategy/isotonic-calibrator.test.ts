@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from '../random/random-source';
 import { IsotonicCalibrator } from './isotonic-calibrator';
-import { calibrationRows } from './forecast-metrics';
+import { calibrationRows, ForecastMetrics } from './forecast-metrics';
 
 describe('IsotonicCalibrator', () => {
   it('says nothing measured before its first fit', () => {
@@ -97,5 +97,31 @@ describe('calibrationRows', () => {
     expect(rows[9]?.claimed).toBeCloseTo(0.995, 6);
     expect(rows[0]?.hit).toBeCloseTo(0.95, 6);
     expect(calibrationRows(new Float64Array(10), hits, sums)).toEqual([]);
+  });
+
+  it('gives each row the standard error of its gap with an instrument-day as one cluster', () => {
+    // 200 forecasts of 90% in four clusters of 50 that hit 50, 50, 40 and 40 times: 90% hit,
+    // no gap, but the clusters disagree. Counted one by one the error would be
+    // sqrt(0.9 x 0.1 / 200) = 2.1 points; by cluster, sqrt(4/3 x 4 x 5^2) / 200 = 5.8.
+    const learn = (metrics: ForecastMetrics, cluster: string, hits: number) => {
+      for (let i = 0; i < 50; i++) metrics.record(0.9, i < hits ? 1 : 0, true, 0.7, 0.85, cluster);
+    };
+    const first = new ForecastMetrics();
+    learn(first, 'EURUSD 1', 50);
+    learn(first, 'EURUSD 2', 40);
+    const second = new ForecastMetrics();
+    learn(second, 'GBPUSD 1', 50);
+    learn(second, 'GBPUSD 2', 40);
+    first.merge(second);
+    const [row, ...others] = first.report().calibration;
+    expect(others).toEqual([]);
+    expect(row?.count).toBe(200);
+    expect(row?.hit).toBeCloseTo(0.9, 9);
+    expect(row?.standardError).toBeCloseTo(Math.sqrt((4 / 3) * 4 * 25) / 200, 9);
+
+    // Without clusters there is no error to give, rather than a binomial one that claims more.
+    const plain = new ForecastMetrics();
+    for (let i = 0; i < 200; i++) plain.record(0.9, i % 10 === 0 ? 0 : 1, true, 0.7, 0.85);
+    expect(plain.report().calibration[0]?.standardError).toBeUndefined();
   });
 });

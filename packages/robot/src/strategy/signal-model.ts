@@ -29,6 +29,12 @@ export interface SignalModelOptions {
   readonly learningRate: number;
   readonly calibration: Partial<IsotonicCalibratorOptions>;
   /**
+   * Record, for each forecast at or above break-even, its instrument and day, so that the
+   * calibration table gives each decile a cluster-robust standard error. Their memory grows with
+   * instrument-days, so only a run that ends (a simulation) asks for them.
+   */
+  readonly calibrationErrors: boolean;
+  /**
    * A broker's trading costs besides the spread (its commission, both sides), per unit of the
    * instrument in price units, at this tick; undefined when they cannot be worked out, and then
    * the model signals nothing for that instrument. Absent: no such costs (the built-in platform).
@@ -45,9 +51,11 @@ export const defaultSignalModelOptions: SignalModelOptions = {
   maxPendingPerInstrument: 400,
   learningRate: 0.02,
   calibration: {},
+  calibrationErrors: false,
 };
 
 const emaSpans = [5, 20, 60] as const;
+const dayMs = 86_400_000;
 const varianceSpan = 60;
 const featureCount = 8;
 const reopeningGapMs = 15 * 60_000;
@@ -303,6 +311,9 @@ export class SignalModel implements Strategy {
           forecast.confident,
           forecast.baseRateBefore,
           forecast.breakEven,
+          this.options.calibrationErrors && forecast.probability >= forecast.breakEven
+            ? `${tick.symbol} ${String(Math.floor(tick.time / dayMs))}`
+            : undefined,
         );
       }
       model.regression.learn(forecast.features, outcome);
