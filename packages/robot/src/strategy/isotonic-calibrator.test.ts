@@ -10,7 +10,7 @@ describe('IsotonicCalibrator', () => {
     expect(calibrator.calibrate(0.93)).toBe(0.93);
   });
 
-  it('maps an overconfident score to the hit rate measured for it, never decreasing', () => {
+  it('maps an overconfident score to the hit rate measured for it, never decreasing below its top share', () => {
     const random = createSeededRandom(3);
     const calibrator = new IsotonicCalibrator({
       window: 40_000,
@@ -23,14 +23,116 @@ describe('IsotonicCalibrator', () => {
       calibrator.learn(raw, random.next() < 0.8 * raw ? 1 : 0);
     }
     expect(calibrator.ready).toBe(true);
-    for (const raw of [0.6, 0.75, 0.9]) {
+    for (const raw of [0.6, 0.75, 0.9, 0.97]) {
       expect(Math.abs(calibrator.calibrate(raw) - 0.8 * raw)).toBeLessThan(0.04);
     }
+    // The top tenth of the window (raw scores from about 0.94) is the smooth curve.
     let previous = 0;
-    for (let raw = 0.5; raw < 0.99; raw += 0.005) {
+    for (let raw = 0.5; raw < 0.93; raw += 0.005) {
       expect(calibrator.calibrate(raw)).toBeGreaterThanOrEqual(previous);
       previous = calibrator.calibrate(raw);
     }
+  });
+
+  it('gives the top share of raw scores a claim that follows their hit rate, not one step', () => {
+    const random = createSeededRandom(5);
+    // A truth that rises steeply among the highest raw scores, as the robot's does.
+    const truth = (raw: number) => 0.6 + 0.35 * ((raw - 0.5) / 0.49) ** 4;
+    const learn = (topShare: number, minimumShare: number) => {
+      const calibrator = new IsotonicCalibrator({
+        window: 200_000,
+        refitEvery: 2_000,
+        minimumBlock: 500,
+        minimumShare,
+        topShare,
+        averaging: 1,
+      });
+      for (let i = 0; i < 400_000; i++) {
+        const raw = 0.5 + 0.49 * random.next();
+        calibrator.learn(raw, random.next() < truth(raw) ? 1 : 0);
+      }
+      return calibrator;
+    };
+    const smooth = learn(0.2, 0.05);
+    const steps = learn(0, 0.2);
+    for (const raw of [0.92, 0.95, 0.98]) {
+      expect(Math.abs(smooth.calibrate(raw) - truth(raw))).toBeLessThan(0.01);
+    }
+    // Steps of a fifth of the window (the top one from about 0.9) give 0.92 and 0.98 one
+    // claim, several points off.
+    expect(steps.calibrate(0.92)).toBe(steps.calibrate(0.98));
+    expect(Math.abs(steps.calibrate(0.98) - truth(0.98))).toBeGreaterThan(0.03);
+  });
+
+  it('lets the claim fall at the far top when the hit rate does', () => {
+    const random = createSeededRandom(6);
+    const truth = (raw: number) => (raw < 0.95 ? 0.9 * raw : 0.855 - 3 * (raw - 0.95));
+    const calibrator = new IsotonicCalibrator({
+      window: 200_000,
+      refitEvery: 2_000,
+      minimumBlock: 500,
+      topShare: 0.2,
+      averaging: 1,
+    });
+    for (let i = 0; i < 200_000; i++) {
+      const raw = 0.5 + 0.49 * random.next();
+      calibrator.learn(raw, random.next() < truth(raw) ? 1 : 0);
+    }
+    expect(calibrator.calibrate(0.985)).toBeLessThan(calibrator.calibrate(0.95) - 0.03);
+    expect(Math.abs(calibrator.calibrate(0.985) - truth(0.985))).toBeLessThan(0.02);
+  });
+
+  it('keeps to steps while the top share holds fewer outcomes than three steps of a full window', () => {
+    const random = createSeededRandom(7);
+    // The default window (1,000,000) needs 60,000 outcomes in its top tenth before a curve.
+    const calibrator = new IsotonicCalibrator();
+    for (let i = 0; i < 400_000; i++) {
+      const raw = 0.5 + 0.49 * random.next();
+      calibrator.learn(raw, random.next() < raw ** 3 ? 1 : 0);
+    }
+    let previous = 0;
+    const claims = new Set<number>();
+    for (let raw = 0.5; raw < 0.99; raw += 0.001) {
+      expect(calibrator.calibrate(raw)).toBeGreaterThanOrEqual(previous);
+      previous = calibrator.calibrate(raw);
+      claims.add(previous);
+    }
+    // 200,000 outcomes in the window, steps of at least 4,000: at most 50 claims.
+    expect(claims.size).toBeLessThanOrEqual(50);
+  });
+
+  it('reads the curve no further out than the scores with enough outcomes above them', () => {
+    const random = createSeededRandom(8);
+    const calibrator = new IsotonicCalibrator({
+      window: 200_000,
+      refitEvery: 2_000,
+      minimumBlock: 1_500,
+      topShare: 0.2,
+      averaging: 1,
+    });
+    for (let i = 0; i < 200_000; i++) {
+      // A few far-out scores that all hit: 40 among 200,000.
+      const far = i % 5_000 === 0;
+      const raw = far ? 0.997 : 0.5 + 0.47 * random.next();
+      calibrator.learn(raw, far || random.next() < (raw > 0.85 ? 0.9 : 0.7) ? 1 : 0);
+    }
+    expect(Math.abs(calibrator.calibrate(0.96) - 0.9)).toBeLessThan(0.01);
+    expect(Math.abs(calibrator.calibrate(0.997) - calibrator.calibrate(0.96))).toBeLessThan(0.01);
+  });
+
+  it('moves its claim by a share of what one window says, not all of it', () => {
+    const calibrator = new IsotonicCalibrator({
+      window: 2_000,
+      refitEvery: 500,
+      minimumBlock: 200,
+      averaging: 0.1,
+    });
+    for (let i = 0; i < 100_000; i++) calibrator.learn(0.9, i % 2 === 0 ? 1 : 0);
+    expect(calibrator.calibrate(0.9)).toBeCloseTo(0.5, 6);
+    // A lucky window (every forecast hits), refitted four times: 1 - 0.9^4 of the way to 1.
+    for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, 1);
+    expect(calibrator.calibrate(0.9)).toBeGreaterThan(0.5);
+    expect(calibrator.calibrate(0.9)).toBeLessThan(0.5 + 0.5 * (1 - 0.9 ** 4) + 1e-9);
   });
 
   it('forgets outcomes older than its window', () => {
@@ -38,6 +140,7 @@ describe('IsotonicCalibrator', () => {
       window: 2_000,
       refitEvery: 500,
       minimumBlock: 200,
+      averaging: 1,
     });
     for (let i = 0; i < 2_000; i++) calibrator.learn(0.9, 1);
     expect(calibrator.calibrate(0.9)).toBe(1);
@@ -51,6 +154,7 @@ describe('IsotonicCalibrator', () => {
       window: 100_000,
       refitEvery: 500,
       minimumBlock: 200,
+      averaging: 1,
     });
     // 4,000 misses from a young regression, then 4,000 hits: the first half is forgotten.
     for (let i = 0; i < 4_000; i++) calibrator.learn(0.9, 0);
@@ -65,6 +169,8 @@ describe('IsotonicCalibrator', () => {
         window: 50_000,
         refitEvery: 1_000,
         minimumBlock: 100,
+        topShare: 0,
+        averaging: 1,
         ...options,
       });
       for (let i = 0; i < 50_000; i++) {
@@ -75,8 +181,9 @@ describe('IsotonicCalibrator', () => {
       for (let raw = 0.5; raw < 0.99; raw += 0.001) steps.add(calibrator.calibrate(raw));
       return steps.size;
     };
-    // The window holds the later half: 25,000 outcomes, so steps of 10% leave at most 10.
-    expect(learn({ minimumShare: 0.1 })).toBeLessThanOrEqual(10);
+    // The window holds the later half: 25,000 outcomes, so steps of 10% leave at most 10 (and
+    // the top bin, with no share to cover, its own rate).
+    expect(learn({ minimumShare: 0.1 })).toBeLessThanOrEqual(11);
     expect(learn({ minimumShare: 0 })).toBeGreaterThan(20);
   });
 });
