@@ -217,8 +217,8 @@ function topRegionStart(counts: Float64Array, share: number): number {
  * Over the bins from `top`, a logistic regression of the hit rate on the bin's centre logit and
  * its square, weighted by outcomes (Newton's method, halving a step that does not improve the
  * likelihood), written into `out[top, binCount)`. Bins beyond the highest with `support`
- * outcomes at or above it take the curve's value there. Fewer than three bins with outcomes, or a fit that
- * does not settle, give the region's pooled rate instead.
+ * outcomes at or above it take the curve's value there. Fewer than three bins with outcomes, or
+ * a system that cannot be solved, give the region's pooled rate instead.
  */
 function fitTopCurve(
   counts: Float64Array,
@@ -299,7 +299,7 @@ function logisticQuadratic(
   let beta: [number, number, number] = [Math.log(pooled / (1 - pooled)), 0, 0];
   let current = logLikelihood(beta);
   for (let iteration = 0; iteration < 50; iteration++) {
-    // Gradient g and Hessian H of the log-likelihood (H negative definite).
+    // The log-likelihood's gradient g and its information matrix h (minus its Hessian).
     const g = [0, 0, 0];
     const h = [
       [0, 0, 0],
