@@ -3,6 +3,20 @@ import { createSeededRandom } from '../random/random-source';
 import { IsotonicCalibrator } from './isotonic-calibrator';
 import { calibrationRows, ForecastMetrics } from './forecast-metrics';
 
+/** Feeds `count` raw scores uniform over [0.5, 0.99), each hitting with probability truth(raw). */
+function learnUniform(
+  calibrator: IsotonicCalibrator,
+  count: number,
+  seed: number,
+  truth: (raw: number) => number,
+): void {
+  const random = createSeededRandom(seed);
+  for (let i = 0; i < count; i++) {
+    const raw = 0.5 + 0.49 * random.next();
+    calibrator.learn(raw, random.next() < truth(raw) ? 1 : 0);
+  }
+}
+
 describe('IsotonicCalibrator', () => {
   it('says nothing measured before its first fit', () => {
     const calibrator = new IsotonicCalibrator();
@@ -11,22 +25,19 @@ describe('IsotonicCalibrator', () => {
   });
 
   it('maps an overconfident score to the hit rate measured for it, never decreasing below its top share', () => {
-    const random = createSeededRandom(3);
     const calibrator = new IsotonicCalibrator({
       window: 40_000,
       refitEvery: 1_000,
       minimumBlock: 500,
     });
     // Raw scores claim p, the truth is 0.8 p: an overconfident model.
-    for (let i = 0; i < 40_000; i++) {
-      const raw = 0.5 + 0.49 * random.next();
-      calibrator.learn(raw, random.next() < 0.8 * raw ? 1 : 0);
-    }
+    learnUniform(calibrator, 40_000, 3, (raw) => 0.8 * raw);
     expect(calibrator.ready).toBe(true);
     for (const raw of [0.6, 0.75, 0.9, 0.97]) {
       expect(Math.abs(calibrator.calibrate(raw) - 0.8 * raw)).toBeLessThan(0.04);
     }
-    // The top tenth of the window (raw scores from about 0.94) is the smooth curve.
+    // The top tenth (raw scores from about 0.94) gets the curve once it holds enough outcomes
+    // (here it does not); below it the map is always monotone.
     let previous = 0;
     for (let raw = 0.5; raw < 0.93; raw += 0.005) {
       expect(calibrator.calibrate(raw)).toBeGreaterThanOrEqual(previous);
@@ -35,10 +46,9 @@ describe('IsotonicCalibrator', () => {
   });
 
   it('gives the top share of raw scores a claim that follows their hit rate, not one step', () => {
-    const random = createSeededRandom(5);
     // A truth that rises steeply among the highest raw scores, as the robot's does.
     const truth = (raw: number) => 0.6 + 0.35 * ((raw - 0.5) / 0.49) ** 4;
-    const learn = (topShare: number, minimumShare: number) => {
+    const learn = (topShare: number, minimumShare: number, seed: number) => {
       const calibrator = new IsotonicCalibrator({
         window: 200_000,
         refitEvery: 2_000,
@@ -47,14 +57,11 @@ describe('IsotonicCalibrator', () => {
         topShare,
         averaging: 1,
       });
-      for (let i = 0; i < 400_000; i++) {
-        const raw = 0.5 + 0.49 * random.next();
-        calibrator.learn(raw, random.next() < truth(raw) ? 1 : 0);
-      }
+      learnUniform(calibrator, 400_000, seed, truth);
       return calibrator;
     };
-    const smooth = learn(0.2, 0.05);
-    const steps = learn(0, 0.2);
+    const smooth = learn(0.2, 0.05, 5);
+    const steps = learn(0, 0.2, 55);
     for (const raw of [0.92, 0.95, 0.98]) {
       expect(Math.abs(smooth.calibrate(raw) - truth(raw))).toBeLessThan(0.01);
     }
@@ -65,7 +72,6 @@ describe('IsotonicCalibrator', () => {
   });
 
   it('lets the claim fall at the far top when the hit rate does', () => {
-    const random = createSeededRandom(6);
     const truth = (raw: number) => (raw < 0.95 ? 0.9 * raw : 0.855 - 3 * (raw - 0.95));
     const calibrator = new IsotonicCalibrator({
       window: 200_000,
@@ -74,22 +80,15 @@ describe('IsotonicCalibrator', () => {
       topShare: 0.2,
       averaging: 1,
     });
-    for (let i = 0; i < 200_000; i++) {
-      const raw = 0.5 + 0.49 * random.next();
-      calibrator.learn(raw, random.next() < truth(raw) ? 1 : 0);
-    }
+    learnUniform(calibrator, 200_000, 6, truth);
     expect(calibrator.calibrate(0.985)).toBeLessThan(calibrator.calibrate(0.95) - 0.03);
     expect(Math.abs(calibrator.calibrate(0.985) - truth(0.985))).toBeLessThan(0.02);
   });
 
   it('keeps to steps while the top share holds fewer outcomes than three steps of a full window', () => {
-    const random = createSeededRandom(7);
     // The default window (1,000,000) needs 60,000 outcomes in its top tenth before a curve.
     const calibrator = new IsotonicCalibrator();
-    for (let i = 0; i < 400_000; i++) {
-      const raw = 0.5 + 0.49 * random.next();
-      calibrator.learn(raw, random.next() < raw ** 3 ? 1 : 0);
-    }
+    learnUniform(calibrator, 400_000, 7, (raw) => raw ** 3);
     let previous = 0;
     const claims = new Set<number>();
     for (let raw = 0.5; raw < 0.99; raw += 0.001) {
@@ -163,8 +162,7 @@ describe('IsotonicCalibrator', () => {
   });
 
   it('keeps every step at least its share of the window', () => {
-    const random = createSeededRandom(4);
-    const learn = (options: { minimumShare: number }) => {
+    const learn = (options: { minimumShare: number }, seed: number) => {
       const calibrator = new IsotonicCalibrator({
         window: 50_000,
         refitEvery: 1_000,
@@ -173,18 +171,15 @@ describe('IsotonicCalibrator', () => {
         averaging: 1,
         ...options,
       });
-      for (let i = 0; i < 50_000; i++) {
-        const raw = 0.5 + 0.49 * random.next();
-        calibrator.learn(raw, random.next() < raw ? 1 : 0);
-      }
+      learnUniform(calibrator, 50_000, seed, (raw) => raw);
       const steps = new Set<number>();
       for (let raw = 0.5; raw < 0.99; raw += 0.001) steps.add(calibrator.calibrate(raw));
       return steps.size;
     };
     // The window holds the later half: 25,000 outcomes, so steps of 10% leave at most 10 (and
     // the top bin, with no share to cover, its own rate).
-    expect(learn({ minimumShare: 0.1 })).toBeLessThanOrEqual(11);
-    expect(learn({ minimumShare: 0 })).toBeGreaterThan(20);
+    expect(learn({ minimumShare: 0.1 }, 4)).toBeLessThanOrEqual(11);
+    expect(learn({ minimumShare: 0 }, 44)).toBeGreaterThan(20);
   });
 });
 

@@ -152,10 +152,9 @@ export class IsotonicCalibrator {
     const minimum = Math.max(minimumBlock, minimumShare * this.size);
     // A curve of three parameters needs the outcomes of three steps of a full window: a young
     // calibrator (a small window, a regression still moving) keeps to steps.
-    let top = topRegionStart(this.counts, topShare * this.size);
-    if (this.size - this.below(top) < 3 * Math.max(minimumBlock, minimumShare * window)) {
-      top = binCount;
-    }
+    const region = topRegion(this.counts, topShare * this.size);
+    const top =
+      region.outcomes < 3 * Math.max(minimumBlock, minimumShare * window) ? binCount : region.start;
     const latest = this.latest;
     this.fitIsotonic(top, minimum, latest);
     fitTopCurve(this.counts, this.hits, top, minimumBlock, latest);
@@ -170,13 +169,6 @@ export class IsotonicCalibrator {
       fitted[bin] = value + weight * ((latest[bin] ?? 0) - value);
     }
     this.fitted = fitted;
-  }
-
-  /** Outcomes in the window's bins below `bin`. */
-  private below(bin: number): number {
-    let count = 0;
-    for (let b = 0; b < bin; b++) count += this.counts[b] ?? 0;
-    return count;
   }
 
   /** Isotonic steps over the bins below `top` into `out[0, top)`. */
@@ -203,14 +195,14 @@ export class IsotonicCalibrator {
   }
 }
 
-/** The highest bin with at least `share` outcomes at or above it (0 when none has). */
-function topRegionStart(counts: Float64Array, share: number): number {
-  let above = 0;
-  for (let bin = binCount - 1; bin > 0; bin--) {
-    above += counts[bin] ?? 0;
-    if (above >= share) return bin;
+/** The highest bin with at least `share` outcomes at or above it, and those outcomes. */
+function topRegion(counts: Float64Array, share: number): { start: number; outcomes: number } {
+  let outcomes = 0;
+  for (let bin = binCount - 1; bin >= 0; bin--) {
+    outcomes += counts[bin] ?? 0;
+    if (outcomes >= share || bin === 0) return { start: bin, outcomes };
   }
-  return 0;
+  return { start: 0, outcomes };
 }
 
 /**
@@ -254,8 +246,9 @@ function fitTopCurve(
       break;
     }
   }
-  const beta = z.length >= 3 ? logisticQuadratic(z, n, y, pooled) : undefined;
   const centre = z.reduce((sum, value) => sum + value, 0) / Math.max(1, z.length);
+  const x = z.map((value) => value - centre);
+  const beta = z.length >= 3 ? logisticQuadratic(x, n, y, pooled) : undefined;
   for (let bin = top; bin < binCount; bin++) {
     if (!beta) {
       out[bin] = pooled;
@@ -274,16 +267,14 @@ function sigmoid(eta: number): number {
   return 1 / (1 + Math.exp(-eta));
 }
 
-/** Maximum-likelihood [b0, b1, b2] of p = sigmoid(b0 + b1 x + b2 x^2), x = z - mean(z). */
+/** Maximum-likelihood [b0, b1, b2] of p = sigmoid(b0 + b1 x + b2 x^2), x centred logits. */
 function logisticQuadratic(
-  z: readonly number[],
+  x: readonly number[],
   n: readonly number[],
   y: readonly number[],
   pooled: number,
 ): [number, number, number] | undefined {
   if (pooled <= 0 || pooled >= 1) return undefined;
-  const centre = z.reduce((sum, value) => sum + value, 0) / z.length;
-  const x = z.map((value) => value - centre);
   const logLikelihood = (b: readonly number[]) => {
     let sum = 0;
     for (let i = 0; i < x.length; i++) {
