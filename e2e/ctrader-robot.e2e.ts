@@ -8,7 +8,7 @@ import { BTCUSD } from '../packages/robot/src/broker/ctrader/fake/index';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { DEMO_ACCOUNT, startCTraderFakes, type CTraderFakes } from './support/ctrader';
-import { fastMarket, tradingData, until } from './support/live-account';
+import { fastMarket, robotOnInEveryCategory, tradingData, until } from './support/live-account';
 import { registerThroughApi } from './support/registration';
 import { startServer, type RunningServer } from './support/server';
 
@@ -103,29 +103,7 @@ describe('the robot trades a linked cTrader account (issue 20)', () => {
     await page.getByRole('button', { name: text('linking', 'ctrader.link') }).click();
     await page.waitForURL('**/dashboard');
 
-    // The robot on in every category, as the settings screen would send it.
-    const switched = await page.evaluate(async () => {
-      const response = await fetch('/core-api/public/api/v1/settings', {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({
-          bot_on: true,
-          risk: 2,
-          categories_enabled: JSON.stringify({
-            forex: true,
-            cripto: true,
-            stocks: true,
-            index: true,
-            commodities: true,
-          }),
-        }),
-      });
-      return response.status;
-    });
-    expect(switched).toBe(200);
+    await robotOnInEveryCategory(page, 2);
 
     // The account's figures are the broker's: its balance, 10,000.00.
     const data = await until(async () => {

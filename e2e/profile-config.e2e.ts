@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import {
   logInDemo,
+  robotOnInEveryCategory,
   screenshotAt,
   tradingData,
   until,
@@ -93,6 +94,7 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
   it('the kill switch, once confirmed, stops the robot and closes every open operation', async () => {
     const { page } = state;
     await logInDemo(page);
+    await robotOnInEveryCategory(page);
     await until(
       async () => (await tradingData(page)).trades.length > 0,
       'an open operation',
@@ -124,10 +126,11 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
   it('switching the robot off stops new operations', async () => {
     const { page } = state;
     await logInDemo(page);
+    await robotOnInEveryCategory(page);
     await openProfileConfig(page);
-    const robot = page.getByRole('switch', { name: 'Encender el robot' });
-    if ((await robot.getAttribute('aria-checked')) === 'false')
-      await flip(page, 'Encender el robot');
+    expect(
+      await page.getByRole('switch', { name: 'Encender el robot' }).getAttribute('aria-checked'),
+    ).toBe('true');
     await until(
       async () => (await tradingData(page)).trades.length > 0,
       'the robot to trade',

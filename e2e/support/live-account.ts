@@ -76,6 +76,37 @@ export async function tradingData(page: Page, query = ''): Promise<TradingData> 
   }, query);
 }
 
+/**
+ * The robot on in every category, as the settings screen sends it, through the page's session.
+ * A test that waits for operations calls it first: crypto trades every day, so operations open
+ * at whatever instant the market is pinned to (issue 41), whatever an earlier test of the file
+ * left chosen.
+ */
+export async function robotOnInEveryCategory(page: Page, risk = 1): Promise<void> {
+  const status = await page.evaluate(async (level) => {
+    const response = await fetch('/core-api/public/api/v1/settings', {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        bot_on: true,
+        risk: level,
+        categories_enabled: JSON.stringify({
+          forex: true,
+          cripto: true,
+          stocks: true,
+          index: true,
+          commodities: true,
+        }),
+      }),
+    });
+    return response.status;
+  }, risk);
+  if (status !== 200) throw new Error(`POST settings answered ${String(status)}`);
+}
+
 /** Polls until the check passes, or fails with what it waited for. */
 export async function until<T>(
   check: () => Promise<T | undefined | false>,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { marketStart } from './market-clock';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const serverEntry = path.join(root, 'apps/server/dist/main.js');
@@ -23,7 +24,9 @@ export interface StartOptions {
 
 /**
  * Starts the real built server (npm run build first) on a free port, with a fresh
- * DATA_DIR, and resolves once it prints its address.
+ * DATA_DIR, and resolves once it prints its address. Its simulated market starts at
+ * `marketStart` (a Wednesday mid-session unless E2E_MARKET_START says otherwise; issue 41),
+ * unless the test pins its own MARKET_START.
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -43,6 +46,8 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      NODE_ENV: 'test',
+      MARKET_START: marketStart,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

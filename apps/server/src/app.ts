@@ -241,22 +241,23 @@ const ctraderRefreshTickMs = 10 * 60_000;
 const platformOpeningsMs = 5_000;
 
 /**
- * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos). A sped-up
- * clock starts after the latest time the robot recorded, so that a restart never replays
- * decision times (client order ids are made of them). `spec` tells the robot's thread the same
- * rule: the wall clock from the time now, or (`driven`, tests without timers) this thread's time
- * with each request.
+ * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos), from
+ * MARKET_START when a test pins it (issue 41). A sped-up or pinned clock starts after the latest
+ * time the robot recorded, so that a restart never replays decision times (client order ids are
+ * made of them). `spec` tells the robot's thread the same rule: the wall clock from the time now,
+ * or (`driven`, tests without timers) this thread's time with each request.
  */
 async function robotClock(
   clock: Clock,
-  speed: number,
+  market: { speed: number; start: number | undefined },
   db: Database['db'],
   driven: boolean,
 ): Promise<{ now: () => number; spec: () => RobotClockSpec }> {
+  const { speed, start } = market;
   let now = () => clock.now().getTime();
-  if (speed !== 1) {
+  if (speed !== 1 || start !== undefined) {
     const wallOrigin = clock.now().getTime();
-    const origin = Math.max(wallOrigin, (await latestRobotTime(db)) + 1);
+    const origin = Math.max(start ?? wallOrigin, (await latestRobotTime(db)) + 1);
     now = () => origin + (clock.now().getTime() - wallOrigin) * speed;
   }
   const spec = (): RobotClockSpec =>
@@ -550,7 +551,12 @@ export async function buildApp(
   });
   const lapsedWhileDown = await accessChanges.endLapsedWhileDown(clock.now());
   const autoAdvance = dependencies.robotTimers ?? true;
-  const robotTime = await robotClock(clock, config.MARKET_SPEED, db, !autoAdvance);
+  const robotTime = await robotClock(
+    clock,
+    { speed: config.MARKET_SPEED, start: config.MARKET_START },
+    db,
+    !autoAdvance,
+  );
   const robotNow = robotTime.now;
   const closedPages = config.ROBOT_ENABLED ? new ClosedPageCache(closedPageCacheUsers) : undefined;
   const { robotStrategy, robotWorkerEntry } = dependencies;

@@ -104,6 +104,34 @@ describe('loadConfig', () => {
     );
   });
 
+  it('pins the market to MARKET_START only in tests, read as an instant with its zone (issue 41)', () => {
+    const pinned = Date.parse('2026-11-25T15:00:00Z');
+    expect(
+      loadConfig({ NODE_ENV: 'test', MARKET_START: '2026-11-25T15:00:00Z' }).MARKET_START,
+    ).toBe(pinned);
+    expect(
+      loadConfig({ NODE_ENV: 'test', MARKET_START: '2026-11-25T12:00:00-03:00' }).MARKET_START,
+    ).toBe(pinned);
+    expect(loadConfig({ NODE_ENV: 'test', MARKET_START: String(pinned) }).MARKET_START).toBe(
+      pinned,
+    );
+    expect(loadConfig({ NODE_ENV: 'test' }).MARKET_START).toBeUndefined();
+    // No zone would read the machine's own: refused, like anything that is not an instant.
+    for (const value of [
+      '2026-11-25T15:00:00',
+      '2026-11-25',
+      'wednesday',
+      '2026-13-45T15:00:00Z',
+    ]) {
+      expect(() => loadConfig({ NODE_ENV: 'test', MARKET_START: value })).toThrow(
+        /MARKET_START: must be epoch milliseconds or an ISO-8601 instant/,
+      );
+    }
+    expect(() => loadConfig({ MARKET_START: '2026-11-25T15:00:00Z' })).toThrow(
+      /MARKET_START: is for tests only/,
+    );
+  });
+
   it('takes a crash point for the robot only in tests (decision 092, amended)', () => {
     expect(
       loadConfig({ NODE_ENV: 'test', ROBOT_TEST_ONLY_CRASH_AT: 'intent-stored' })

@@ -75,6 +75,30 @@ const timeZoneSchema = z.string().trim().refine(isTimeZone, {
   message: 'must be an IANA time zone, e.g. America/Argentina/Buenos_Aires',
 });
 
+/**
+ * An instant: epoch milliseconds, or ISO-8601 with its zone (`2026-11-25T15:00:00Z`), so that
+ * it never depends on the machine's time zone. Parsed to epoch ms.
+ */
+const marketInstant = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const instant = /^\d+$/.test(value)
+      ? Number(value)
+      : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/i.test(value)
+        ? Date.parse(value)
+        : Number.NaN;
+    if (!Number.isSafeInteger(instant)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be epoch milliseconds or an ISO-8601 instant with its zone, e.g. 2026-11-25T15:00:00Z',
+      });
+      return z.NEVER;
+    }
+    return instant;
+  });
+
 /** Comma-separated YYYY-MM-DD dates. */
 const dateListSchema = z
   .string()
@@ -188,6 +212,14 @@ export const configSchema = z.object({
    */
   MARKET_SPEED: z.coerce.number().min(1).max(10_000).default(1),
   /**
+   * Tests only (issue 41): the instant the simulated market, and the robot's clock with it,
+   * starts at (ISO-8601 with a zone, or epoch ms), instead of now; it then runs at MARKET_SPEED
+   * from there. A test thus sees forex open (or closed) whatever day it runs on. A restart on the
+   * same data continues after the latest time the robot recorded, as always. Refused unless
+   * NODE_ENV=test.
+   */
+  MARKET_START: marketInstant.optional(),
+  /**
    * Simulated market history the signal model learns from at start, so that a fresh start
    * trades within a minute; 0 skips it (the model then needs hours of live quotes).
    */
@@ -292,6 +324,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((config) => !config.ROBOT_TEST_ONLY_CRASH_AT || config.NODE_ENV === 'test', {
       message: 'is for tests only: it is refused unless NODE_ENV=test',
       path: ['ROBOT_TEST_ONLY_CRASH_AT'],
+    })
+    .refine((config) => config.MARKET_START === undefined || config.NODE_ENV === 'test', {
+      message: 'is for tests only: it is refused unless NODE_ENV=test',
+      path: ['MARKET_START'],
     })
     .safeParse(cleaned);
   if (!parsed.success) {

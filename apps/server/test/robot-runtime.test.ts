@@ -162,6 +162,37 @@ describe('the robot in the server', () => {
     expect(robotOf(fast).now() - start).toBe(60_000);
   });
 
+  it('starts the market at MARKET_START: its first quotes carry the pinned instant (issue 41)', async () => {
+    await context.app.close();
+    // The test's clock reads Saturday 2026-11-21 noon UTC, when forex is closed; the market is
+    // pinned to the Wednesday after, mid-session.
+    const pinned = Date.parse('2026-11-25T15:00:00Z');
+    const app = await buildApp(
+      loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+        MARKET_TICK_MS: String(marketTickMs),
+        MARKET_SEED: '11',
+        MARKET_START: '2026-11-25T15:00:00Z',
+        ROBOT_WARM_UP_MS: '0',
+        TRACK_RECORD_ENABLED: 'false',
+      }),
+      { database: context.testDatabase.database, clock: context.clock, robotTimers: false },
+    );
+    context.app = app;
+    const robot = robotOf(app);
+    expect(robot.now()).toBe(pinned);
+    await robot.advance();
+    await robot.settled();
+    const ticks = (await robot.snapshot()).lastTicks;
+    expect(Math.min(...ticks.map((tick) => tick.time))).toBe(pinned);
+    // Forex quotes: the market keeps the pinned Wednesday's hours, not the clock's Saturday.
+    expect(ticks.find((tick) => tick.symbol === 'EURUSD')?.time).toBe(pinned);
+    context.clock.advance(marketTickMs);
+    expect(robot.now()).toBe(pinned + marketTickMs);
+  });
+
   it('gives the demo user a platform account that trades, once', async () => {
     const db = context.app.database.db;
     const users = new UsersRepository(db);
