@@ -7,6 +7,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createTestDatabase, type TestDatabase } from './database';
+import { testMarketStart } from './market-clock';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -31,6 +32,14 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
 }
 
 /**
+ * A robot on the wall clock starts its market at the pinned instant (issue 41); a test that
+ * moves a clock of its own keeps it, and one that pins MARKET_START itself wins.
+ */
+function wallClockMarket(dependencies: Pick<AppDependencies, 'clock'>): Record<string, string> {
+  return dependencies.clock ? {} : { MARKET_START: testMarketStart };
+}
+
+/**
  * Boots the real app on a fresh schema before each test and closes it after
  * (fastify/demo's helper). Requests go through `inject`.
  */
@@ -44,11 +53,15 @@ export function useTestApp(
     context.testDatabase = await createTestDatabase();
     const dataDir = path.join(os.tmpdir(), `tradebot-test-${context.testDatabase.schema}`);
     context.mailDir = path.join(dataDir, 'mail');
-    const config = testConfig(dataDir, typeof env === 'function' ? env() : env);
+    const extras = dependencies();
+    const config = testConfig(dataDir, {
+      ...wallClockMarket(extras),
+      ...(typeof env === 'function' ? env() : env),
+    });
     context.app = await buildApp(config, {
       // Rate-limit counters in a shared Redis stay this test's own.
       rateLimitRedisPrefix: `test:${context.testDatabase.schema}:rate-limit:`,
-      ...dependencies(),
+      ...extras,
       database: context.testDatabase.database,
     });
     await context.app.ready();
@@ -78,6 +91,7 @@ export async function replica(
       DATA_DIR: path.join(os.tmpdir(), `tradebot-test-replica-${context.testDatabase.schema}`),
       WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
       ROBOT_ENABLED: 'false',
+      ...wallClockMarket(dependencies),
       ...env,
     }),
     {
