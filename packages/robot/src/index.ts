@@ -85,7 +85,12 @@ export type { Instrument, LeverageClass } from './instruments/instrument';
 export { esmaRetailLeverage, roundToDigits } from './instruments/instrument';
 export { InstrumentCatalogue, buildCatalogue, currencyName } from './instruments/catalogue';
 export type { TradingSchedule, WeeklySession } from './instruments/trading-hours';
-export { isMarketOpen, sessionPosition, timeZoneOffsetMs } from './instruments/trading-hours';
+export {
+  isMarketOpen,
+  latestWeekdayAt,
+  sessionPosition,
+  timeZoneOffsetMs,
+} from './instruments/trading-hours';
 
 // Strategy, risk and the engine.
 export type { Signal, Strategy } from './strategy/strategy';

@@ -1,19 +1,14 @@
+import { latestWeekdayAt } from '@tradebot/robot';
+
 /**
- * Where a test's simulated market starts when the robot runs on the wall clock (issue 41):
- * MARKET_START pins the robot's clock, so no result depends on the day or the hour a suite runs.
- * The latest Wednesday 15:00 UTC at or before now: every category is in session (forex, European
- * and US stocks and indices, Globex commodities, crypto), within a week of the wall clock that
- * the app's own dates follow. The end-to-end servers start there too.
+ * Where a test's simulated market starts (issue 41, decision 106): MARKET_START pins the robot's
+ * clock, so no result depends on the day or the hour a suite runs. The latest Wednesday 15:00 UTC
+ * at or before now: every category is in session (forex, European and US stocks and indices,
+ * Globex commodities, crypto), within a week of the wall clock that the app's own dates follow.
+ * The end-to-end servers start there too.
  */
 export function latestWednesdayMidSession(now = Date.now()): string {
-  const dayMs = 86_400_000;
-  const today = new Date(now);
-  const wednesday = 3;
-  const back = (today.getUTCDay() - wednesday + 7) % 7;
-  let instant =
-    Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 15) - back * dayMs;
-  if (instant > now) instant -= 7 * dayMs;
-  return new Date(instant).toISOString();
+  return new Date(latestWeekdayAt(3, 15 * 60, now)).toISOString();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isMarketOpen,
+  latestWeekdayAt,
   mondayToFriday,
   session,
   sessionPosition,
@@ -72,5 +73,18 @@ describe('exchange hours', () => {
 
   it('treats always-open markets as open', () => {
     expect(isMarketOpen({ kind: 'always' }, at('2024-01-20T12:00:00Z'))).toBe(true);
+  });
+});
+
+describe('the latest weekday at a time (issue 41)', () => {
+  const wednesday15 = (now: string) => new Date(latestWeekdayAt(3, 15 * 60, at(now))).toISOString();
+
+  it('goes back to the latest Wednesday 15:00 UTC at or before now', () => {
+    expect(wednesday15('2026-11-28T05:00:00Z')).toBe('2026-11-25T15:00:00.000Z'); // Saturday
+    expect(wednesday15('2026-11-25T16:00:00Z')).toBe('2026-11-25T15:00:00.000Z');
+    expect(wednesday15('2026-11-25T15:00:00Z')).toBe('2026-11-25T15:00:00.000Z');
+    expect(wednesday15('2026-11-25T14:59:59Z')).toBe('2026-11-18T15:00:00.000Z');
+    expect(wednesday15('2026-11-26T01:00:00Z')).toBe('2026-11-25T15:00:00.000Z');
+    expect(wednesday15('2026-03-01T00:00:00Z')).toBe('2026-02-25T15:00:00.000Z');
   });
 });

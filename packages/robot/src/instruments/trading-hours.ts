@@ -137,3 +137,15 @@ export function sessionPosition(
 export function isMarketOpen(schedule: TradingSchedule, epochMs: number): boolean {
   return sessionPosition(schedule, epochMs) !== undefined;
 }
+
+/**
+ * The latest instant at or before `now` that falls on `weekday` at `minutes` after UTC midnight:
+ * where tests pin a market so that what is open does not depend on the day they run (issue 41).
+ */
+export function latestWeekdayAt(weekday: Weekday, minutes: number, now: number): number {
+  const dayMs = 86_400_000;
+  const midnight = now - (((now % dayMs) + dayMs) % dayMs);
+  const back = (new Date(now).getUTCDay() - weekday + 7) % 7;
+  const instant = midnight - back * dayMs + minutes * 60_000;
+  return instant > now ? instant - 7 * dayMs : instant;
+}
