@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { argon2PasswordHasher } from './repositories/password-hasher';
+import { PlatformUsersRepository } from './repositories/platform-users.repository';
 import { UsersRepository } from './repositories/users.repository';
 import { PromoCodesRepository } from './repositories/promo-codes.repository';
 import { demoPromoCode, demoUser, seedDemo, seedDemoTrading } from './services/demo-seed.service';
@@ -31,7 +32,12 @@ async function main() {
       argon2PasswordHasher,
     );
     const trading = app.robot
-      ? await seedDemoTrading(new UsersRepository(app.database.db), app.robot, new Date())
+      ? await seedDemoTrading(
+          new UsersRepository(app.database.db),
+          new PlatformUsersRepository(app.database.db),
+          app.robot,
+          new Date(),
+        )
       : false;
     // Made-up brokers, labelled as examples, until the operator loads a real directory.
     const exampleDirectory = await app.services.brokerSearch.loadExamplesIfEmpty(exampleBrokers);
@@ -60,8 +66,11 @@ async function main() {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // `on`, not `once`: a second signal (an impatient supervisor, Ctrl-C twice) must find this
+  // handler, which ignores it, rather than Node's default, which exits at once without
+  // releasing the accounts this process holds (they would wait out their lease).
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = new URL(address);

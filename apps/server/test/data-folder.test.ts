@@ -1,7 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -214,6 +216,38 @@ describe('the commands on the folder', () => {
     const restored = await command('../src/cli/db-restore.ts', dir, [file]);
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain('kept as');
+    const database = await openDatabase({ pgliteDir: folder });
+    expect(await rowsOf(database)).toEqual(['ana']);
+    await database.close();
+  });
+});
+
+describe('db:restore of a corrupt file (issue 37, point 9)', () => {
+  it.each([
+    ['random bytes', (backup: Buffer) => randomBytes(Math.min(backup.length, 50_000))],
+    ['a truncated backup', (backup: Buffer) => backup.subarray(0, Math.floor(backup.length / 2))],
+    [
+      'a gzip of something that is not a tar',
+      () => gzipSync(Buffer.from('not a tar archive, only text\n'.repeat(200))),
+    ],
+  ])('says so in one line and leaves nothing behind: %s', async (_name, corrupt) => {
+    const { dir, folder } = await dataDir(`corrupt-${randomBytes(4).toString('hex')}`);
+    const good = path.join(root, `good-${randomBytes(4).toString('hex')}.tar.gz`);
+    await backupPglite(folder, good);
+    const file = path.join(root, `corrupt-${randomBytes(4).toString('hex')}.tar.gz`);
+    await fs.writeFile(file, corrupt(await fs.readFile(good)));
+    const before = (await fs.readdir(dir)).sort();
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const restored = await command('../src/cli/db-restore.ts', dir, [file]);
+      expect(restored.code).toBe(1);
+      expect(restored.stdout).toBe('');
+      expect(restored.stderr.trim().split('\n')).toEqual([
+        expect.stringContaining('could not be loaded'),
+      ]);
+      expect(restored.stderr).toContain('nothing was changed');
+      // No staging folder, no lock: the folder's neighbours are as they were.
+      expect((await fs.readdir(dir)).sort()).toEqual(before);
+    }
     const database = await openDatabase({ pgliteDir: folder });
     expect(await rowsOf(database)).toEqual(['ana']);
     await database.close();

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { argon2PasswordHasher } from '../src/repositories/password-hasher';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
+import { UsersRepository } from '../src/repositories/users.repository';
 import { replica, useTestApp } from './helpers/app';
 import {
   bearer,
@@ -32,6 +34,21 @@ function spoofedLogin(
     headers: { 'x-forwarded-for': `${randomSpoof()}, ${client}` },
     payload: { email, password: 'mala12345' },
   });
+}
+
+const password = 'segura123';
+
+/** Users with `password`, straight into the database (one hash for all); their e-mails. */
+async function usersWithPassword(app: FastifyInstance, count: number) {
+  const passwordHash = await argon2PasswordHasher.hash(password);
+  const repository = new UsersRepository(app.database.db);
+  const emails: string[] = [];
+  for (let n = 1; n <= count; n += 1) {
+    const email = `oficina${String(n)}@example.com`;
+    await repository.create({ name: 'Ana', lastName: 'Pérez', email, passwordHash });
+    emails.push(email);
+  }
+  return emails;
 }
 
 let spoofs = 0;
@@ -196,6 +213,36 @@ describe.skipIf(!redisUrl)('scaled: two processes share the counters in Redis', 
       redis.disconnect();
     }
   });
+
+  it('counts only failures: 35 sign-ins from one address pass, its wrong passwords still stop', async () => {
+    const second = await replica(context, { REDIS_URL: redisUrl ?? '' });
+    other = second;
+    const emails = await usersWithPassword(context.app, 35);
+    const app = (attempt: number) => (attempt % 2 === 0 ? context.app : second);
+    const signIns = await statuses(35, (attempt) =>
+      login(app(attempt), { email: emails[attempt - 1] ?? '', password }, '203.0.113.21'),
+    );
+    expect(signIns).toEqual(Array(35).fill(200));
+    // A typo, then the right password, ten times over: the pair is reset each time.
+    const [email = ''] = emails;
+    const seen = await statuses(20, (attempt) =>
+      login(
+        app(attempt),
+        { email, password: attempt % 2 === 1 ? 'mala12345' : password },
+        '203.0.113.21',
+      ),
+    );
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? 401 : 200)));
+    // The ten wrong passwords above count against the address (30): twenty more, then 429.
+    const spray = await statuses(21, (attempt) =>
+      login(
+        app(attempt),
+        { email: `nadie${String(attempt)}@example.com`, password: 'x1234567' },
+        '203.0.113.21',
+      ),
+    );
+    expect(spray).toEqual([...Array<number>(20).fill(401), 429]);
+  });
 });
 
 describe('when Redis goes down', () => {
@@ -301,5 +348,83 @@ describe('billing mutations, per signed-in user', () => {
         'Muitas tentativas. Aguarde um momento e tente novamente.',
       );
     }
+  });
+});
+
+describe('sign-ins count failures, not sign-ins (issue 37, point 6)', () => {
+  const context = useTestApp();
+  const users = (count: number) => usersWithPassword(context.app, count);
+
+  it('lets 35 people behind one shared address (an office, a carrier) sign in', async () => {
+    const emails = await users(35);
+    const seen = await statuses(35, (attempt) =>
+      login(context.app, { email: emails[attempt - 1] ?? '', password }, '190.210.5.5'),
+    );
+    expect(seen).toEqual(Array(35).fill(200));
+  });
+
+  it('lets one user sign in 20 times from one address, a typo now and then', async () => {
+    const [email = ''] = await users(1);
+    const seen = await statuses(20, (attempt) =>
+      login(
+        context.app,
+        { email, password: attempt % 5 === 0 ? 'mala12345' : password },
+        '190.210.5.6',
+      ),
+    );
+    expect(seen).toEqual(
+      Array.from({ length: 20 }, (_, index) => ((index + 1) % 5 === 0 ? 401 : 200)),
+    );
+  });
+
+  it('still limits wrong passwords: 10 per account and address, 30 per address', async () => {
+    const [email = ''] = await users(1);
+    const wrong = await statuses(11, () =>
+      login(context.app, { email, password: 'mala12345' }, '190.210.5.7'),
+    );
+    expect(wrong).toEqual([...Array<number>(10).fill(401), 429]);
+    // The right password is not tried either, from that address.
+    expect((await login(context.app, { email, password }, '190.210.5.7')).statusCode).toBe(429);
+
+    const spray = await statuses(31, (attempt) =>
+      login(
+        context.app,
+        { email: `nadie${String(attempt)}@example.com`, password: 'mala12345' },
+        '190.210.5.8',
+      ),
+    );
+    expect(spray).toEqual([...Array<number>(30).fill(401), 429]);
+  });
+
+  it('a success resets the pair: 9 wrong, the right one, 9 wrong again all answer', async () => {
+    const [email = ''] = await users(1);
+    const bad = () => login(context.app, { email, password: 'mala12345' }, '190.210.5.9');
+    expect(await statuses(9, bad)).toEqual(Array(9).fill(401));
+    expect((await login(context.app, { email, password }, '190.210.5.9')).statusCode).toBe(200);
+    expect(await statuses(10, bad)).toEqual(Array(10).fill(401));
+    expect((await bad()).statusCode).toBe(429);
+  });
+});
+
+describe('account changes, per signed-in user', () => {
+  const context = useTestApp();
+
+  it('never stops someone saving their notification settings: 200 saves in a row', async () => {
+    const token = await registeredToken(context.app);
+    const seen = await statuses(200, (attempt) =>
+      context.app.inject({
+        method: 'PUT',
+        url: `${v1}/notifications/settings`,
+        headers: bearer(token),
+        payload: {
+          operations: true,
+          stop_loss: true,
+          robot_stopped: true,
+          margin_warning: true,
+          daily_summary: attempt % 2 === 0,
+        },
+      }),
+    );
+    expect(seen).toEqual(Array(200).fill(200));
   });
 });

@@ -13,6 +13,7 @@ import {
   seedDemo,
   seedDemoTrading,
 } from '../src/services/demo-seed.service';
+import { PlatformUsersRepository } from '../src/repositories/platform-users.repository';
 import { UsersRepository } from '../src/repositories/users.repository';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
@@ -198,8 +199,9 @@ describe('the robot in the server', () => {
     const users = new UsersRepository(db);
     await seedDemo(users, new PromoCodesRepository(db), argon2PasswordHasher);
     const robot = robotOf(context.app);
-    expect(await seedDemoTrading(users, robot, context.clock.now())).toBe(true);
-    expect(await seedDemoTrading(users, robot, context.clock.now())).toBe(false);
+    const platformUsers = new PlatformUsersRepository(db);
+    expect(await seedDemoTrading(users, platformUsers, robot, context.clock.now())).toBe(true);
+    expect(await seedDemoTrading(users, platformUsers, robot, context.clock.now())).toBe(false);
     const demo = await users.findByEmail(demoUser.email);
     if (!demo) throw new Error('no demo user');
     expect(await robot.account(demo.id)).toMatchObject({ depositsCents: demoDepositCents });

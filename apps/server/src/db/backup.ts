@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { StartupError } from '../startup-error';
 import { checkPgliteFolder, lockFolder, pgliteOpenError } from './data-folder';
@@ -56,6 +58,15 @@ export interface RestoreReport {
   keptAside: string | undefined;
 }
 
+/** A backup that does not load, in one line: nothing was changed. */
+function notLoaded(file: string, error: unknown): StartupError {
+  const detail = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return new StartupError(
+    `The backup ${file} could not be loaded (${detail.slice(0, 200)}): nothing was changed; ` +
+      'is it a file made by npm run db:backup?',
+  );
+}
+
 /**
  * Loads a backup into a new folder beside `folder`, checks that it opens, then puts it in
  * `folder`'s place. The folder it replaces is renamed, never deleted; a backup that does not
@@ -68,6 +79,11 @@ export async function restorePglite(
 ): Promise<RestoreReport> {
   const archive = await fs.readFile(file).catch((error: unknown) => {
     throw new StartupError(`The backup ${file} cannot be read (${(error as Error).message})`);
+  });
+  // Unzipped here first, where a corrupt or truncated file is an error we catch: PGlite unzips
+  // in a stream whose failure nobody awaits, which crashed the command (issue 37, point 9).
+  await promisify(gunzip)(archive).catch((error: unknown) => {
+    throw notLoaded(file, error);
   });
   const lock = await lockFolder(folder);
   const staging = `${folder}.restoring-${stamp(now)}`;
@@ -82,11 +98,7 @@ export async function restorePglite(
       }
     } catch (error) {
       await fs.rm(staging, { recursive: true, force: true });
-      const detail = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-      throw new StartupError(
-        `The backup ${file} could not be loaded (${detail.slice(0, 200)}): nothing was changed; ` +
-          'is it a file made by npm run db:backup?',
-      );
+      throw notLoaded(file, error);
     }
     let keptAside: string | undefined;
     const existing = await fs.readdir(folder).catch(() => undefined);

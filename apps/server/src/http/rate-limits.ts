@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import rateLimit, {
   normalizeIP,
   type FastifyRateLimitStore,
-  type RateLimitPluginOptions,
+  type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
@@ -100,9 +100,11 @@ export const rateLimitRules = {
     perAccount: { max: 5, timeWindow: 15 * minute },
   },
   // The phone and the sessions (sign out one, or every other), per user id together.
+  // None checks a password: the limits only stop a runaway script, never a person saving
+  // (decision 120; a settings page saves on each switch).
   accountChange: {
-    perIp: { max: 60, timeWindow: 15 * minute },
-    perAccount: { max: 30, timeWindow: 15 * minute },
+    perIp: { max: 1000, timeWindow: 15 * minute },
+    perAccount: { max: 500, timeWindow: 15 * minute },
   },
   // Changing the e-mail (decision 089): as register, since each mails two addresses; per user
   // id, and each checks the current password (argon2).
@@ -200,36 +202,96 @@ export interface RateLimitStorage {
   onRedisError?: (error: unknown) => void;
 }
 
+/** Gives one hit back, never below zero, and leaves the key's expiry as it is. */
+const giveBackScript = `
+  local current = tonumber(redis.call('GET', KEYS[1]))
+  if current and current > 0 then return redis.call('DECR', KEYS[1]) end
+  return 0
+`;
+
 /**
- * With Redis, each hit goes to Redis; when Redis fails or is slow, that hit counts in this
- * process's memory instead, so limits hold (per process, at worst N times looser across N
- * processes) and the route still answers: neither a 500 nor an open door (decision 052).
+ * Every limit's counters. With Redis, each hit goes to Redis; when Redis fails or is slow,
+ * that hit counts in this process's memory instead, so limits hold (per process, at worst N
+ * times looser across N processes) and the route still answers: neither a 500 nor an open
+ * door (decision 052). Without Redis, in memory only. Besides counting, a key can be
+ * forgotten or given one hit back: a sign-in that succeeded clears its account's failures and
+ * does not count against its address (decision 120).
  */
-function redisWithFallback(redis: Redis, prefix: string, onError: (error: unknown) => void) {
-  const shared = new RedisStore(false, false, redis, prefix);
-  return class RedisWithMemoryFallback implements FastifyRateLimitStore {
-    private readonly local = new LocalStore(false, false, memoryKeysPerLimit);
+export class RateLimitCounters {
+  /** Each limit's counters in this process (the library makes one store per limit). */
+  private readonly locals = new Set<LocalStore>();
+  private readonly shared: FastifyRateLimitStore | undefined;
 
-    incr(...[key, callback, timeWindow, max]: Parameters<FastifyRateLimitStore['incr']>) {
-      shared.incr(
-        key,
-        (error, result) => {
-          if (!error && result) {
-            callback(null, result);
-            return;
-          }
-          onError(error);
+  constructor(
+    private readonly redis?: Redis,
+    private readonly prefix = '',
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
+    this.shared = redis && new RedisStore(false, false, redis, prefix);
+  }
+
+  /** The store class @fastify/rate-limit makes each limit's store of. */
+  store(): FastifyRateLimitStoreCtor {
+    const { locals, shared, onError } = this;
+    return class Counted implements FastifyRateLimitStore {
+      private readonly local = new LocalStore(false, false, memoryKeysPerLimit);
+
+      constructor() {
+        locals.add(this.local);
+      }
+
+      incr(...[key, callback, timeWindow, max]: Parameters<FastifyRateLimitStore['incr']>) {
+        if (!shared) {
           this.local.incr(key, callback, timeWindow, max);
-        },
-        timeWindow,
-        max,
-      );
-    }
+          return;
+        }
+        shared.incr(
+          key,
+          (error, result) => {
+            if (!error && result) {
+              callback(null, result);
+              return;
+            }
+            onError(error);
+            this.local.incr(key, callback, timeWindow, max);
+          },
+          timeWindow,
+          max,
+        );
+      }
 
-    child(): FastifyRateLimitStore {
-      return new RedisWithMemoryFallback();
+      child(): FastifyRateLimitStore {
+        return new Counted();
+      }
+    };
+  }
+
+  /** Sets `key` back to no hits, in Redis and in this process. */
+  async forget(key: string): Promise<void> {
+    for (const local of this.locals) local.lru.delete(key);
+    if (!this.redis) return;
+    try {
+      await this.redis.del(`${this.prefix}${key}`);
+    } catch (error) {
+      this.onError(error);
     }
-  };
+  }
+
+  /** Takes one hit back from `key`: in Redis, or in this process while Redis fails. */
+  async giveBack(key: string): Promise<void> {
+    if (this.redis) {
+      try {
+        await this.redis.eval(giveBackScript, 1, `${this.prefix}${key}`);
+        return;
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+    for (const local of this.locals) {
+      const counter = local.lru.get(key);
+      if (counter && counter.current > 0) counter.current -= 1;
+    }
+  }
 }
 
 /** While Redis is down every hit fails: the outage is reported once per this period. */
@@ -249,7 +311,7 @@ export async function registerRateLimits(
   app: FastifyInstance,
   storage: RateLimitStorage,
 ): Promise<void> {
-  const options: RateLimitPluginOptions = { global: false, cache: memoryKeysPerLimit };
+  let counters = new RateLimitCounters();
   if (storage.redisUrl) {
     const redis = new Redis(storage.redisUrl, {
       // Fail at once while disconnected, and never wait long: the fallback answers instead.
@@ -280,19 +342,17 @@ export async function registerRateLimits(
         onError,
       ),
     );
-    options.store = redisWithFallback(
-      redis,
-      storage.redisPrefix ?? 'tradebot:rate-limit:',
-      onError,
-    );
+    counters = new RateLimitCounters(redis, storage.redisPrefix ?? 'tradebot:rate-limit:', onError);
   }
   if (!app.hasDecorator('knownAddresses')) app.decorate('knownAddresses', new KnownAddresses());
-  await app.register(rateLimit, options);
+  app.decorate('rateLimitCounters', counters);
+  await app.register(rateLimit, { global: false, store: counters.store() });
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     knownAddresses: KnownAddresses;
+    rateLimitCounters: RateLimitCounters;
   }
 }
 
@@ -356,21 +416,18 @@ export function limitSignIns(
   // `ban: 1` makes the library say when a counter is past its limit by more than one: a
   // refusal that is not "banned" is the counter's first in its window (max + 1). Nothing
   // else reads `isBanned` (createRateLimit answers nothing itself).
-  const perIp = app.createRateLimit({
-    ...rules.perIp,
-    ban: 1,
-    keyGenerator: (request) => `${action}:ip:${addressOf(request)}`,
-  });
-  const perPair = app.createRateLimit({
-    ...rules.perPair,
-    ban: 1,
-    keyGenerator: (request) =>
+  const keys = {
+    address: (request: FastifyRequest) => `${action}:ip:${addressOf(request)}`,
+    pair: (request: FastifyRequest) =>
       `${action}:pair:${accounts.get(request) ?? ''}:${addressOf(request)}`,
-  });
+    account: (request: FastifyRequest) => `${action}:account:${accounts.get(request) ?? ''}`,
+  } satisfies Record<SignInCounter, (request: FastifyRequest) => string>;
+  const perIp = app.createRateLimit({ ...rules.perIp, ban: 1, keyGenerator: keys.address });
+  const perPair = app.createRateLimit({ ...rules.perPair, ban: 1, keyGenerator: keys.pair });
   const perAccount = app.createRateLimit({
     ...rules.perAccount,
     ban: 1,
-    keyGenerator: (request) => `${action}:account:${accounts.get(request) ?? ''}`,
+    keyGenerator: keys.account,
   });
   return {
     preHandler: async (request) => {
@@ -408,9 +465,16 @@ export function limitSignIns(
     },
     onResponse: async (request, reply) => {
       const account = accounts.get(request);
-      if (account && reply.statusCode === 200) {
-        await app.knownAddresses.add(action, account, addressOf(request));
-      }
+      if (!account || reply.statusCode !== 200) return;
+      // Only failures count (decision 120): a success clears the account's failures (its
+      // pair's and from unknown addresses) and is taken back from its address's count.
+      const counters = app.rateLimitCounters;
+      await Promise.all([
+        app.knownAddresses.add(action, account, addressOf(request)),
+        counters.forget(keys.pair(request)),
+        counters.forget(keys.account(request)),
+        counters.giveBack(keys.address(request)),
+      ]);
     },
   };
 }

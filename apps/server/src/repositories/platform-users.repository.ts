@@ -27,6 +27,16 @@ export class PlatformUsersRepository {
     return row;
   }
 
+  /** Whether the platform opened this account, in any process (with leases, maybe not this one). */
+  async isOpened(accountId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ accountId: platformAccounts.accountId })
+      .from(platformAccounts)
+      .where(eq(platformAccounts.accountId, accountId))
+      .limit(1);
+    return row !== undefined;
+  }
+
   /** Logins whose account the platform has not opened yet (oldest first). */
   async unopened(limit: number): Promise<PlatformUserRow[]> {
     return this.db

@@ -9,7 +9,9 @@ export function workerEntry(
   name: string,
   entry?: URL,
 ): { url: URL; source?: string } {
-  const url = entry ?? new URL(from.endsWith('.ts') ? `./${name}.ts` : `./${name}.js`, from);
+  // Inside a worker started from source, tsx adds a query (`?tsx-namespace=…`) to the URL.
+  const fromSource = new URL(from).pathname.endsWith('.ts');
+  const url = entry ?? new URL(fromSource ? `./${name}.ts` : `./${name}.js`, from);
   if (!url.pathname.endsWith('.ts')) return { url };
   return { url: new URL('../../scripts/tsx-worker-boot.mjs', from), source: url.href };
 }

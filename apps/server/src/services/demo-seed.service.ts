@@ -46,16 +46,21 @@ export const demoDepositCents = 1_000_000;
 /**
  * Gives the demo user an account at the built-in platform, with its first deposit and the
  * robot on in every category, so that it trades from the first start (crypto trades around the
- * clock). Only once: a demo user who later switched the robot off keeps it off.
+ * clock). Only once: a demo user who later switched the robot off keeps it off. Once means
+ * in the database: with leases, another process may hold the account (decision 092), and this
+ * process opening it again would have its deposit refused (issue 37, point 11).
  * Returns true when it opened the account now.
  */
 export async function seedDemoTrading(
   usersRepository: UsersStore,
+  platformAccounts: { isOpened(accountId: string): Promise<boolean> },
   robot: RobotRuntime,
   now: Date,
 ): Promise<boolean> {
   const user = await usersRepository.findByEmail(demoUser.email);
-  if (!user || robot.hasAccount(user.id)) return false;
+  if (!user || robot.hasAccount(user.id) || (await platformAccounts.isOpened(user.id))) {
+    return false;
+  }
   await robot.openAccount(user.id, demoDepositCents);
   const settings = await usersRepository.updateRobotSettings(
     user.id,

@@ -3,11 +3,20 @@
 declare module '@fastify/rate-limit/store/LocalStore.js' {
   import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 
-  const LocalStore: new (
-    continueExceeding: boolean,
-    exponentialBackoff: boolean,
-    cache?: number,
-  ) => FastifyRateLimitStore;
+  /** A key's count: hits since the window began (at iterationStartMs). */
+  interface Counter {
+    current: number;
+    ttl: number;
+    iterationStartMs: number;
+  }
+
+  class LocalStore implements FastifyRateLimitStore {
+    constructor(continueExceeding: boolean, exponentialBackoff: boolean, cache?: number);
+    /** The counts by key (toad-cache's LruMap); a counter is changed in place. */
+    readonly lru: { get(key: string): Counter | undefined; delete(key: string): void };
+    incr: FastifyRateLimitStore['incr'];
+    child: FastifyRateLimitStore['child'];
+  }
   export default LocalStore;
 }
 
