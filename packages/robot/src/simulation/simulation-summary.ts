@@ -1,6 +1,8 @@
 import { categories, type Category } from '@tradebot/contract';
+import { noEdgeAfterMs } from '../engine/trading-engine';
 import { centsToDollars } from '../money/minor-units';
 import type { CalibrationRow, ForecastReport } from '../strategy/forecast-metrics';
+import type { RobotRun } from './run-robot';
 import type { SimulationResult } from './run-simulation';
 
 export interface SimulationSummary {
@@ -22,9 +24,12 @@ export interface SimulationSummary {
   readonly meanBreakEven: number;
   readonly ledgerHolds: boolean;
   readonly model: ForecastReport;
+  /** Market-open minutes in which the robot said it had no edge, over market-open minutes. */
+  readonly noEdgeShare: number;
+  readonly marketOpenMinutes: number;
 }
 
-export function summarise(result: SimulationResult): SimulationSummary {
+export function summarise(result: RobotRun): SimulationSummary {
   const { trades } = result;
   const closed = trades.filter((t) => t.closeReason !== 'open');
   const byCategory = Object.fromEntries(categories.map((c) => [c, 0])) as Record<Category, number>;
@@ -63,10 +68,13 @@ export function summarise(result: SimulationResult): SimulationSummary {
       (a) => a.balanceCents === a.depositsCents + a.realisedProfitCents,
     ),
     model: result.model.overall,
+    noEdgeShare: result.time.noEdgeMinutes / result.time.openMinutes,
+    marketOpenMinutes: result.time.openMinutes,
   };
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+/** A share, or "n/a" when there was nothing to divide (no operation closed, say). */
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)}%` : 'n/a');
 const usd = (x: number) => `${x < 0 ? '-' : ''}$${Math.abs(x).toFixed(2)}`;
 
 function calibrationLines(rows: readonly CalibrationRow[]): string[] {
@@ -78,10 +86,30 @@ function calibrationLines(rows: readonly CalibrationRow[]): string[] {
 }
 
 export function formatSummary(s: SimulationSummary, result: SimulationResult): string {
-  const m = s.model;
   const o = result.options;
+  return formatReport(
+    s,
+    result,
+    [
+      `Simulation: ${o.accounts} accounts, ${o.days} days from ${new Date(o.startTime).toISOString()}, seed ${o.seed}, risk ${o.risk}`,
+    ],
+    'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
+  );
+}
+
+/**
+ * The report every run of the robot prints, simulated or recorded: `heading` says what it ran
+ * on, `closing` what its figures describe.
+ */
+export function formatReport(
+  s: SimulationSummary,
+  result: RobotRun,
+  heading: readonly string[],
+  closing: string,
+): string {
+  const m = s.model;
   return [
-    `Simulation: ${o.accounts} accounts, ${o.days} days from ${new Date(o.startTime).toISOString()}, seed ${o.seed}, risk ${o.risk}`,
+    ...heading,
     `  ticks ${result.ticks}, wall clock ${(result.wallClockMs / 1000).toFixed(1)} s`,
     `Operations: ${s.operations} (${s.closed} closed, ${s.open} open at the end)`,
     `  by category: ${Object.entries(s.byCategory)
@@ -103,6 +131,7 @@ export function formatSummary(s: SimulationSummary, result: SimulationResult): s
     ...calibrationLines(m.calibrationAll),
     "Calibration, forecasts at or above break-even (decile: claimed -> hit, count; ± one standard error, an instrument's day counted as one cluster):",
     ...calibrationLines(m.calibration),
-    'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
+    `No edge: ${pct(s.noEdgeShare)} of market-open time (${String(s.marketOpenMinutes)} market-open minutes; the robot says so after ${String(noEdgeAfterMs / 3_600_000)} h without a signal)`,
+    closing,
   ].join('\n');
 }
