@@ -28,7 +28,7 @@ function parseDate(name: string, text: string, end: boolean): number {
 
 /**
  * npm run backtest -- --quotes <dir> [--risk 1] [--cadence quote|1s|1min] [--from 2014-05-05]
- * [--to 2014-05-06] [--accounts 1] [--out trades.jsonl]
+ * [--to 2014-05-06] [--instruments EURUSD,XAUUSD] [--accounts 1] [--out trades.jsonl]
  * Relative paths resolve against the directory npm was started from.
  */
 async function main(): Promise<void> {
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       cadence: { type: 'string', default: 'quote' },
       from: { type: 'string' },
       to: { type: 'string' },
+      instruments: { type: 'string' },
       accounts: { type: 'string', default: '1' },
       out: { type: 'string' },
     },
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     risk,
     cadence,
     range,
+    ...(values.instruments ? { instruments: values.instruments.split(',') } : {}),
     accounts: Math.floor(numberOption('accounts', values.accounts, 1)),
     now: () => performance.now(),
     onProgress: ({ done, total, time }) => {

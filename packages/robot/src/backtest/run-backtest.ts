@@ -17,6 +17,8 @@ export interface BacktestOptions {
   readonly risk: number;
   readonly cadence: Cadence;
   readonly range?: TimeRange;
+  /** Catalogue symbols to replay; all the folder holds when absent. */
+  readonly instruments?: readonly string[];
   readonly accounts?: number;
   readonly depositCents?: Cents;
   /** Wall clock, only to report how long the run took. */
@@ -42,7 +44,9 @@ export interface BacktestSource {
 }
 
 export interface BacktestResult extends RobotRun {
-  readonly options: Required<Omit<BacktestOptions, 'now' | 'onProgress' | 'range'>> & {
+  readonly options: Required<
+    Omit<BacktestOptions, 'now' | 'onProgress' | 'range' | 'instruments'>
+  > & {
     readonly range: TimeRange;
   };
   readonly source: BacktestSource;
@@ -79,7 +83,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const started = now();
   const range = options.range ?? {};
   const folder = path.resolve(options.quotes);
-  const read = await readQuoteFolder(folder, new InstrumentCatalogue(), range);
+  const only = options.instruments && new Set(options.instruments.map((s) => s.toUpperCase()));
+  const read = await readQuoteFolder(folder, new InstrumentCatalogue(), range, only);
+  for (const symbol of only ?? []) {
+    if (!read.series.some((s) => s.symbol === symbol)) {
+      throw new Error(`${folder}: no quotes of ${symbol} in the dates asked for`);
+    }
+  }
   if (read.series.length === 0) throw new Error(`${folder}: no quotes in the dates asked for`);
   const catalogue = recordedCatalogue(read.series);
   const feed = new RecordedQuoteFeed(read.series, options.cadence);

@@ -355,12 +355,14 @@ export interface QuoteFolder {
  * Reads a folder of recorded quotes, whole, before anything is replayed: either one CSV per
  * instrument named by its catalogue symbol (`EURUSD.csv`), or one Lean folder per instrument
  * named by its symbol in any case (`eurusd/`). Any bad file stops the read with its name and
- * line; an instrument whose quotes all fall outside `range` is left out.
+ * line; an instrument whose quotes all fall outside `range` is left out, and so is one not in
+ * `only` when it is given (its files are not read).
  */
 export async function readQuoteFolder(
   folder: string,
   catalogue: InstrumentCatalogue,
   range: TimeRange = {},
+  only?: ReadonlySet<string>,
 ): Promise<QuoteFolder> {
   const names = (await readdir(folder)).sort();
   const csvFiles = names.filter((name) => name.toLowerCase().endsWith('.csv'));
@@ -388,6 +390,7 @@ export async function readQuoteFolder(
         `"${symbol}" is not an instrument of the catalogue (name files by its symbol, such as EURUSD.csv)`,
       );
     }
+    if (only && !only.has(symbol)) continue;
     const read =
       format === 'csv'
         ? await readCsvQuotes(file, symbol, range)
