@@ -19,6 +19,11 @@ export interface SimulationSummary {
   readonly finalEquity: number;
   readonly averageMarginFraction: number;
   readonly largestExposureFraction: number;
+  /**
+   * The largest fall of an account's balance from its previous peak, as a share of that peak,
+   * over its closed operations in the order they closed (realised profit only).
+   */
+  readonly maxDrawdownFraction: number;
   /** Traded signals: the probability the model claimed, the break-even it had to clear, the outcome. */
   readonly meanClaimedProbability: number;
   readonly meanBreakEven: number;
@@ -62,6 +67,7 @@ export function summarise(result: RobotRun): SimulationSummary {
     finalEquity: centsToDollars(result.accounts.reduce((s, a) => s + a.equityCents, 0)),
     averageMarginFraction: marginFractionSum / n,
     largestExposureFraction: largestExposure,
+    maxDrawdownFraction: maxDrawdown(result),
     meanClaimedProbability: claimed / n,
     meanBreakEven: breakEven / n,
     ledgerHolds: result.accounts.every(
@@ -71,6 +77,24 @@ export function summarise(result: RobotRun): SimulationSummary {
     noEdgeShare: result.time.noEdgeMinutes / result.time.openMinutes,
     marketOpenMinutes: result.time.openMinutes,
   };
+}
+
+function maxDrawdown(result: RobotRun): number {
+  const closed = result.trades
+    .filter((t) => t.closedAt !== null)
+    .sort((a, b) => (a.closedAt ?? 0) - (b.closedAt ?? 0));
+  let largest = 0;
+  for (const account of result.accounts) {
+    let balance = account.depositsCents;
+    let peak = balance;
+    for (const t of closed) {
+      if (t.accountId !== account.accountId) continue;
+      balance += t.profitCents ?? 0;
+      peak = Math.max(peak, balance);
+      largest = Math.max(largest, (peak - balance) / peak);
+    }
+  }
+  return largest;
 }
 
 /** A share, or "n/a" when there was nothing to divide (no operation closed, say). */
@@ -120,6 +144,7 @@ export function formatReport(
       .join(', ')}`,
     `Win rate (closed): ${pct(s.winRate)}; mean probability claimed at entry ${pct(s.meanClaimedProbability)}, mean break-even ${pct(s.meanBreakEven)}`,
     `P&L: realised ${usd(s.realisedProfit)}, unrealised ${usd(s.unrealisedProfit)}; deposits ${usd(s.deposits)} -> equity ${usd(s.finalEquity)}`,
+    `Drawdown (balance over closed operations, the worst account): ${pct(s.maxDrawdownFraction)} from its peak`,
     `Average margin per operation: ${pct(s.averageMarginFraction)} of free margin; largest exposure at entry: ${pct(s.largestExposureFraction)} of equity`,
     `Ledger identity balance = deposits + realised profit: ${s.ledgerHolds ? 'holds for every account' : 'BROKEN'}`,
     `Model, out of sample (${m.forecasts} virtual trades scored):`,
