@@ -108,6 +108,10 @@ describe('a bad file is refused with its name and line', () => {
     expect(await failure(readCsvQuotes(f, 'EURUSD'))).toMatch(
       new RegExp(`^${f}:1: time "2014-05-05T00:00:00" is neither epoch milliseconds`),
     );
+    const negative = await file('bad/negative.csv', '-5,1.1,1.2\n');
+    expect(await failure(readCsvQuotes(negative, 'EURUSD'))).toMatch(
+      new RegExp(`^${negative}:1: time "-5" is neither epoch milliseconds`),
+    );
   });
 
   it('times out of order', async () => {
@@ -128,7 +132,8 @@ describe('a bad file is refused with its name and line', () => {
   });
 
   it('an instrument the catalogue does not hold, before any file is read', async () => {
-    await file('unknown/EURUSD.csv', `${may5},1.1,1.2\n`);
+    // Read first in name order, and bad: the unknown name is found before any file is read.
+    await file('unknown/EURUSD.csv', `${may5},1.1\n`);
     await file('unknown/EURXYZ.csv', `${may5},1.1,1.2\n`);
     expect(await failure(readQuoteFolder(path.join(dir, 'unknown'), catalogue))).toBe(
       `${path.join(dir, 'unknown', 'EURXYZ.csv')}: "EURXYZ" is not an instrument of the catalogue (name files by its symbol, such as EURUSD.csv)`,

@@ -43,7 +43,8 @@ export interface TimeRange {
 }
 
 const dayMs = 86_400_000;
-const plainNumber = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+/** Digits with an optional fraction: no sign, no exponent (prices are positive, times after 1970). */
+const plainNumber = /^(\d+\.?\d*|\.\d+)$/;
 /** An ISO-8601 date and time with its offset: a time without one would be read as local time. */
 const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -379,8 +380,8 @@ export async function readQuoteFolder(
       'holds neither SYMBOL.csv files nor Lean folders of YYYYMMDD_quote.zip files',
     );
   }
-  const series: QuoteSeries[] = [];
-  for (const name of entries) {
+  // Every name is checked before any file is read.
+  const sources = entries.map((name) => {
     const file = path.join(folder, name);
     const symbol = (format === 'csv' ? name.slice(0, -'.csv'.length) : name).toUpperCase();
     if (!catalogue.get(symbol)) {
@@ -390,6 +391,10 @@ export async function readQuoteFolder(
         `"${symbol}" is not an instrument of the catalogue (name files by its symbol, such as EURUSD.csv)`,
       );
     }
+    return { file, symbol };
+  });
+  const series: QuoteSeries[] = [];
+  for (const { file, symbol } of sources) {
     if (only && !only.has(symbol)) continue;
     const read =
       format === 'csv'
