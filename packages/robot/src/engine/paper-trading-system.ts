@@ -5,6 +5,7 @@ import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { MarketSimulator, type RegimeOptions } from '../market-data/market-simulator';
+import type { MarketDataFeed } from '../market-data/market-data-feed';
 import type { Tick } from '../market-data/tick';
 import type { AccountSettingsSource } from '../settings/robot-settings';
 import { SignalModel, defaultSignalModelOptions } from '../strategy/signal-model';
@@ -65,9 +66,12 @@ export interface PaperTradingOptions {
 }
 
 /** The parts of one running system, as `startPaperTrading` composed them. */
-export interface PaperTradingSystem<S extends Strategy = Strategy> {
+export interface PaperTradingSystem<
+  S extends Strategy = Strategy,
+  M extends MarketDataFeed = MarketSimulator,
+> {
   readonly catalogue: InstrumentCatalogue;
-  readonly market: MarketSimulator;
+  readonly market: M;
   readonly broker: PaperBroker;
   readonly strategy: S;
   readonly engine: TradingEngine;
@@ -132,6 +136,33 @@ export async function startPaperTrading(options: PaperTradingOptions): Promise<P
     ...(options.regimes ? { regimes: options.regimes } : {}),
     ...(initialQuotes ? { initialQuotes } : {}),
   });
+  const { broker, engine } = await tradeOnFeed(market, strategy, { ...options, catalogue });
+  return { catalogue, market, broker, strategy, engine, warmUp };
+}
+
+/** What `tradeOnFeed` needs besides the feed and the strategy: the market's own options go. */
+export type FeedTradingOptions = Omit<
+  PaperTradingOptions,
+  | 'seed'
+  | 'tickIntervalMs'
+  | 'initialQuotes'
+  | 'warmUp'
+  | 'regimes'
+  | 'strategy'
+  | 'calibrationErrors'
+> & { readonly catalogue: InstrumentCatalogue };
+
+/**
+ * The platform and the engine on any feed (the simulated market here, recorded quotes in a
+ * backtest, decision 125): the broker subscribes to the feed first, so TP/SL settle on a tick
+ * before the engine trades on it.
+ */
+export async function tradeOnFeed(
+  feed: MarketDataFeed,
+  strategy: Strategy,
+  options: FeedTradingOptions,
+): Promise<{ broker: PaperBroker; engine: TradingEngine }> {
+  const { catalogue } = options;
   const broker =
     options.broker ??
     new PaperBroker(catalogue, {
@@ -139,12 +170,12 @@ export async function startPaperTrading(options: PaperTradingOptions): Promise<P
       ...(options.journal ? { journal: options.journal } : {}),
       clock: options.clock,
     });
-  market.subscribe((tick) => {
+  feed.subscribe((tick) => {
     broker.onTick(tick);
   });
   const engine = await TradingEngine.start({
     catalogue,
-    feed: market,
+    feed,
     broker: options.brokerView ? options.brokerView(broker) : broker,
     store: options.store,
     settings: options.settings,
@@ -155,5 +186,5 @@ export async function startPaperTrading(options: PaperTradingOptions): Promise<P
     ...(options.publishDenials === undefined ? {} : { publishDenials: options.publishDenials }),
     ...(options.fanOutBatch === undefined ? {} : { fanOutBatch: options.fanOutBatch }),
   });
-  return { catalogue, market, broker, strategy, engine, warmUp };
+  return { broker, engine };
 }

@@ -11,6 +11,16 @@ export interface MarketDataFeed {
   lastTick(symbol: string): Tick | undefined;
 }
 
+/**
+ * A feed whose time the caller drives, step by step: the market simulator and recorded quotes.
+ * `nextTime` is when the next tick is due (undefined once a recording has no more);
+ * `advanceTo` publishes every tick due up to and including a time.
+ */
+export interface SteppedFeed extends MarketDataFeed {
+  nextTime(): number | undefined;
+  advanceTo(time: number): void;
+}
+
 /** Keeps listeners and last ticks; a feed adapter only has to call `publish`. */
 export class TickDispatcher implements MarketDataFeed {
   private listeners: TickListener[] = [];

@@ -7,7 +7,7 @@ import {
   deriveSeed,
   type RandomSource,
 } from '../random/random-source';
-import { TickDispatcher, type MarketDataFeed } from './market-data-feed';
+import { TickDispatcher, type SteppedFeed } from './market-data-feed';
 import type { Tick, TickListener, Unsubscribe } from './tick';
 
 /**
@@ -81,7 +81,7 @@ export function spreadMultiplier(position: SessionPosition): number {
  * The embedded default price feed: seeded and deterministic (same seed, same ticks), one tick
  * per open instrument every `tickIntervalMs` of simulated time, none while a market is closed.
  */
-export class MarketSimulator implements MarketDataFeed {
+export class MarketSimulator implements SteppedFeed {
   private readonly dispatcher = new TickDispatcher();
   private readonly states: InstrumentState[];
   private readonly regimes: RegimeOptions;
@@ -125,6 +125,11 @@ export class MarketSimulator implements MarketDataFeed {
 
   lastTick(symbol: string): Tick | undefined {
     return this.dispatcher.lastTick(symbol);
+  }
+
+  /** When the next ticks are due (those of the instruments open then). */
+  nextTime(): number {
+    return this.nextTickTime;
   }
 
   /** Emits every tick due up to and including `time`. */

@@ -1,9 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { toOperationLine } from './operation-line';
+import { numberOption } from './cli-options';
 import { runSimulation } from './run-simulation';
 import { formatSummary, summarise } from './simulation-summary';
+import { writeOperations } from './write-operations';
 
 /**
  * npm run simulate -- --accounts 25 --days 5 --seed 1 --risk 1 --out trades.jsonl
@@ -20,12 +20,7 @@ async function main(): Promise<void> {
       start: { type: 'string' },
     },
   });
-  const number = (name: string, text: string, min: number) => {
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < min)
-      throw new Error(`--${name} must be a number >= ${min}`);
-    return value;
-  };
+  const number = numberOption;
   const options = {
     accounts: Math.floor(number('accounts', values.accounts, 1)),
     days: number('days', values.days, 0.01),
@@ -34,20 +29,7 @@ async function main(): Promise<void> {
     ...(values.start ? { startTime: Date.parse(values.start) } : {}),
   };
   const result = await runSimulation(options, () => performance.now());
-  const base = process.env.INIT_CWD ?? process.cwd();
-  const outPath = values.out.startsWith('/') ? values.out : `${base}/${values.out}`;
-  const out = createWriteStream(outPath);
-  for (const trade of result.trades) {
-    out.write(
-      `${JSON.stringify(toOperationLine(trade, result.openMarks.get(trade.positionId)))}\n`,
-    );
-  }
-  await new Promise<void>((resolve, reject) => {
-    out.end(() => {
-      resolve();
-    });
-    out.on('error', reject);
-  });
+  const outPath = await writeOperations(result, values.out);
   console.log(formatSummary(summarise(result), result));
   console.log(`Wrote ${result.trades.length} operations to ${outPath}`);
 }

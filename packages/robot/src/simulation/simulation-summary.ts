@@ -1,6 +1,8 @@
 import { categories, type Category } from '@tradebot/contract';
+import { noEdgeAfterMs } from '../engine/trading-engine';
 import { centsToDollars } from '../money/minor-units';
 import type { CalibrationRow, ForecastReport } from '../strategy/forecast-metrics';
+import type { RobotRun } from './run-robot';
 import type { SimulationResult } from './run-simulation';
 
 export interface SimulationSummary {
@@ -17,14 +19,22 @@ export interface SimulationSummary {
   readonly finalEquity: number;
   readonly averageMarginFraction: number;
   readonly largestExposureFraction: number;
+  /**
+   * The largest fall of an account's balance from its previous peak, as a share of that peak,
+   * over its closed operations in the order they closed (realised profit only).
+   */
+  readonly maxDrawdownFraction: number;
   /** Traded signals: the probability the model claimed, the break-even it had to clear, the outcome. */
   readonly meanClaimedProbability: number;
   readonly meanBreakEven: number;
   readonly ledgerHolds: boolean;
   readonly model: ForecastReport;
+  /** Market-open minutes in which the robot said it had no edge, over market-open minutes. */
+  readonly noEdgeShare: number;
+  readonly marketOpenMinutes: number;
 }
 
-export function summarise(result: SimulationResult): SimulationSummary {
+export function summarise(result: RobotRun): SimulationSummary {
   const { trades } = result;
   const closed = trades.filter((t) => t.closeReason !== 'open');
   const byCategory = Object.fromEntries(categories.map((c) => [c, 0])) as Record<Category, number>;
@@ -57,16 +67,38 @@ export function summarise(result: SimulationResult): SimulationSummary {
     finalEquity: centsToDollars(result.accounts.reduce((s, a) => s + a.equityCents, 0)),
     averageMarginFraction: marginFractionSum / n,
     largestExposureFraction: largestExposure,
+    maxDrawdownFraction: maxDrawdown(result),
     meanClaimedProbability: claimed / n,
     meanBreakEven: breakEven / n,
     ledgerHolds: result.accounts.every(
       (a) => a.balanceCents === a.depositsCents + a.realisedProfitCents,
     ),
     model: result.model.overall,
+    noEdgeShare: result.time.noEdgeMinutes / result.time.openMinutes,
+    marketOpenMinutes: result.time.openMinutes,
   };
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+function maxDrawdown(result: RobotRun): number {
+  const closed = result.trades
+    .filter((t) => t.closedAt !== null)
+    .sort((a, b) => (a.closedAt ?? 0) - (b.closedAt ?? 0));
+  let largest = 0;
+  for (const account of result.accounts) {
+    let balance = account.depositsCents;
+    let peak = balance;
+    for (const t of closed) {
+      if (t.accountId !== account.accountId) continue;
+      balance += t.profitCents ?? 0;
+      peak = Math.max(peak, balance);
+      largest = Math.max(largest, (peak - balance) / peak);
+    }
+  }
+  return largest;
+}
+
+/** A share, or "n/a" when there was nothing to divide (no operation closed, say). */
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)}%` : 'n/a');
 const usd = (x: number) => `${x < 0 ? '-' : ''}$${Math.abs(x).toFixed(2)}`;
 
 function calibrationLines(rows: readonly CalibrationRow[]): string[] {
@@ -78,10 +110,30 @@ function calibrationLines(rows: readonly CalibrationRow[]): string[] {
 }
 
 export function formatSummary(s: SimulationSummary, result: SimulationResult): string {
-  const m = s.model;
   const o = result.options;
+  return formatReport(
+    s,
+    result,
+    [
+      `Simulation: ${o.accounts} accounts, ${o.days} days from ${new Date(o.startTime).toISOString()}, seed ${o.seed}, risk ${o.risk}`,
+    ],
+    'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
+  );
+}
+
+/**
+ * The report every run of the robot prints, simulated or recorded: `heading` says what it ran
+ * on, `closing` what its figures describe.
+ */
+export function formatReport(
+  s: SimulationSummary,
+  result: RobotRun,
+  heading: readonly string[],
+  closing: string,
+): string {
+  const m = s.model;
   return [
-    `Simulation: ${o.accounts} accounts, ${o.days} days from ${new Date(o.startTime).toISOString()}, seed ${o.seed}, risk ${o.risk}`,
+    ...heading,
     `  ticks ${result.ticks}, wall clock ${(result.wallClockMs / 1000).toFixed(1)} s`,
     `Operations: ${s.operations} (${s.closed} closed, ${s.open} open at the end)`,
     `  by category: ${Object.entries(s.byCategory)
@@ -92,6 +144,7 @@ export function formatSummary(s: SimulationSummary, result: SimulationResult): s
       .join(', ')}`,
     `Win rate (closed): ${pct(s.winRate)}; mean probability claimed at entry ${pct(s.meanClaimedProbability)}, mean break-even ${pct(s.meanBreakEven)}`,
     `P&L: realised ${usd(s.realisedProfit)}, unrealised ${usd(s.unrealisedProfit)}; deposits ${usd(s.deposits)} -> equity ${usd(s.finalEquity)}`,
+    `Drawdown (balance over closed operations, the worst account): ${pct(s.maxDrawdownFraction)} from its peak`,
     `Average margin per operation: ${pct(s.averageMarginFraction)} of free margin; largest exposure at entry: ${pct(s.largestExposureFraction)} of equity`,
     `Ledger identity balance = deposits + realised profit: ${s.ledgerHolds ? 'holds for every account' : 'BROKEN'}`,
     `Model, out of sample (${m.forecasts} virtual trades scored):`,
@@ -103,6 +156,7 @@ export function formatSummary(s: SimulationSummary, result: SimulationResult): s
     ...calibrationLines(m.calibrationAll),
     "Calibration, forecasts at or above break-even (decile: claimed -> hit, count; ± one standard error, an instrument's day counted as one cluster):",
     ...calibrationLines(m.calibration),
-    'These figures describe this simulated market only (decision 021); they promise nothing about real markets.',
+    `No edge: ${pct(s.noEdgeShare)} of market-open time (${String(s.marketOpenMinutes)} market-open minutes; the robot says so after ${String(noEdgeAfterMs / 3_600_000)} h without a signal)`,
+    closing,
   ].join('\n');
 }
