@@ -752,6 +752,7 @@ export async function buildApp(
       newSecret: () => randomBytes(32).toString('base64url'),
       userChanged: (userId) => users.userChanged(userId),
       applyStoredSettings: (userId) => trading.applyStoredSettings(userId),
+      ...(config.ROBOT_LEASES ? { claims: jobClaims } : {}),
       onError: (error, message) => {
         app.log.error({ err: error }, message);
       },
