@@ -401,6 +401,61 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect((await authorize(app, headers)).statusCode).toBe(200);
   });
 
+  it('a broker account linked by one user is refused to another (409, in their language), even at once; free again once unlinked', async () => {
+    const { app } = context;
+    const ana = await paidUser(app, 'ana-ct@example.com');
+    const bia = await paidUser(app, 'bia-ct@example.com');
+    const biaPt = { ...bia.headers, 'accept-language': 'pt-BR' };
+    await linkDemo(app, ana.headers);
+
+    // Bia granted the same cTrader account (the fake grants DEMO_ACCOUNT to everyone).
+    expect((await callback(app, biaPt, await authorizeAndReturn(app, biaPt))).statusCode).toBe(200);
+    const refused = await pick(app, biaPt, DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'BROKER_ACCOUNT_TAKEN',
+      message:
+        'Essa conta da cTrader já está vinculada a outro usuário do Tradebot. Escolha outra conta ou fale com o suporte.',
+    });
+    expect((await getSettings(app, bia.token)).json()).toMatchObject({ data: { linked: false } });
+
+    // Once Ana unlinks, Bia links it; Ana, wanting it back, is told in Spanish.
+    const password = validRegistration.password;
+    expect((await unlink(app, ana.headers, { password, closeOperations: false })).statusCode).toBe(
+      200,
+    );
+    expect((await pick(app, biaPt, DEMO_ACCOUNT.ctidTraderAccountId)).statusCode).toBe(201);
+    expect(
+      (await callback(app, ana.headers, await authorizeAndReturn(app, ana.headers))).statusCode,
+    ).toBe(200);
+    const back = await pick(app, ana.headers, DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(back.statusCode).toBe(409);
+    expect(back.json()).toMatchObject({
+      message:
+        'Esa cuenta de cTrader ya está vinculada a otro usuario de Tradebot. Elige otra cuenta o escríbenos a soporte.',
+    });
+    // Bia unlinks; Ana re-links the account she had: fine.
+    expect((await unlink(app, biaPt, { password, closeOperations: false })).statusCode).toBe(200);
+    expect((await pick(app, ana.headers, DEMO_ACCOUNT.ctidTraderAccountId)).statusCode).toBe(201);
+    expect((await unlink(app, ana.headers, { password, closeOperations: false })).statusCode).toBe(
+      200,
+    );
+
+    // Both pick it at once: the database lets one link through.
+    for (const who of [ana.headers, bia.headers]) {
+      expect((await callback(app, who, await authorizeAndReturn(app, who))).statusCode).toBe(200);
+    }
+    const racing = await Promise.all(
+      [ana.headers, bia.headers].map((who) => pick(app, who, DEMO_ACCOUNT.ctidTraderAccountId)),
+    );
+    expect(racing.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    const links = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.platformAccountId, String(DEMO_ACCOUNT.ctidTraderAccountId)));
+    expect(links).toHaveLength(1);
+  });
+
   it('deleting the account erases a grant waiting to be picked and past unlinkings', async () => {
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'borrar-ct@example.com');

@@ -538,6 +538,12 @@ export const tradingPlatformLinks = pgTable(
   (table) => [
     index('trading_platform_links_key_id_idx').on(table.credentialsKeyId),
     index('trading_platform_links_token_expires_idx').on(table.tokenExpiresAt),
+    // A broker account is linked by one user at a time, per environment (demo or live): a
+    // second user's link is refused, even when both race (decision 111). Unlinking deletes the
+    // row, so the account can be linked again.
+    uniqueIndex('trading_platform_links_broker_account_key')
+      .on(table.platform, table.platformAccountId, sql`(${table.brokerAccount} ->> 'live')`)
+      .where(sql`${table.brokerAccount} is not null`),
   ],
 );
 

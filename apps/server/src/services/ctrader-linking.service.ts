@@ -7,6 +7,7 @@ import {
 } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { CredentialsCipher, SealedCredentials } from '../repositories/credentials-cipher';
+import { DuplicateKey } from '../repositories/errors';
 import type { CTraderAuthorizationsStore } from '../repositories/ctrader-authorizations.repository';
 import type { JobClaims } from '../repositories/job-claims.repository';
 import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
@@ -20,6 +21,7 @@ import {
 import {
   AlreadyLinked,
   BrokerAccountNotOffered,
+  BrokerAccountTaken,
   BrokerEnvironmentNotAllowed,
   BrokerUnavailable,
   CTraderNotConfigured,
@@ -143,27 +145,32 @@ export class CTraderLinkingService {
       expiresAt: string;
     };
     const now = this.deps.clock.now();
-    const row = await this.deps.links.linkBroker(
-      user.id,
-      {
-        platform: ctraderPlatform.id,
-        platformAccountId: String(account.ctidTraderAccountId),
-        credentials: this.deps.cipher.seal(
-          JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
-          user.id,
-        ),
-        tokenExpiresAt: new Date(grant.expiresAt),
-        brokerAccount: {
-          ctidTraderAccountId: account.ctidTraderAccountId,
-          live: account.live,
-          brokerName: account.brokerName,
-          traderLogin: account.traderLogin,
-          currency: account.currency,
-          leverage: account.leverage,
+    const row = await this.deps.links
+      .linkBroker(
+        user.id,
+        {
+          platform: ctraderPlatform.id,
+          platformAccountId: String(account.ctidTraderAccountId),
+          credentials: this.deps.cipher.seal(
+            JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
+            user.id,
+          ),
+          tokenExpiresAt: new Date(grant.expiresAt),
+          brokerAccount: {
+            ctidTraderAccountId: account.ctidTraderAccountId,
+            live: account.live,
+            brokerName: account.brokerName,
+            traderLogin: account.traderLogin,
+            currency: account.currency,
+            leverage: account.leverage,
+          },
         },
-      },
-      now,
-    );
+        now,
+      )
+      .catch((error: unknown) => {
+        // Another user has this broker account linked, now or by a link that won the race.
+        throw error instanceof DuplicateKey ? new BrokerAccountTaken() : error;
+      });
     await this.deps.onLinked(row);
     return { account };
   }

@@ -91,6 +91,13 @@ export class BrokerAccountNotOffered extends DomainError {
   }
 }
 
+/** Another user has this broker account linked (decision 111). */
+export class BrokerAccountTaken extends DomainError {
+  constructor() {
+    super('linking.brokerAccountTaken', { field: 'ctidTraderAccountId' });
+  }
+}
+
 /** The account is of the environment (demo or live) this server does not link. */
 export class BrokerEnvironmentNotAllowed extends DomainError {
   constructor(environment: string) {
