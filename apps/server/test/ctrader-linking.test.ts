@@ -273,6 +273,31 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect(await app.database.db.select().from(tradingPlatformLinks)).toEqual([]);
   });
 
+  it('a code accepted whose accounts cTrader will not list is said as such, not as a used or expired code', async () => {
+    const { app } = context;
+    const { headers } = await paidUser(app, 'ct-no-list@example.com');
+    const back = await authorizeAndReturn(app, headers);
+    // The Open API refuses the token the code is exchanged for.
+    const token = oauth.currentAccessToken;
+    ctrader.expireToken(token);
+    try {
+      const es = await callback(app, headers, back);
+      expect(es.statusCode).toBe(503);
+      expect(es.json()).toMatchObject({
+        message:
+          'cTrader aceptó la autorización, pero no nos dejó leer tus cuentas. Inténtalo de nuevo desde Vincular cuenta en unos minutos.',
+      });
+      const ptHeaders = { ...headers, 'accept-language': 'pt-BR' };
+      const pt = await callback(app, ptHeaders, await authorizeAndReturn(app, ptHeaders));
+      expect(pt.json()).toMatchObject({
+        message:
+          'A cTrader aceitou a autorização, mas não nos deixou ler suas contas. Tente de novo em Vincular conta daqui a alguns minutos.',
+      });
+    } finally {
+      ctrader.replaceToken(token, token);
+    }
+  });
+
   it('refreshes a grant before it expires, once across two processes; the old token stops working at cTrader', async () => {
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'refresh@example.com');

@@ -96,6 +96,8 @@ const es = {
     'cTrader no aceptó la autorización (el código venció o ya se usó). Empieza de nuevo desde Vincular cuenta.',
   'linking.brokerUnavailable':
     'No pudimos comunicarnos con cTrader. Inténtalo de nuevo en unos minutos.',
+  'linking.accountsNotListed':
+    'cTrader aceptó la autorización, pero no nos dejó leer tus cuentas. Inténtalo de nuevo desde Vincular cuenta en unos minutos.',
   'linking.noAuthorization':
     'No hay una autorización de cTrader en curso. Empieza de nuevo desde Vincular cuenta.',
   'linking.accountNotOffered': 'Esa cuenta no está entre las que autorizaste en cTrader.',
@@ -214,6 +216,8 @@ const pt: Record<MessageKey, string> = {
     'A cTrader não aceitou a autorização (o código expirou ou já foi usado). Comece de novo em Vincular conta.',
   'linking.brokerUnavailable':
     'Não conseguimos falar com a cTrader. Tente novamente em alguns minutos.',
+  'linking.accountsNotListed':
+    'A cTrader aceitou a autorização, mas não nos deixou ler suas contas. Tente de novo em Vincular conta daqui a alguns minutos.',
   'linking.noAuthorization':
     'Não há uma autorização da cTrader em andamento. Comece de novo em Vincular conta.',
   'linking.accountNotOffered': 'Essa conta não está entre as que você autorizou na cTrader.',

@@ -99,6 +99,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [linking.OAuthStateInvalid, 'BAD_REQUEST'],
   [linking.OAuthGrantRefused, 'BAD_REQUEST'],
   [linking.BrokerUnavailable, 'SERVICE_UNAVAILABLE'],
+  [linking.BrokerAccountsNotListed, 'SERVICE_UNAVAILABLE'],
   [linking.NoBrokerAuthorization, 'CONFLICT'],
   [linking.BrokerAccountNotOffered, 'VALIDATION_FAILED'],
   [linking.BrokerAccountTaken, 'BROKER_ACCOUNT_TAKEN'],

@@ -21,6 +21,7 @@ import {
 import {
   AlreadyLinked,
   BrokerAccountNotOffered,
+  BrokerAccountsNotListed,
   BrokerAccountTaken,
   BrokerEnvironmentNotAllowed,
   BrokerUnavailable,
@@ -118,9 +119,14 @@ export class CTraderLinkingService {
     const grant = await oauth
       .exchangeCode(input.code, this.deps.clock.now())
       .catch((error: unknown) => this.grantFailure(error, 'exchanging an authorisation code'));
-    const accounts = await this.deps
-      .listAccounts(grant.accessToken)
-      .catch((error: unknown) => this.grantFailure(error, 'listing the granted accounts'));
+    const accounts = await this.deps.listAccounts(grant.accessToken).catch((error: unknown) => {
+      // The code was good; cTrader refused to list the accounts with the token it just gave.
+      if (error instanceof CTraderAccessRefused) {
+        this.deps.onFailure(error, 'listing the granted accounts (refused)');
+        throw new BrokerAccountsNotListed();
+      }
+      return this.grantFailure(error, 'listing the granted accounts');
+    });
     await this.deps.authorizations.storeGrant(stateHash, this.seal(grant, user.id), accounts);
     return { accounts };
   }
@@ -197,45 +203,80 @@ export class CTraderLinkingService {
     );
     let refreshed = 0;
     for (const row of due) {
-      if (!row.keyId || !row.ciphertext || !row.tokenExpiresAt) continue;
-      const from = { keyId: row.keyId, ciphertext: row.ciphertext };
-      const item = `${row.userId}:${row.tokenExpiresAt.toISOString()}`;
-      const done = await this.deps.claims
-        .once(refreshJob, item, async () => {
-          const current = this.openGrant(row.userId, from);
-          let grant: CTraderGrant;
-          try {
-            grant = await oauth.refresh(current.refreshToken, this.deps.clock.now());
-          } catch (error) {
-            if (error instanceof CTraderGrantRefused) {
-              this.deps.onFailure(error, 'refreshing an access token (refused: left to expire)');
-              return false;
-            }
-            throw error;
-          }
-          const to = this.deps.cipher.seal(
-            JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
-            row.userId,
-          );
-          return this.deps.links.replaceGrant(
-            row.userId,
-            from,
-            to,
-            grant.expiresAt,
-            this.deps.clock.now(),
-          );
-        })
-        .catch((error: unknown) => {
-          this.deps.onFailure(error as Error, 'refreshing an access token');
-          return undefined;
-        });
-      if (done?.value === true) {
-        refreshed += 1;
-        await this.deps.onTokenRefreshed?.(row.userId);
-      }
+      if (await this.refreshGrant(oauth, row)) refreshed += 1;
     }
     await this.deps.authorizations.prune(now);
     return refreshed;
+  }
+
+  /**
+   * The broker refused the account's access token before its recorded expiry (decision 113):
+   * the grant is refreshed once, under the same claim as the scheduled refresh of that grant, so
+   * one process sends it and a second refusal of the same grant sends nothing again. True when
+   * a new token is stored (the robot then reads the grants again).
+   */
+  async refreshRefused(userId: string): Promise<boolean> {
+    const oauth = this.deps.oauth;
+    if (!oauth) return false;
+    const link = await this.deps.links.find(userId);
+    if (link?.platform !== ctraderPlatform.id) return false;
+    return this.refreshGrant(oauth, {
+      userId,
+      keyId: link.credentialsKeyId,
+      ciphertext: link.credentialsCiphertext,
+      tokenExpiresAt: link.tokenExpiresAt,
+    });
+  }
+
+  /**
+   * Refreshes one grant as it stands, under its claim (item: the user and the expiry stored).
+   * A refusal (the user revoked us at cTrader) is logged and the claim finished: the user must
+   * link again. True when the new pair replaced the one read.
+   */
+  private async refreshGrant(
+    oauth: CTraderOAuth,
+    row: {
+      userId: string;
+      keyId: string | null;
+      ciphertext: string | null;
+      tokenExpiresAt: Date | null;
+    },
+  ): Promise<boolean> {
+    if (!row.keyId || !row.ciphertext || !row.tokenExpiresAt) return false;
+    const from = { keyId: row.keyId, ciphertext: row.ciphertext };
+    const item = `${row.userId}:${row.tokenExpiresAt.toISOString()}`;
+    const done = await this.deps.claims
+      .once(refreshJob, item, async () => {
+        const current = this.openGrant(row.userId, from);
+        let grant: CTraderGrant;
+        try {
+          grant = await oauth.refresh(current.refreshToken, this.deps.clock.now());
+        } catch (error) {
+          if (error instanceof CTraderGrantRefused) {
+            this.deps.onFailure(error, 'refreshing an access token (refused: left to expire)');
+            return false;
+          }
+          throw error;
+        }
+        const to = this.deps.cipher.seal(
+          JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
+          row.userId,
+        );
+        return this.deps.links.replaceGrant(
+          row.userId,
+          from,
+          to,
+          grant.expiresAt,
+          this.deps.clock.now(),
+        );
+      })
+      .catch((error: unknown) => {
+        this.deps.onFailure(error as Error, 'refreshing an access token');
+        return undefined;
+      });
+    if (done?.value !== true) return false;
+    await this.deps.onTokenRefreshed?.(row.userId);
+    return true;
   }
 
   private async mayLink(user: UserRow): Promise<CTraderOAuth> {
