@@ -36,6 +36,8 @@ import {
 export const authorizationLifetimeMs = 60 * 60_000;
 /** Access tokens are refreshed this long before they expire (they last about 30 days). */
 export const refreshAheadMs = 7 * 24 * 60 * 60_000;
+/** At most one refresh after a refusal per user and process in this long (decision 113). */
+export const refusalRefreshGapMs = 10 * 60_000;
 /** The refresh job's item: one grant, as it stood (a refreshed grant is a new item). */
 export const refreshJob = 'ctrader.refresh';
 
@@ -73,6 +75,9 @@ const hashState = (state: string) => createHash('sha256').update(state).digest('
  * and the grant refreshed before it expires, by one process.
  */
 export class CTraderLinkingService {
+  /** When this process last refreshed a user's grant after a refusal. */
+  private readonly refusalRefreshes = new Map<string, number>();
+
   constructor(private readonly deps: CTraderLinkingDependencies) {}
 
   get configured(): boolean {
@@ -218,6 +223,11 @@ export class CTraderLinkingService {
   async refreshRefused(userId: string): Promise<boolean> {
     const oauth = this.deps.oauth;
     if (!oauth) return false;
+    // A broker that refuses every new token too is not answered with a refresh per refusal.
+    const now = this.deps.clock.now().getTime();
+    const last = this.refusalRefreshes.get(userId);
+    if (last !== undefined && now - last < refusalRefreshGapMs) return false;
+    this.refusalRefreshes.set(userId, now);
     const link = await this.deps.links.find(userId);
     if (link?.platform !== ctraderPlatform.id) return false;
     return this.refreshGrant(oauth, {
