@@ -758,6 +758,7 @@ export async function buildApp(
       newSecret: () => randomBytes(32).toString('base64url'),
       userChanged: (userId) => users.userChanged(userId),
       applyStoredSettings: (userId) => trading.applyStoredSettings(userId),
+      ...(config.ROBOT_LEASES ? { claims: jobClaims } : {}),
       onError: (error, message) => {
         app.log.error({ err: error }, message);
       },
@@ -1095,6 +1096,13 @@ export async function buildApp(
     // The same stream feeds the notification outbox (decision 088).
     const stopNotifying = robot.onEvent((event) => {
       notifications.robotEvent(event);
+      // A cTrader token refused before its expiry is refreshed once, then read again by the
+      // robot; a refused refresh leaves the user to link again (decision 113).
+      if (event.type === 'BrokerStatus' && event.status === 'BROKER_RECONNECT_NEEDED') {
+        ctraderLinking.refreshRefused(event.accountId).catch((error: unknown) => {
+          app.log.error({ err: error }, 'ctrader: refreshing a refused token failed');
+        });
+      }
     });
     app.addHook('onClose', async () => {
       clearInterval(openingsTimer);

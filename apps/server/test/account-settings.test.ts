@@ -2,11 +2,14 @@ import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  notificationOutbox,
   operations,
   passwordResetCodes,
   payments,
   platformUsers,
+  pushSubscriptions,
   sessions,
+  simPayCheckouts,
   subscriptions,
   tradingPlatformLinks,
   users,
@@ -330,6 +333,23 @@ describe('deleting an account', () => {
     }>().data;
     expect(config.authorized).toBe(true);
     const userId = config.user.id;
+    // A browser allowed push, and a notice waits in the outbox (decision 088).
+    const db = context.app.database.db;
+    await db.insert(pushSubscriptions).values({
+      endpoint: 'https://push.example/send/abc',
+      userId,
+      p256dh: 'BPublicKeyOfTheBrowser',
+      auth: 'authSecret',
+    });
+    await db.insert(notificationOutbox).values({
+      userId,
+      kind: 'robotStopped',
+      eventKey: `robot-stopped:${userId}`,
+      payload: { reason: 'margin' },
+    });
+    expect(
+      await db.select().from(simPayCheckouts).where(eq(simPayCheckouts.email, user.email)),
+    ).toHaveLength(1);
 
     const answer = await context.app.inject({
       method: 'POST',
@@ -346,7 +366,6 @@ describe('deleting an account', () => {
         .statusCode,
     ).toBe(401);
 
-    const db = context.app.database.db;
     const [row] = await db.select().from(users).where(eq(users.id, userId));
     expect(row).toMatchObject({
       name: '-',
@@ -357,6 +376,19 @@ describe('deleting an account', () => {
     });
     expect(row?.deletedAt).toEqual(clock.now());
     expect(await db.select().from(sessions).where(eq(sessions.userId, userId))).toEqual([]);
+    // Erased with the person (issue 37, point 8): push endpoints and keys, the outbox's notices,
+    // and the e-mail on the simulated provider's checkout.
+    expect(
+      await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
+    ).toEqual([]);
+    expect(
+      await db.select().from(notificationOutbox).where(eq(notificationOutbox.userId, userId)),
+    ).toEqual([]);
+    const checkouts = await db
+      .select()
+      .from(simPayCheckouts)
+      .where(eq(simPayCheckouts.clientReference, userId));
+    expect(checkouts.map((checkout) => checkout.email)).toEqual([anonymisedEmail(userId)]);
     const [settings] = await db.select().from(userSettings).where(eq(userSettings.userId, userId));
     expect(settings).toMatchObject({ botOn: false, linked: false, authorized: false });
 

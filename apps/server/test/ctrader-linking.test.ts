@@ -273,6 +273,31 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect(await app.database.db.select().from(tradingPlatformLinks)).toEqual([]);
   });
 
+  it('a code accepted whose accounts cTrader will not list is said as such, not as a used or expired code', async () => {
+    const { app } = context;
+    const { headers } = await paidUser(app, 'ct-no-list@example.com');
+    const back = await authorizeAndReturn(app, headers);
+    // The Open API refuses the token the code is exchanged for.
+    const token = oauth.currentAccessToken;
+    ctrader.expireToken(token);
+    try {
+      const es = await callback(app, headers, back);
+      expect(es.statusCode).toBe(503);
+      expect(es.json()).toMatchObject({
+        message:
+          'cTrader aceptó la autorización, pero no nos dejó leer tus cuentas. Inténtalo de nuevo desde Vincular cuenta en unos minutos.',
+      });
+      const ptHeaders = { ...headers, 'accept-language': 'pt-BR' };
+      const pt = await callback(app, ptHeaders, await authorizeAndReturn(app, ptHeaders));
+      expect(pt.json()).toMatchObject({
+        message:
+          'A cTrader aceitou a autorização, mas não nos deixou ler suas contas. Tente de novo em Vincular conta daqui a alguns minutos.',
+      });
+    } finally {
+      ctrader.replaceToken(token, token);
+    }
+  });
+
   it('refreshes a grant before it expires, once across two processes; the old token stops working at cTrader', async () => {
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'refresh@example.com');
@@ -399,6 +424,61 @@ describe('linking a cTrader account through OAuth2, against the fake Spotware', 
     expect(again.json()).toMatchObject({ message: 'No tienes una cuenta vinculada.' });
     // Linking again is possible: a new authorisation starts.
     expect((await authorize(app, headers)).statusCode).toBe(200);
+  });
+
+  it('a broker account linked by one user is refused to another (409, in their language), even at once; free again once unlinked', async () => {
+    const { app } = context;
+    const ana = await paidUser(app, 'ana-ct@example.com');
+    const bia = await paidUser(app, 'bia-ct@example.com');
+    const biaPt = { ...bia.headers, 'accept-language': 'pt-BR' };
+    await linkDemo(app, ana.headers);
+
+    // Bia granted the same cTrader account (the fake grants DEMO_ACCOUNT to everyone).
+    expect((await callback(app, biaPt, await authorizeAndReturn(app, biaPt))).statusCode).toBe(200);
+    const refused = await pick(app, biaPt, DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'BROKER_ACCOUNT_TAKEN',
+      message:
+        'Essa conta da cTrader já está vinculada a outro usuário do Tradebot. Escolha outra conta ou fale com o suporte.',
+    });
+    expect((await getSettings(app, bia.token)).json()).toMatchObject({ data: { linked: false } });
+
+    // Once Ana unlinks, Bia links it; Ana, wanting it back, is told in Spanish.
+    const password = validRegistration.password;
+    expect((await unlink(app, ana.headers, { password, closeOperations: false })).statusCode).toBe(
+      200,
+    );
+    expect((await pick(app, biaPt, DEMO_ACCOUNT.ctidTraderAccountId)).statusCode).toBe(201);
+    expect(
+      (await callback(app, ana.headers, await authorizeAndReturn(app, ana.headers))).statusCode,
+    ).toBe(200);
+    const back = await pick(app, ana.headers, DEMO_ACCOUNT.ctidTraderAccountId);
+    expect(back.statusCode).toBe(409);
+    expect(back.json()).toMatchObject({
+      message:
+        'Esa cuenta de cTrader ya está vinculada a otro usuario de Tradebot. Elige otra cuenta o escríbenos a soporte.',
+    });
+    // Bia unlinks; Ana re-links the account she had: fine.
+    expect((await unlink(app, biaPt, { password, closeOperations: false })).statusCode).toBe(200);
+    expect((await pick(app, ana.headers, DEMO_ACCOUNT.ctidTraderAccountId)).statusCode).toBe(201);
+    expect((await unlink(app, ana.headers, { password, closeOperations: false })).statusCode).toBe(
+      200,
+    );
+
+    // Both pick it at once: the database lets one link through.
+    for (const who of [ana.headers, bia.headers]) {
+      expect((await callback(app, who, await authorizeAndReturn(app, who))).statusCode).toBe(200);
+    }
+    const racing = await Promise.all(
+      [ana.headers, bia.headers].map((who) => pick(app, who, DEMO_ACCOUNT.ctidTraderAccountId)),
+    );
+    expect(racing.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    const links = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.platformAccountId, String(DEMO_ACCOUNT.ctidTraderAccountId)));
+    expect(links).toHaveLength(1);
   });
 
   it('deleting the account erases a grant waiting to be picked and past unlinkings', async () => {

@@ -14,7 +14,13 @@ import {
   fakeOptions,
   type FakeSymbol,
 } from '@tradebot/robot/ctrader/fake';
-import { notificationOutbox, operations, orderIntents, userSettings } from '../src/db/schema';
+import {
+  notificationOutbox,
+  operations,
+  orderIntents,
+  tradingPlatformLinks,
+  userSettings,
+} from '../src/db/schema';
 import { effectiveRobotSettings } from '../src/domain/robot-settings';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1, validRegistration } from './helpers/accounts';
@@ -300,11 +306,60 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });
 
+  it('a token the broker expires early is refreshed once, and the robot runs on the new token without a new link', async () => {
+    const { app } = context;
+    const { userId, headers, robot } = await linkedTrader('ctrader-early@example.com');
+    await tickUntil(() => Promise.resolve(false), 3);
+    const [before] = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId));
+    const refreshes = () =>
+      oauth.tokenRequests.filter((request) => request.grant_type === 'refresh_token').length;
+    const refreshedBefore = refreshes();
+    const expired = oauth.currentAccessToken;
+    ctrader.expireToken(expired);
+    // The refresh token is still good: one refresh, a new token stored, the run back on it.
+    expect(
+      await tickUntil(
+        async () =>
+          oauth.currentAccessToken !== expired &&
+          (await robot.projection(userId))?.status.idleReason !== 'BROKER_RECONNECT_NEEDED',
+        200,
+      ),
+    ).toBe(true);
+    expect(refreshes()).toBe(refreshedBefore + 1);
+    const [after] = await app.database.db
+      .select()
+      .from(tradingPlatformLinks)
+      .where(eq(tradingPlatformLinks.userId, userId));
+    expect(after?.credentialsCiphertext).not.toBe(before?.credentialsCiphertext);
+    // The run is back at the broker on the new token: the account authorised with it, and the
+    // robot's status clear of the broker's trouble.
+    expect(
+      await tickUntil(
+        async () =>
+          ctrader
+            .requests('ProtoOAAccountAuthReq')
+            .some((request) => request.body.accessToken === oauth.currentAccessToken) &&
+          (await robot.projection(userId))?.status.idleReason !== 'BROKER_DISCONNECTED',
+        200,
+      ),
+    ).toBe(true);
+    expect((await robot.projection(userId))?.status.idleReason ?? null).not.toBe(
+      'BROKER_RECONNECT_NEEDED',
+    );
+    expect(refreshes()).toBe(refreshedBefore + 1);
+    expect((await unlinkClosing(headers)).statusCode).toBe(200);
+  });
+
   it('a grant the broker stops accepting: the robot opens nothing more there, the dashboard asks to link again (es, pt) and the user is notified once', async () => {
     const { app } = context;
     const { userId, headers, robot } = await linkedTrader('ctrader-expired@example.com');
     await tickUntil(() => Promise.resolve(false), 3);
-    ctrader.expireToken(DEMO_ACCOUNT.accessToken);
+    // The user removed us at cTrader ID: the refresh tried once is refused too.
+    oauth.revokeGrant();
+    ctrader.expireToken(oauth.currentAccessToken);
     try {
       await tickUntil(
         async () =>
@@ -341,7 +396,7 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
       ]);
     } finally {
       // The fake's account answers to its token again, for the next test.
-      ctrader.replaceToken(DEMO_ACCOUNT.accessToken, DEMO_ACCOUNT.accessToken);
+      ctrader.replaceToken(oauth.currentAccessToken, oauth.currentAccessToken);
     }
     expect((await unlinkClosing(headers)).statusCode).toBe(200);
   });

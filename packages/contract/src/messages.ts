@@ -16,6 +16,7 @@ const es = {
   'errors.CONFLICT': 'La operación entra en conflicto con los datos existentes.',
   'errors.PLATFORM_EMAIL_TAKEN':
     'Este correo electrónico ya tiene una cuenta en la plataforma de trading',
+  'errors.BROKER_ACCOUNT_TAKEN': 'Esa cuenta de bróker ya está vinculada a otro usuario.',
   'errors.RATE_LIMITED': 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
   'errors.PAYLOAD_TOO_LARGE': 'La solicitud es demasiado grande.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitud no admitido. Envía JSON.',
@@ -95,9 +96,13 @@ const es = {
     'cTrader no aceptó la autorización (el código venció o ya se usó). Empieza de nuevo desde Vincular cuenta.',
   'linking.brokerUnavailable':
     'No pudimos comunicarnos con cTrader. Inténtalo de nuevo en unos minutos.',
+  'linking.accountsNotListed':
+    'cTrader aceptó la autorización, pero no nos dejó leer tus cuentas. Inténtalo de nuevo desde Vincular cuenta en unos minutos.',
   'linking.noAuthorization':
     'No hay una autorización de cTrader en curso. Empieza de nuevo desde Vincular cuenta.',
   'linking.accountNotOffered': 'Esa cuenta no está entre las que autorizaste en cTrader.',
+  'linking.brokerAccountTaken':
+    'Esa cuenta de cTrader ya está vinculada a otro usuario de Tradebot. Elige otra cuenta o escríbenos a soporte.',
   'linking.environmentNotAllowed':
     'Este servidor solo vincula cuentas {{environment}} de cTrader: elige otra cuenta.',
   'linking.notLinked': 'No tienes una cuenta vinculada.',
@@ -131,6 +136,7 @@ const pt: Record<MessageKey, string> = {
   'errors.NOT_FOUND': 'O recurso solicitado não existe.',
   'errors.CONFLICT': 'A operação entra em conflito com os dados existentes.',
   'errors.PLATFORM_EMAIL_TAKEN': 'Este e-mail já tem uma conta na plataforma de trading',
+  'errors.BROKER_ACCOUNT_TAKEN': 'Essa conta da corretora já está vinculada a outro usuário.',
   'errors.RATE_LIMITED': 'Muitas tentativas. Aguarde um momento e tente novamente.',
   'errors.PAYLOAD_TOO_LARGE': 'A solicitação é grande demais.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitação não suportado. Envie JSON.',
@@ -210,9 +216,13 @@ const pt: Record<MessageKey, string> = {
     'A cTrader não aceitou a autorização (o código expirou ou já foi usado). Comece de novo em Vincular conta.',
   'linking.brokerUnavailable':
     'Não conseguimos falar com a cTrader. Tente novamente em alguns minutos.',
+  'linking.accountsNotListed':
+    'A cTrader aceitou a autorização, mas não nos deixou ler suas contas. Tente de novo em Vincular conta daqui a alguns minutos.',
   'linking.noAuthorization':
     'Não há uma autorização da cTrader em andamento. Comece de novo em Vincular conta.',
   'linking.accountNotOffered': 'Essa conta não está entre as que você autorizou na cTrader.',
+  'linking.brokerAccountTaken':
+    'Essa conta da cTrader já está vinculada a outro usuário do Tradebot. Escolha outra conta ou fale com o suporte.',
   'linking.environmentNotAllowed':
     'Este servidor só vincula contas {{environment}} da cTrader: escolha outra conta.',
   'linking.notLinked': 'Você não tem uma conta vinculada.',

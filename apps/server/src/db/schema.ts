@@ -420,10 +420,16 @@ export const platformDeposits = pgTable(
     cents: cents('cents').notNull(),
     /** The balance once this deposit was in, as the platform reported it. */
     balanceAfterCents: cents('balance_after_cents').notNull(),
+    /** The first deposit, made with the opening (decision 110). */
+    opening: boolean('opening').notNull().default(false),
   },
-  // A replayed deposit has the same account, time and resulting balance: it is not booked twice.
   (table) => [
+    // A replayed deposit has the same account, time and resulting balance: it is not booked twice.
     primaryKey({ columns: [table.accountId, table.depositedAt, table.balanceAfterCents] }),
+    // One opening deposit per account, whichever processes opened it and when (decision 110).
+    uniqueIndex('platform_deposits_one_opening_key')
+      .on(table.accountId)
+      .where(sql`${table.opening}`),
   ],
 );
 
@@ -532,6 +538,12 @@ export const tradingPlatformLinks = pgTable(
   (table) => [
     index('trading_platform_links_key_id_idx').on(table.credentialsKeyId),
     index('trading_platform_links_token_expires_idx').on(table.tokenExpiresAt),
+    // A broker account is linked by one user at a time, per environment (demo or live): a
+    // second user's link is refused, even when both race (decision 111). Unlinking deletes the
+    // row, so the account can be linked again.
+    uniqueIndex('trading_platform_links_broker_account_key')
+      .on(table.platform, table.platformAccountId, sql`(${table.brokerAccount} ->> 'live')`)
+      .where(sql`${table.brokerAccount} is not null`),
   ],
 );
 

@@ -6,12 +6,15 @@ import {
   dayStarts,
   emailChanges,
   emailSubscriptions,
+  notificationOutbox,
   operations,
   orderIntents,
   passwordResetCodes,
   platformUnlinks,
   platformUsers,
+  pushSubscriptions,
   sessions,
+  simPayCheckouts,
   tradingPlatformLinks,
   users,
   userSettings,
@@ -70,7 +73,9 @@ export class AccountSettingsRepository {
    * Erases an account in one transaction (decision 080). The user's row stays, anonymised, so
    * that the payments, receipts and gifts kept by law still point at a row; everything that
    * names or describes the person goes: sessions, recovery codes, platform logins and sealed
-   * credentials, the robot's record of operations, support messages, the landing's e-mail.
+   * credentials, the robot's record of operations, support messages, the landing's e-mail,
+   * push subscriptions, notices in the outbox, and the e-mail on the simulated provider's
+   * checkouts.
    * The built-in platform's own books (its account, orders and deposits) are the broker's
    * records, as a real broker keeps its own; they no longer lead to anyone.
    */
@@ -121,6 +126,16 @@ export class AccountSettingsRepository {
       await tx
         .delete(emailSubscriptions)
         .where(sql`lower(${emailSubscriptions.email}) = lower(${formerEmail})`);
+      // Notices and the devices they reached (decision 088): push endpoints and their keys, and
+      // the outbox's rows (their payloads describe the user's operations and account).
+      await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+      await tx.delete(notificationOutbox).where(eq(notificationOutbox.userId, userId));
+      // The simulated provider's checkouts carry the buyer's e-mail; the checkout itself stays
+      // with its subscription, as a provider's record (decision 112).
+      await tx
+        .update(simPayCheckouts)
+        .set({ email: anonymised.email })
+        .where(eq(simPayCheckouts.clientReference, userId));
     });
   }
 }

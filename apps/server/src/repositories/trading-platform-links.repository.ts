@@ -8,6 +8,7 @@ import {
   type LinkedBrokerAccount,
 } from '../db/schema';
 import type { SealedCredentials } from './credentials-cipher';
+import { refusingDuplicates } from './errors';
 import type { SettingsRow } from './users.repository';
 
 export type TradingPlatformLinkRow = typeof tradingPlatformLinks.$inferSelect;
@@ -186,14 +187,17 @@ export class TradingPlatformLinksRepository implements TradingPlatformLinksStore
       loggedInAt: now,
       updatedAt: now,
     };
-    return this.db.transaction(async (tx) => {
-      await tx
-        .insert(tradingPlatformLinks)
-        .values({ userId, linkedAt: now, ...values })
-        .onConflictDoUpdate({ target: tradingPlatformLinks.userId, set: values });
-      await tx.delete(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
-      return setFlags(tx, userId, { linked: true, loginTradear: true }, now);
-    });
+    // Another user's link of the same broker account is a unique key (decision 111).
+    return refusingDuplicates(() =>
+      this.db.transaction(async (tx) => {
+        await tx
+          .insert(tradingPlatformLinks)
+          .values({ userId, linkedAt: now, ...values })
+          .onConflictDoUpdate({ target: tradingPlatformLinks.userId, set: values });
+        await tx.delete(ctraderAuthorizations).where(eq(ctraderAuthorizations.userId, userId));
+        return setFlags(tx, userId, { linked: true, loginTradear: true }, now);
+      }),
+    );
   }
 
   /** Broker links whose access token expires before `before`, soonest first. */

@@ -158,14 +158,16 @@ export class DrizzlePlatformJournal implements PlatformJournal {
         const column = (read: (entry: EntryOf<'deposited'>) => string | number) =>
           pgArrayLiteral(deposited.map(read));
         const result = await tx.execute(sql`
-          insert into ${platformDeposits} (account_id, deposited_at, cents, balance_after_cents)
-          select v.account_id, v.deposited_at, v.cents, v.balance_after
+          insert into ${platformDeposits}
+            (account_id, deposited_at, cents, balance_after_cents, opening)
+          select v.account_id, v.deposited_at, v.cents, v.balance_after, v.opening
           from unnest(
             ${column((e) => e.accountId)}::uuid[],
             ${column((e) => new Date(e.at).toISOString())}::timestamptz[],
             ${column((e) => e.cents)}::int8[],
-            ${column((e) => e.balanceCents)}::int8[]
-          ) as v(account_id, deposited_at, cents, balance_after)
+            ${column((e) => e.balanceCents)}::int8[],
+            ${column((e) => String(e.opening === true))}::bool[]
+          ) as v(account_id, deposited_at, cents, balance_after, opening)
           where not exists (select 1 from robot_leases l
               where l.account_id = v.account_id and l.owner <> '' and l.lease_until > now())
             or ${fenced(this.fence, sql`v.account_id`)}
@@ -187,6 +189,7 @@ export class DrizzlePlatformJournal implements PlatformJournal {
               depositedAt: new Date(e.at),
               cents: e.cents,
               balanceAfterCents: e.balanceCents,
+              opening: e.opening === true,
             })),
           )
           .onConflictDoNothing()

@@ -7,6 +7,26 @@ import type { RobotRuntime } from './robot-runtime';
 /** At most this many openings per pass. */
 const openingsPerPass = 100;
 
+/** The job claim every opening at the built-in platform takes, whichever path opens it. */
+export const openingJob = 'robot.open';
+
+/**
+ * Opens an account under the opening's claim (decision 110): with account leases, the process
+ * serving a link and another process's openings pass may both find it to open; one does it,
+ * the other does nothing. Without claims (one process) it opens. True when it opened here.
+ */
+export async function openOnce(
+  claims: Pick<JobClaims, 'once'> | undefined,
+  accountId: string,
+  open: () => Promise<void>,
+): Promise<boolean> {
+  if (!claims) {
+    await open();
+    return true;
+  }
+  return (await claims.once(openingJob, accountId, open)) !== undefined;
+}
+
 /**
  * Opens, at the built-in platform, the accounts registered but not opened yet: those a process
  * without the robot registered (ROBOT_ENABLED=false), or whose opening a crash interrupted.
@@ -28,10 +48,7 @@ export async function openPendingPlatformAccounts(
       const settings = await users.findSettings(login.accountId);
       if (settings) await robot.applySettings(login.accountId, effectiveRobotSettings(settings));
     };
-    if (claims) {
-      if (!(await claims.once('robot.open', login.accountId, open))) continue;
-    } else await open();
-    opened++;
+    if (await openOnce(claims, login.accountId, open)) opened++;
   }
   return opened;
 }

@@ -1,3 +1,5 @@
+import type { JobClaims } from '../repositories/job-claims.repository';
+import { openOnce } from '../robot/platform-openings';
 import type { RobotRuntime } from '../robot/robot-runtime';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { HouseAccount } from '../repositories/track-record.repository';
@@ -24,6 +26,11 @@ export interface AccountOpeningDeps {
   userChanged: (userId: string) => Promise<void>;
   /** Applies the stored settings of an account to the robot (TradingService). */
   applyStoredSettings: (userId: string) => Promise<void>;
+  /**
+   * With account leases, the opening's claim, the one the openings pass of every process takes
+   * (decision 110): an account opened here is not opened again by another process.
+   */
+  claims?: Pick<JobClaims, 'once'>;
   /** A step that failed without failing its caller, with the log line that says which. */
   onError: (error: unknown, message: string) => void;
 }
@@ -40,9 +47,14 @@ export class AccountOpeningService {
   /**
    * Opens the account with its first deposit; then the gift owed lands on it. A gift that
    * fails is logged and left owed (the billing clock grants it later): the account is open.
+   * When another process holds the opening's claim, it opens the account and nothing is done
+   * here (a gift owed waits for the billing clock).
    */
   async open(accountId: string, depositCents: number): Promise<void> {
-    await this.deps.robot.openAccount(accountId, depositCents);
+    const opened = await openOnce(this.deps.claims, accountId, () =>
+      this.deps.robot.openAccount(accountId, depositCents),
+    );
+    if (!opened) return;
     await this.deps.gifts.grantPendingGift(accountId).catch((error: unknown) => {
       this.deps.onError(error, 'billing: granting the broker gift failed');
     });

@@ -7,6 +7,7 @@ import {
 } from '@tradebot/contract';
 import type { Clock } from '../repositories/clock';
 import type { CredentialsCipher, SealedCredentials } from '../repositories/credentials-cipher';
+import { DuplicateKey } from '../repositories/errors';
 import type { CTraderAuthorizationsStore } from '../repositories/ctrader-authorizations.repository';
 import type { JobClaims } from '../repositories/job-claims.repository';
 import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
@@ -20,6 +21,8 @@ import {
 import {
   AlreadyLinked,
   BrokerAccountNotOffered,
+  BrokerAccountsNotListed,
+  BrokerAccountTaken,
   BrokerEnvironmentNotAllowed,
   BrokerUnavailable,
   CTraderNotConfigured,
@@ -33,6 +36,8 @@ import {
 export const authorizationLifetimeMs = 60 * 60_000;
 /** Access tokens are refreshed this long before they expire (they last about 30 days). */
 export const refreshAheadMs = 7 * 24 * 60 * 60_000;
+/** At most one refresh after a refusal per user and process in this long (decision 113). */
+export const refusalRefreshGapMs = 10 * 60_000;
 /** The refresh job's item: one grant, as it stood (a refreshed grant is a new item). */
 export const refreshJob = 'ctrader.refresh';
 
@@ -70,6 +75,9 @@ const hashState = (state: string) => createHash('sha256').update(state).digest('
  * and the grant refreshed before it expires, by one process.
  */
 export class CTraderLinkingService {
+  /** When this process last refreshed a user's grant after a refusal. */
+  private readonly refusalRefreshes = new Map<string, number>();
+
   constructor(private readonly deps: CTraderLinkingDependencies) {}
 
   get configured(): boolean {
@@ -116,9 +124,14 @@ export class CTraderLinkingService {
     const grant = await oauth
       .exchangeCode(input.code, this.deps.clock.now())
       .catch((error: unknown) => this.grantFailure(error, 'exchanging an authorisation code'));
-    const accounts = await this.deps
-      .listAccounts(grant.accessToken)
-      .catch((error: unknown) => this.grantFailure(error, 'listing the granted accounts'));
+    const accounts = await this.deps.listAccounts(grant.accessToken).catch((error: unknown) => {
+      // The code was good; cTrader refused to list the accounts with the token it just gave.
+      if (error instanceof CTraderAccessRefused) {
+        this.deps.onFailure(error, 'listing the granted accounts (refused)');
+        throw new BrokerAccountsNotListed();
+      }
+      return this.grantFailure(error, 'listing the granted accounts');
+    });
     await this.deps.authorizations.storeGrant(stateHash, this.seal(grant, user.id), accounts);
     return { accounts };
   }
@@ -143,27 +156,32 @@ export class CTraderLinkingService {
       expiresAt: string;
     };
     const now = this.deps.clock.now();
-    const row = await this.deps.links.linkBroker(
-      user.id,
-      {
-        platform: ctraderPlatform.id,
-        platformAccountId: String(account.ctidTraderAccountId),
-        credentials: this.deps.cipher.seal(
-          JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
-          user.id,
-        ),
-        tokenExpiresAt: new Date(grant.expiresAt),
-        brokerAccount: {
-          ctidTraderAccountId: account.ctidTraderAccountId,
-          live: account.live,
-          brokerName: account.brokerName,
-          traderLogin: account.traderLogin,
-          currency: account.currency,
-          leverage: account.leverage,
+    const row = await this.deps.links
+      .linkBroker(
+        user.id,
+        {
+          platform: ctraderPlatform.id,
+          platformAccountId: String(account.ctidTraderAccountId),
+          credentials: this.deps.cipher.seal(
+            JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
+            user.id,
+          ),
+          tokenExpiresAt: new Date(grant.expiresAt),
+          brokerAccount: {
+            ctidTraderAccountId: account.ctidTraderAccountId,
+            live: account.live,
+            brokerName: account.brokerName,
+            traderLogin: account.traderLogin,
+            currency: account.currency,
+            leverage: account.leverage,
+          },
         },
-      },
-      now,
-    );
+        now,
+      )
+      .catch((error: unknown) => {
+        // Another user has this broker account linked, now or by a link that won the race.
+        throw error instanceof DuplicateKey ? new BrokerAccountTaken() : error;
+      });
     await this.deps.onLinked(row);
     return { account };
   }
@@ -190,45 +208,85 @@ export class CTraderLinkingService {
     );
     let refreshed = 0;
     for (const row of due) {
-      if (!row.keyId || !row.ciphertext || !row.tokenExpiresAt) continue;
-      const from = { keyId: row.keyId, ciphertext: row.ciphertext };
-      const item = `${row.userId}:${row.tokenExpiresAt.toISOString()}`;
-      const done = await this.deps.claims
-        .once(refreshJob, item, async () => {
-          const current = this.openGrant(row.userId, from);
-          let grant: CTraderGrant;
-          try {
-            grant = await oauth.refresh(current.refreshToken, this.deps.clock.now());
-          } catch (error) {
-            if (error instanceof CTraderGrantRefused) {
-              this.deps.onFailure(error, 'refreshing an access token (refused: left to expire)');
-              return false;
-            }
-            throw error;
-          }
-          const to = this.deps.cipher.seal(
-            JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
-            row.userId,
-          );
-          return this.deps.links.replaceGrant(
-            row.userId,
-            from,
-            to,
-            grant.expiresAt,
-            this.deps.clock.now(),
-          );
-        })
-        .catch((error: unknown) => {
-          this.deps.onFailure(error as Error, 'refreshing an access token');
-          return undefined;
-        });
-      if (done?.value === true) {
-        refreshed += 1;
-        await this.deps.onTokenRefreshed?.(row.userId);
-      }
+      if (await this.refreshGrant(oauth, row)) refreshed += 1;
     }
     await this.deps.authorizations.prune(now);
     return refreshed;
+  }
+
+  /**
+   * The broker refused the account's access token before its recorded expiry (decision 113):
+   * the grant is refreshed once, under the same claim as the scheduled refresh of that grant, so
+   * one process sends it and a second refusal of the same grant sends nothing again. True when
+   * a new token is stored (the robot then reads the grants again).
+   */
+  async refreshRefused(userId: string): Promise<boolean> {
+    const oauth = this.deps.oauth;
+    if (!oauth) return false;
+    // A broker that refuses every new token too is not answered with a refresh per refusal.
+    const now = this.deps.clock.now().getTime();
+    const last = this.refusalRefreshes.get(userId);
+    if (last !== undefined && now - last < refusalRefreshGapMs) return false;
+    this.refusalRefreshes.set(userId, now);
+    const link = await this.deps.links.find(userId);
+    if (link?.platform !== ctraderPlatform.id) return false;
+    return this.refreshGrant(oauth, {
+      userId,
+      keyId: link.credentialsKeyId,
+      ciphertext: link.credentialsCiphertext,
+      tokenExpiresAt: link.tokenExpiresAt,
+    });
+  }
+
+  /**
+   * Refreshes one grant as it stands, under its claim (item: the user and the expiry stored).
+   * A refusal (the user revoked us at cTrader) is logged and the claim finished: the user must
+   * link again. True when the new pair replaced the one read.
+   */
+  private async refreshGrant(
+    oauth: CTraderOAuth,
+    row: {
+      userId: string;
+      keyId: string | null;
+      ciphertext: string | null;
+      tokenExpiresAt: Date | null;
+    },
+  ): Promise<boolean> {
+    if (!row.keyId || !row.ciphertext || !row.tokenExpiresAt) return false;
+    const from = { keyId: row.keyId, ciphertext: row.ciphertext };
+    const item = `${row.userId}:${row.tokenExpiresAt.toISOString()}`;
+    const done = await this.deps.claims
+      .once(refreshJob, item, async () => {
+        const current = this.openGrant(row.userId, from);
+        let grant: CTraderGrant;
+        try {
+          grant = await oauth.refresh(current.refreshToken, this.deps.clock.now());
+        } catch (error) {
+          if (error instanceof CTraderGrantRefused) {
+            this.deps.onFailure(error, 'refreshing an access token (refused: left to expire)');
+            return false;
+          }
+          throw error;
+        }
+        const to = this.deps.cipher.seal(
+          JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
+          row.userId,
+        );
+        return this.deps.links.replaceGrant(
+          row.userId,
+          from,
+          to,
+          grant.expiresAt,
+          this.deps.clock.now(),
+        );
+      })
+      .catch((error: unknown) => {
+        this.deps.onFailure(error as Error, 'refreshing an access token');
+        return undefined;
+      });
+    if (done?.value !== true) return false;
+    await this.deps.onTokenRefreshed?.(row.userId);
+    return true;
   }
 
   private async mayLink(user: UserRow): Promise<CTraderOAuth> {

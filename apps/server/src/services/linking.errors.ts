@@ -70,6 +70,16 @@ export class OAuthGrantRefused extends DomainError {
   }
 }
 
+/**
+ * cTrader accepted the code but refused to list the accounts with the token it gave: not the
+ * code's fault, so not said as "the code expired or was used" (decision 113).
+ */
+export class BrokerAccountsNotListed extends DomainError {
+  constructor() {
+    super('linking.accountsNotListed');
+  }
+}
+
 /** cTrader could not be reached; nothing was decided. */
 export class BrokerUnavailable extends DomainError {
   constructor() {
@@ -88,6 +98,13 @@ export class NoBrokerAuthorization extends DomainError {
 export class BrokerAccountNotOffered extends DomainError {
   constructor() {
     super('linking.accountNotOffered', { field: 'ctidTraderAccountId' });
+  }
+}
+
+/** Another user has this broker account linked (decision 111). */
+export class BrokerAccountTaken extends DomainError {
+  constructor() {
+    super('linking.brokerAccountTaken', { field: 'ctidTraderAccountId' });
   }
 }
 

@@ -36,12 +36,14 @@ export async function register(
   app: FastifyInstance,
   overrides: Partial<typeof validRegistration> & Record<string, unknown> = {},
   headers: Record<string, string> = {},
+  remoteAddress = '127.0.0.1',
 ) {
   return app.inject({
     method: 'POST',
     url: `${v1}/register`,
     payload: { ...validRegistration, ...overrides },
     headers,
+    remoteAddress,
   });
 }
 
@@ -99,8 +101,15 @@ export async function confirmRegistration(
   app: FastifyInstance,
   body: { token: string; nonce?: string; password?: string },
   headers: Record<string, string> = {},
+  remoteAddress = '127.0.0.1',
 ) {
-  return app.inject({ method: 'POST', url: `${v1}/register/confirm`, payload: body, headers });
+  return app.inject({
+    method: 'POST',
+    url: `${v1}/register/confirm`,
+    payload: body,
+    headers,
+    remoteAddress,
+  });
 }
 
 /** Quoted-printable fully undone, its =XX bytes read as UTF-8 (accented words compare). */
@@ -140,12 +149,14 @@ export async function registeredToken(
   overrides: Partial<typeof validRegistration> & Record<string, unknown> = {},
   /** The browser's headers, on both calls (its User-Agent names the session). */
   headers: Record<string, string> = {},
+  /** The browser's address: suites registering many users give each its own (rate limits). */
+  remoteAddress = '127.0.0.1',
 ) {
-  const response = await register(app, { ...overrides, email }, headers);
+  const response = await register(app, { ...overrides, email }, headers, remoteAddress);
   if (response.statusCode !== 202) throw new Error(`register failed: ${response.body}`);
   const { nonce } = response.json<{ data: { nonce: string } }>().data;
   const token = await confirmationTokenFor(app, email, { consume: true });
-  const confirmed = await confirmRegistration(app, { token, nonce }, headers);
+  const confirmed = await confirmRegistration(app, { token, nonce }, headers, remoteAddress);
   if (confirmed.statusCode !== 201) throw new Error(`confirmation failed: ${confirmed.body}`);
   await welcomeMailFor(app, email, { consume: true });
   return confirmed.json<{ data: { token: string } }>().data.token;

@@ -5,8 +5,13 @@ import { UsersRepository } from '../../src/repositories/users.repository';
 import { bearer, registeredToken, v1 } from './accounts';
 
 /** A registered user who has paid and not linked yet (payment is another issue's flow). */
-export async function paidUser(app: FastifyInstance, email: string, authorized = true) {
-  const token = await registeredToken(app, email);
+export async function paidUser(
+  app: FastifyInstance,
+  email: string,
+  authorized = true,
+  remoteAddress = '127.0.0.1',
+) {
+  const token = await registeredToken(app, email, {}, {}, remoteAddress);
   const user = await new UsersRepository(app.database.db).findByEmail(email);
   if (!user) throw new Error('registered user not found');
   await app.database.db

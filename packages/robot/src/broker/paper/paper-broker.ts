@@ -199,11 +199,15 @@ export class PaperBroker implements BrokerAdapter {
     checkDeposit(depositCents);
     this.accounts.set(accountId, new PaperAccount(accountId));
     this.record({ kind: 'account-opened', accountId, at: this.clock.now() });
-    return this.deposit(accountId, depositCents);
+    return this.credit(accountId, depositCents, true);
   }
 
   /** Adds cash to an account; resolves once the deposit is durable. */
   deposit(accountId: string, cents: Cents): Promise<void> {
+    return this.credit(accountId, cents, false);
+  }
+
+  private credit(accountId: string, cents: Cents, opening: boolean): Promise<void> {
     checkDeposit(cents);
     const account = this.requireAccount(accountId);
     account.depositsCents += cents;
@@ -214,6 +218,7 @@ export class PaperBroker implements BrokerAdapter {
       cents,
       balanceCents: account.balanceCents,
       at: this.clock.now(),
+      ...(opening ? { opening: true as const } : {}),
     });
     return this.durable();
   }

@@ -23,6 +23,11 @@ export type PlatformEntry =
       /** The account's balance once this deposit is in. */
       readonly balanceCents: Cents;
       readonly at: number;
+      /**
+       * The first deposit, made with the opening: an account has one, however many processes
+       * opened it (a journal books a second one as nothing).
+       */
+      readonly opening?: true;
     }
   | {
       /** An order's outcome: a fill opens a position, a rejection settles the order. */
