@@ -277,6 +277,48 @@ describe('web push', () => {
       .orderBy(asc(pushSubscriptions.createdAt));
     expect(left.map((row) => row.endpoint)).toEqual(endpoints.slice(1));
   });
+
+  // Issue 37, point 4 (decision 116): the subscription was upserted on the endpoint alone, so
+  // whoever registered an endpoint last took it from the user whose browser it is.
+  it('an endpoint another user registers stays its first user\u2019s too', async () => {
+    const { app } = context;
+    const owner = await trader(app, { email: 'push-owner@example.com' });
+    const other = await trader(app, { email: 'push-other@example.com' });
+    const shared = `${pushUrl}/live/shared/${owner.userId}`;
+    const subscription = browserSubscription(shared);
+    for (const { headers } of [owner, other]) {
+      const subscribed = await app.inject({
+        method: 'POST',
+        url: `${v1}/notifications/push/subscriptions`,
+        headers,
+        payload: subscription,
+      });
+      expect(subscribed.statusCode).toBe(201);
+    }
+    const holders = async () =>
+      (
+        await app.database.db
+          .select({ userId: pushSubscriptions.userId })
+          .from(pushSubscriptions)
+          .where(eq(pushSubscriptions.endpoint, shared))
+      )
+        .map((row) => row.userId)
+        .sort();
+    expect(await holders()).toEqual([owner.userId, other.userId].sort());
+
+    await app.inject({ method: 'POST', url: `${v1}/robot/kill`, headers: owner.headers });
+    await app.services.notifications.runDue();
+    expect(received.filter((push) => push.path === `/live/shared/${owner.userId}`)).toHaveLength(1);
+
+    // The other user forgetting it forgets only their own.
+    await app.inject({
+      method: 'DELETE',
+      url: `${v1}/notifications/push/subscriptions`,
+      headers: other.headers,
+      payload: { endpoint: shared },
+    });
+    expect(await holders()).toEqual([owner.userId]);
+  });
 });
 
 // Defence in depth (decision 115): whatever an accepted host name resolves to (DNS rebinding),

@@ -155,9 +155,13 @@ export function webPushSender(
 
 /** The push subscriptions port services depend on; `PushSubscriptionsRepository` is its database implementation. */
 export interface PushSubscriptionsStore {
-  /** Stores the browser's subscription for this user (a browser re-subscribing moves it). */
+  /**
+   * Stores the browser's subscription for this user; another user's subscription to the same
+   * endpoint stays theirs (decision 116).
+   */
   save(userId: string, subscription: StoredPushSubscription): Promise<void>;
   remove(userId: string, endpoint: string): Promise<boolean>;
+  /** The push service said the endpoint is gone: every user's subscription to it goes. */
   gone(endpoint: string): Promise<void>;
   forUser(userId: string): Promise<StoredPushSubscription[]>;
 }
@@ -166,8 +170,9 @@ export class PushSubscriptionsRepository implements PushSubscriptionsStore {
   constructor(private readonly db: Db) {}
 
   /**
-   * Stores the browser's subscription for this user (a browser re-subscribing moves it), as the
-   * newest; beyond `maxPushSubscriptions`, the user's oldest go (decision 115).
+   * Stores the browser's subscription for this user, as the newest (a browser re-subscribing
+   * renews its keys); beyond `maxPushSubscriptions`, the user's oldest go (decision 115). It is
+   * keyed on the endpoint and the user: another user's subscription to it stays (decision 116).
    */
   async save(userId: string, subscription: StoredPushSubscription): Promise<void> {
     await this.db.transaction(async (tx) => {
@@ -177,13 +182,8 @@ export class PushSubscriptionsRepository implements PushSubscriptionsStore {
         .insert(pushSubscriptions)
         .values({ userId, ...subscription })
         .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          set: {
-            userId,
-            p256dh: subscription.p256dh,
-            auth: subscription.auth,
-            createdAt: sql`now()`,
-          },
+          target: [pushSubscriptions.endpoint, pushSubscriptions.userId],
+          set: { p256dh: subscription.p256dh, auth: subscription.auth, createdAt: sql`now()` },
         });
       const kept = tx
         .select({ endpoint: pushSubscriptions.endpoint })
