@@ -677,6 +677,9 @@ export async function buildApp(
   // Only the browsers' push services, over an agent that connects to public addresses only
   // (decision 115).
   const push = pushDelivery(config.NODE_ENV, dependencies.pushTestService);
+  app.addHook('onClose', () => {
+    push.agent.destroy();
+  });
   const notifications: NotificationService = new NotificationService({
     push: {
       publicKey: vapidKeys.publicKey,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { asc, eq } from 'drizzle-orm';
 import webpush from 'web-push';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushSubscriptions } from '../src/db/schema';
 import {
@@ -64,6 +65,30 @@ function browserSubscription(endpoint: string) {
   };
 }
 
+/** POSTs a browser's subscription to the app as the user of `headers`. */
+function subscribe(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  payload: ReturnType<typeof browserSubscription>,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `${v1}/notifications/push/subscriptions`,
+    headers,
+    payload,
+  });
+}
+
+/** The endpoints stored for a user, oldest first. */
+async function endpointsOf(app: FastifyInstance, userId: string) {
+  const rows = await app.database.db
+    .select({ endpoint: pushSubscriptions.endpoint })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt));
+  return rows.map((row) => row.endpoint);
+}
+
 const logLines: string[] = [];
 
 describe('web push', () => {
@@ -92,13 +117,7 @@ describe('web push', () => {
     expect(key.json()).toEqual({ data: { publicKey: stored.publicKey } });
 
     for (const endpoint of [`${pushUrl}/live/${userId}`, `${pushUrl}/gone/${userId}`]) {
-      const subscribed = await app.inject({
-        method: 'POST',
-        url: `${v1}/notifications/push/subscriptions`,
-        headers,
-        payload: browserSubscription(endpoint),
-      });
-      expect(subscribed.statusCode).toBe(201);
+      expect((await subscribe(app, headers, browserSubscription(endpoint))).statusCode).toBe(201);
     }
     const invalid = await app.inject({
       method: 'POST',
@@ -119,11 +138,7 @@ describe('web push', () => {
       expect(push.authorization).toMatch(/^vapid t=.+, k=/);
       expect(push.bytes).toBeGreaterThan(0);
     }
-    const left = await app.database.db
-      .select({ endpoint: pushSubscriptions.endpoint })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId));
-    expect(left.map((row) => row.endpoint)).toEqual([`${pushUrl}/live/${userId}`]);
+    expect(await endpointsOf(app, userId)).toEqual([`${pushUrl}/live/${userId}`]);
 
     // Sent once: another run hands nothing more.
     await app.services.notifications.runDue();
@@ -144,12 +159,7 @@ describe('web push', () => {
     const { app } = context;
     const { headers, userId } = await trader(app, { email: 'push-hosts@example.com' });
     const post = (endpoint: string, language = 'es') =>
-      app.inject({
-        method: 'POST',
-        url: `${v1}/notifications/push/subscriptions`,
-        headers: { ...headers, 'accept-language': language },
-        payload: browserSubscription(endpoint),
-      });
+      subscribe(app, { ...headers, 'accept-language': language }, browserSubscription(endpoint));
     const port = new URL(pushUrl).port;
     for (const endpoint of [
       'https://127.0.0.1/push',
@@ -173,11 +183,7 @@ describe('web push', () => {
     expect(JSON.stringify(inPortuguese.json())).toContain(
       'Este navegador usa um serviço de notificações que não aceitamos',
     );
-    const stored = await app.database.db
-      .select({ endpoint: pushSubscriptions.endpoint })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId));
-    expect(stored).toEqual([]);
+    expect(await endpointsOf(app, userId)).toEqual([]);
 
     for (const endpoint of [
       'https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bHqjZxM0VImWWqDRN7U0a3AycjUf',
@@ -211,11 +217,7 @@ describe('web push', () => {
       ).toBe(200);
       await app.services.notifications.runDue();
       expect(connections).toBe(0);
-      const left = await app.database.db
-        .select()
-        .from(pushSubscriptions)
-        .where(eq(pushSubscriptions.userId, userId));
-      expect(left).toEqual([]);
+      expect(await endpointsOf(app, userId)).toEqual([]);
       const logged = logLines.filter((line) => line.includes('a push was not delivered'));
       expect(logged).toHaveLength(1);
       expect(JSON.parse(logged[0] ?? '{}')).toMatchObject({ reason: 'not a push service' });
@@ -227,13 +229,8 @@ describe('web push', () => {
   it('logs a failed push in one line, without a stack or the endpoint\u2019s path', async () => {
     const { app } = context;
     const { headers, userId } = await trader(app, { email: 'push-broken@example.com' });
-    const subscribed = await app.inject({
-      method: 'POST',
-      url: `${v1}/notifications/push/subscriptions`,
-      headers,
-      payload: browserSubscription(`${pushUrl}/broken/${userId}`),
-    });
-    expect(subscribed.statusCode).toBe(201);
+    const broken = `${pushUrl}/broken/${userId}`;
+    expect((await subscribe(app, headers, browserSubscription(broken))).statusCode).toBe(201);
     logLines.length = 0;
     await app.inject({ method: 'POST', url: `${v1}/robot/kill`, headers });
     await app.services.notifications.runDue();
@@ -247,11 +244,7 @@ describe('web push', () => {
     expect(line).not.toContain('stack');
     expect(line).not.toContain(userId);
     // A push service's failure is not the subscription's end: it stays.
-    const left = await app.database.db
-      .select()
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId));
-    expect(left).toHaveLength(1);
+    expect(await endpointsOf(app, userId)).toEqual([broken]);
   });
 
   it('keeps a user\u2019s ten newest browsers: an eleventh replaces the oldest', async () => {
@@ -262,20 +255,9 @@ describe('web push', () => {
       (_, i) => `${pushUrl}/live/${userId}/${String(i)}`,
     );
     for (const endpoint of endpoints) {
-      const subscribed = await app.inject({
-        method: 'POST',
-        url: `${v1}/notifications/push/subscriptions`,
-        headers,
-        payload: browserSubscription(endpoint),
-      });
-      expect(subscribed.statusCode).toBe(201);
+      expect((await subscribe(app, headers, browserSubscription(endpoint))).statusCode).toBe(201);
     }
-    const left = await app.database.db
-      .select({ endpoint: pushSubscriptions.endpoint })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId))
-      .orderBy(asc(pushSubscriptions.createdAt));
-    expect(left.map((row) => row.endpoint)).toEqual(endpoints.slice(1));
+    expect(await endpointsOf(app, userId)).toEqual(endpoints.slice(1));
   });
 
   // Issue 37, point 4 (decision 116): the subscription was upserted on the endpoint alone, so
@@ -287,13 +269,7 @@ describe('web push', () => {
     const shared = `${pushUrl}/live/shared/${owner.userId}`;
     const subscription = browserSubscription(shared);
     for (const { headers } of [owner, other]) {
-      const subscribed = await app.inject({
-        method: 'POST',
-        url: `${v1}/notifications/push/subscriptions`,
-        headers,
-        payload: subscription,
-      });
-      expect(subscribed.statusCode).toBe(201);
+      expect((await subscribe(app, headers, subscription)).statusCode).toBe(201);
     }
     const holders = async () =>
       (

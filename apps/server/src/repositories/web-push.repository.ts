@@ -50,7 +50,7 @@ export async function loadOrCreateVapidKeys(file: string): Promise<VapidKeys> {
   }
 }
 
-/** What became of one push: `gone` when the push service says the subscription no longer exists (404, 410). */
+/** What became of one push; `gone`: the push service says the subscription no longer exists (404, 410). */
 export type PushOutcome =
   | { readonly status: 'sent' }
   | { readonly status: 'gone' }
@@ -70,9 +70,11 @@ export interface PushSender {
  * in `allowAddresses` and trust its certificate with `ca`.
  */
 export function publicPushAgent(test?: { ca: string; allowAddresses: string[] }): Agent {
-  return new RequestFilteringHttpsAgent(
-    test ? { ca: test.ca, allowIPAddressList: test.allowAddresses } : {},
-  );
+  // Connections kept open between pushes, as Node's global agent (which web-push used) keeps them.
+  return new RequestFilteringHttpsAgent({
+    keepAlive: true,
+    ...(test ? { ca: test.ca, allowIPAddressList: test.allowAddresses } : {}),
+  });
 }
 
 /** Tests only: a local push service, taken besides the browsers' ones (decision 115). */
@@ -108,8 +110,9 @@ export function pushDelivery(
 
 /** One line on why a push failed: the push service's status, or the connection's error. */
 function failureReason(error: unknown): string {
-  if (error instanceof webpush.WebPushError)
+  if (error instanceof webpush.WebPushError) {
     return `the push service answered ${String(error.statusCode)}`;
+  }
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code ? `${code}: ${error.message}` : error.message;
