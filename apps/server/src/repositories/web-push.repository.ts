@@ -70,9 +70,12 @@ export interface PushSender {
  * in `allowAddresses` and trust its certificate with `ca`.
  */
 export function publicPushAgent(test?: { ca: string; allowAddresses: string[] }): Agent {
-  // Connections kept open between pushes, as Node's global agent (which web-push used) keeps them.
+  // Connections kept open between pushes with the settings of Node's global agent, which
+  // web-push used before: idle ones closed after 5 s, the most recent reused first.
   return new RequestFilteringHttpsAgent({
     keepAlive: true,
+    timeout: 5_000,
+    scheduling: 'lifo',
     ...(test ? { ca: test.ca, allowIPAddressList: test.allowAddresses } : {}),
   });
 }
