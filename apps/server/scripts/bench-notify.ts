@@ -11,7 +11,6 @@
 // no outbox. Latency per subscriber: arrival - the instant of the fills. PGlite in memory.
 import { createECDH, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +25,7 @@ import { DrizzleJobClaims } from '../src/repositories/job-claims.repository';
 import { NotificationsRepository } from '../src/repositories/notifications.repository';
 import { DrizzleOncePerWindow } from '../src/repositories/once-per-window.repository';
 import {
+  publicPushAgent,
   PushSubscriptionsRepository,
   webPushSender,
   type StoredPushSubscription,
@@ -47,8 +47,13 @@ const service = await startLocalPushService((request) => {
 });
 const pushUrl = service.url;
 const cert = service.certificate;
-const agent = new https.Agent({ ca: cert });
-const sender = webPushSender(webpush.generateVAPIDKeys(), 'mailto:bench@example.com', agent);
+// The production agent (public addresses only; decision 115), the local service's address let
+// through and its certificate trusted.
+const agent = publicPushAgent({ ca: cert, allowAddresses: ['127.0.0.1'] });
+const sender = webPushSender(webpush.generateVAPIDKeys(), 'mailto:bench@example.com', {
+  agent,
+  accepts: (endpoint) => endpoint.startsWith(`${pushUrl}/`),
+});
 
 function subscription(endpoint: string): StoredPushSubscription {
   const ecdh = createECDH('prime256v1');
@@ -76,7 +81,15 @@ const notificationService = new NotificationService({
   links: () => ({ dashboard: 'https://x/dashboard', settings: 'https://x/profile-config' }),
   dayFigures: () => Promise.resolve(undefined),
   houseAccountId: '00000000-0000-0000-0000-000000000000',
-  push: { publicKey: 'unused', subscriptions, sender },
+  push: {
+    publicKey: 'unused',
+    accepts: (endpoint) => endpoint.startsWith(`${pushUrl}/`),
+    subscriptions,
+    sender,
+    onNotDelivered: ({ reason }) => {
+      throw new Error(`a push was not delivered: ${reason}`);
+    },
+  },
   onError: (error) => {
     throw error;
   },

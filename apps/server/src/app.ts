@@ -32,10 +32,11 @@ import { LocalAccountCommands, ScaledAccountCommands } from './robot/account-com
 import { latestRobotTime } from './robot/drizzle-platform-journal';
 import { tradingRoutes } from './http/v1/trading.routes';
 import { trackRecordRoutes } from './http/v1/track-record.routes';
-import type { Agent as HttpsAgent } from 'node:https';
 import {
   loadOrCreateVapidKeys,
+  pushDelivery,
   PushSubscriptionsRepository,
+  type PushTestService,
   vapidKeyFile,
   webPushSender,
 } from './repositories/web-push.repository';
@@ -225,8 +226,11 @@ export interface AppDependencies {
    * `services.notifications.runDue()`.
    */
   notificationTimers?: boolean;
-  /** The TLS settings web push uses (tests: trust a local push service's certificate). */
-  pushAgent?: HttpsAgent;
+  /**
+   * Tests only: a local push service whose endpoints are taken besides the browsers' push
+   * services (decision 115); refused unless NODE_ENV=test.
+   */
+  pushTestService?: PushTestService;
 }
 
 /** How often the market's last quotes are saved, so that a restart continues from them. */
@@ -676,11 +680,21 @@ export async function buildApp(
     config.PUBLIC_URL ?? listeningUrl(app) ?? `http://${config.HOST}:${String(config.PORT)}`;
   // Web push's VAPID keys, made once into DATA_DIR/secrets like the other keys (decision 088).
   const vapidKeys = await loadOrCreateVapidKeys(vapidKeyFile(config.dataDir));
+  // Only the browsers' push services, over an agent that connects to public addresses only
+  // (decision 115).
+  const push = pushDelivery(config.NODE_ENV, dependencies.pushTestService);
+  app.addHook('onClose', () => {
+    push.agent.destroy();
+  });
   const notifications: NotificationService = new NotificationService({
     push: {
       publicKey: vapidKeys.publicKey,
+      accepts: push.accepts,
       subscriptions: new PushSubscriptionsRepository(db),
-      sender: webPushSender(vapidKeys, `mailto:${config.SUPPORT_EMAIL}`, dependencies.pushAgent),
+      sender: webPushSender(vapidKeys, `mailto:${config.SUPPORT_EMAIL}`, push),
+      onNotDelivered: ({ host, reason }) => {
+        app.log.warn({ host, reason }, 'notifications: a push was not delivered');
+      },
     },
     repository: new NotificationsRepository(db),
     claims: jobClaims,

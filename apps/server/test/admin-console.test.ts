@@ -62,6 +62,55 @@ describe('users in the console (decision 057)', () => {
     expect(tooShort.statusCode).toBe(422);
   });
 
+  // Issue 37, point 12: reading a user's personal data in the console left no trace.
+  it('audits an admin opening a user\u2019s page and a message thread, naming both', async () => {
+    const token = await registeredToken(context.app, 'lucia@example.com');
+    const sent = await context.app.inject({
+      method: 'POST',
+      url: `${v1}/contact`,
+      headers: bearer(token),
+      payload: {
+        kind: 'customer_service',
+        subject: 'No veo mis operaciones',
+        message: 'Desde ayer el panel no me muestra las operaciones cerradas.',
+      },
+    });
+    expect(sent.statusCode).toBe(201);
+    const messageId = sent.json<{ data: { id: string } }>().data.id;
+    const [lucia] = await context.app.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'lucia@example.com'));
+    const userId = lucia?.id ?? '';
+    const admin = await createAdmin(context.app);
+    const headers = await signedInAdmin(context.app, clock, admin);
+
+    const page = await context.app.inject({ url: `${v1}/admin/users/${userId}`, headers });
+    expect(page.statusCode).toBe(200);
+    const audited = async (action: string) =>
+      (await auditEntries(context.app, headers)).filter((entry) => entry.action === action);
+    expect(await audited('user.viewed')).toMatchObject([
+      { targetType: 'user', targetId: userId, admin: { email: admin.email } },
+    ]);
+
+    const thread = await context.app.inject({ url: `${v1}/admin/messages/${messageId}`, headers });
+    expect(thread.statusCode).toBe(200);
+    expect(await audited('message.viewed')).toMatchObject([
+      { targetType: 'user', targetId: userId, after: { messageId }, admin: { email: admin.email } },
+    ]);
+
+    // Nothing read, nothing audited: an unknown user or message is a 404 and no entry.
+    const before = (await auditEntries(context.app, headers)).length;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(
+      (await context.app.inject({ url: `${v1}/admin/users/${unknown}`, headers })).statusCode,
+    ).toBe(404);
+    expect(
+      (await context.app.inject({ url: `${v1}/admin/messages/${unknown}`, headers })).statusCode,
+    ).toBe(404);
+    expect(await auditEntries(context.app, headers)).toHaveLength(before);
+  });
+
   it('will not pull the kill switch of a user with no linked account', async () => {
     await registeredToken(context.app);
     const headers = await signedInAdmin(context.app, clock, await createAdmin(context.app));
@@ -116,7 +165,10 @@ describe("support pulls a user's kill switch", () => {
     expect(data.trades).toEqual([]);
     expect(data.robot.bot_on).toBe(false);
 
-    const [entry] = await auditEntries(context.app, headers);
+    // Opening the user's page above is audited too (decision 117), at the same clock instant.
+    const entry = (await auditEntries(context.app, headers)).find(
+      (audited) => audited.action === 'robot.killed',
+    );
     expect(entry).toMatchObject({
       action: 'robot.killed',
       targetType: 'user',

@@ -1,4 +1,6 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -107,6 +109,30 @@ describe('serving the web app', () => {
     const slash = await get('/pt/login/');
     expect(slash.statusCode).toBe(301);
     expect(slash.headers.location).toBe('/pt/login');
+  });
+
+  // Issue 37, point 5: `//evil.example/login/` was answered `301 location: //evil.example/login`,
+  // an address on another host; browsers read `/\\host` as `//host` too. Sent over a socket, as
+  // written: `inject` would read `/\\host/…` as a URL with that host.
+  it('cleans a trailing slash without sending anyone to another host', async () => {
+    await context.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = context.app.server.address() as AddressInfo;
+    for (const [url, location] of [
+      ['//evil.example/login/', '/evil.example/login'],
+      ['///evil.example/login/', '/evil.example/login'],
+      ['/\\evil.example/login/', '/evil.example/login'],
+      ['/\\/evil.example/', '/evil.example'],
+      ['//evil.example/?next=1', '/evil.example?next=1'],
+      ['//', '/'],
+      ['/pt//evil.example/', '/pt/evil.example'],
+    ] as const) {
+      const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: url }, resolve).on('error', reject);
+      });
+      response.resume();
+      expect(response.statusCode, url).toBe(301);
+      expect(response.headers.location, url).toBe(location);
+    }
   });
 
   it('sends a first visit whose browser prefers Portuguese to the Portuguese address', async () => {

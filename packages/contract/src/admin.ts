@@ -363,6 +363,9 @@ export const adminAuditActions = [
   'promo_code.created',
   'promo_code.retired',
   'report.exported',
+  // Reads of a user's personal data (issue 37, point 12; decision 117).
+  'user.viewed',
+  'message.viewed',
 ] as const;
 export type AdminAuditAction = (typeof adminAuditActions)[number];
 /** Why a console sign-in failed (`admin.sign_in_failed`, decision 079). */

@@ -13,4 +13,5 @@ export * from './messages';
 export * from './platforms';
 export * from './plans';
 export * from './promo-campaigns';
+export * from './push-services';
 export * from './issue-message';

@@ -37,6 +37,8 @@ const es = {
     'Para crear tu cuenta debes aceptar el tratamiento de tus datos según la política de privacidad',
   'validation.promocodeInvalid': 'El código promocional es inválido',
   'validation.invalidValue': 'Valor no válido',
+  'validation.pushService':
+    'Este navegador usa un servicio de notificaciones que no admitimos: las recibirás por correo.',
   'validation.unknownField': 'Campo no permitido',
   'validation.invalidCharacters': 'Contiene caracteres no permitidos',
   'validation.otpFormat': 'El código tiene 6 dígitos',
@@ -156,6 +158,8 @@ const pt: Record<MessageKey, string> = {
     'Para criar sua conta, você precisa consentir com o tratamento dos seus dados conforme a política de privacidade',
   'validation.promocodeInvalid': 'O código promocional é inválido',
   'validation.invalidValue': 'Valor inválido',
+  'validation.pushService':
+    'Este navegador usa um serviço de notificações que não aceitamos: você as receberá por e-mail.',
   'validation.unknownField': 'Campo não permitido',
   'validation.invalidCharacters': 'Contém caracteres não permitidos',
   'validation.otpFormat': 'O código tem 6 dígitos',

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { languageSchema } from './common-schemas';
+import { isPushServiceEndpoint } from './push-services';
 import { dataEnvelope } from './envelope';
 import { text } from './text';
 
@@ -93,12 +94,21 @@ const pushEndpoint = z
   .url({ protocol: /^https$/, error: 'validation.invalidValue' })
   .max(2000, { error: 'validation.invalidValue' });
 
-/** A browser's push subscription, as PushSubscription.toJSON() gives it. */
-export const pushSubscriptionRequestSchema = z.object({
-  endpoint: pushEndpoint,
-  keys: z.object({ p256dh: base64url, auth: base64url }),
-  language: languageSchema.optional(),
-});
+/**
+ * A browser's push subscription, its endpoint one that `accepts` (the server's own rule: the
+ * push services, and in its tests a local one; decision 115).
+ */
+export function pushSubscriptionRequestSchemaAccepting(accepts: (endpoint: string) => boolean) {
+  return z.object({
+    endpoint: pushEndpoint.refine(accepts, { error: 'validation.pushService' }),
+    keys: z.object({ p256dh: base64url, auth: base64url }),
+    language: languageSchema.optional(),
+  });
+}
+
+/** A browser's push subscription, as PushSubscription.toJSON() gives it, to a push service. */
+export const pushSubscriptionRequestSchema =
+  pushSubscriptionRequestSchemaAccepting(isPushServiceEndpoint);
 export type PushSubscriptionRequest = z.input<typeof pushSubscriptionRequestSchema>;
 
 export const removePushSubscriptionRequestSchema = z.object({

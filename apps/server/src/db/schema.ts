@@ -1047,11 +1047,12 @@ export const notificationOutbox = pgTable(
 );
 
 // Web push (decision 088): each browser a user allowed, as its push service gave it. A
-// subscription the push service says is gone (404, 410) is deleted.
+// subscription the push service says is gone (404, 410) is deleted. Keyed on the endpoint and
+// the user (decision 116): a user registering an endpoint takes it from nobody else.
 export const pushSubscriptions = pgTable(
   'push_subscriptions',
   {
-    endpoint: text('endpoint').primaryKey(),
+    endpoint: text('endpoint').notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -1059,5 +1060,8 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index('push_subscriptions_user_idx').on(table.userId)],
+  (table) => [
+    primaryKey({ columns: [table.endpoint, table.userId] }),
+    index('push_subscriptions_user_idx').on(table.userId),
+  ],
 );

@@ -122,7 +122,9 @@ export async function registerWebApp(
 
     const address = splitLanguage(rawPath);
     if (address.path.length > 1 && address.path.endsWith('/')) {
-      const trimmed = address.path.replace(/\/+$/, '') || '/';
+      // One leading slash (issue 37, point 5): `//host/…` answered `location: //host/…` sends the
+      // browser to another host, and browsers read a backslash there as a slash.
+      const trimmed = `/${address.path.replace(/^[/\\]+/, '').replace(/\/+$/, '')}`;
       return reply.redirect(`${withLanguage(address.language ?? 'es', trimmed)}${search}`, 301);
     }
     reply.header('vary', 'Cookie, Accept-Language');

@@ -138,8 +138,28 @@ export class AdminUsersService {
     return listing;
   }
 
-  async detail(userId: string): Promise<AdminUserDetail> {
+  /**
+   * A user's page, as `admin` opens it: the read is audited (`user.viewed`, decision 117), once
+   * the user is found and before anything is shown.
+   */
+  async detail(admin: AdminRow, userId: string): Promise<AdminUserDetail> {
     const listing = await this.listing(userId);
+    await this.audit.record(
+      {
+        adminId: admin.id,
+        action: 'user.viewed',
+        targetType: 'user',
+        targetId: userId,
+        before: null,
+        after: null,
+      },
+      this.clock.now(),
+    );
+    return this.page(listing);
+  }
+
+  private async page(listing: UserListing): Promise<AdminUserDetail> {
+    const userId = listing.user.id;
     const { user, settings } = listing;
     const now = this.clock.now();
     const [account, accountCurrency, openOperations, recentClosed, messages, billing, guarantee] =
@@ -252,6 +272,7 @@ export class AdminUsersService {
         done,
       );
     });
-    return this.detail(userId);
+    // The page the console shows after the refund: part of the audited action, not a read of its own.
+    return this.page(await this.listing(userId));
   }
 }

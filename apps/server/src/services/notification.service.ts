@@ -75,9 +75,25 @@ export interface NotificationServiceOptions {
   /** Web push, with the server's VAPID public key; absent, nothing is pushed. */
   readonly push?: {
     readonly publicKey: string;
+    /** Whether an endpoint may be subscribed and pushed to (the push services; decision 115). */
+    readonly accepts: (endpoint: string) => boolean;
     readonly subscriptions: PushSubscriptionsStore;
     readonly sender: PushSender;
+    /**
+     * A push not delivered: the endpoint's host (the rest of an endpoint is the browser's
+     * capability, kept out of logs) and why, in one line.
+     */
+    readonly onNotDelivered: (failure: { host: string; reason: string }) => void;
   };
+}
+
+/** An endpoint's host, for the log; the rest of it lets anyone push to the browser. */
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return 'an unreadable address';
+  }
 }
 
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -148,6 +164,11 @@ export class NotificationService implements RobotStopNotices {
   pushKey(): string {
     if (!this.options.push) throw new PushUnavailable();
     return this.options.push.publicKey;
+  }
+
+  /** Whether a browser's push subscription may name this endpoint (decision 115). */
+  acceptsPushEndpoint(endpoint: string): boolean {
+    return this.options.push?.accepts(endpoint) ?? false;
   }
 
   /** Keeps this browser's subscription: the same events then reach it by push. */
@@ -447,8 +468,9 @@ export class NotificationService implements RobotStopNotices {
 
   /**
    * The same notice to each browser the user allowed, once the e-mail is out (under the same
-   * claim). A subscription its push service says is gone is deleted; any other failure is
-   * logged and not retried (the e-mail carried it).
+   * claim). A subscription its push service says is gone is deleted, and so is one whose
+   * endpoint is no push service's (stored before decision 115); any other failure is logged in
+   * one line and not retried (the e-mail carried it).
    */
   private async pushTo(userId: string, message: { title: string; body: string; url: string }) {
     const push = this.options.push;
@@ -458,8 +480,15 @@ export class NotificationService implements RobotStopNotices {
     await Promise.all(
       subscriptions.map(async (subscription) => {
         try {
-          if ((await push.sender.send(subscription, payload)) === 'gone') {
+          const outcome = await push.sender.send(subscription, payload);
+          if (outcome.status === 'gone' || outcome.status === 'refused') {
             await push.subscriptions.gone(subscription.endpoint);
+          }
+          if (outcome.status === 'failed' || outcome.status === 'refused') {
+            push.onNotDelivered({
+              host: hostOf(subscription.endpoint),
+              reason: outcome.status === 'refused' ? 'not a push service' : outcome.reason,
+            });
           }
         } catch (error) {
           this.options.onError(error, 'pushing a notification');

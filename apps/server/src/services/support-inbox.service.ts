@@ -62,10 +62,36 @@ export class SupportInboxService {
     };
   }
 
-  async detail(id: string): Promise<AdminMessageDetail> {
+  /**
+   * A message and its thread, as `admin` opens it: the read is audited (`message.viewed`, naming
+   * the user who wrote it; decision 117) before anything is shown.
+   */
+  async detail(admin: AdminRow, id: string): Promise<AdminMessageDetail> {
     const message = await this.messages.find(id);
     if (!message) throw new SupportMessageNotFound();
-    const thread = await this.messages.thread(id);
+    await this.audit.record(
+      {
+        adminId: admin.id,
+        action: 'message.viewed',
+        targetType: 'user',
+        targetId: message.user.id,
+        before: null,
+        after: { messageId: id },
+      },
+      this.clock.now(),
+    );
+    return this.withThread(message);
+  }
+
+  /** The message as the console shows it after an action on it (the action is audited). */
+  private async current(id: string): Promise<AdminMessageDetail> {
+    const message = await this.messages.find(id);
+    if (!message) throw new SupportMessageNotFound();
+    return this.withThread(message);
+  }
+
+  private async withThread(message: MessageListing): Promise<AdminMessageDetail> {
+    const thread = await this.messages.thread(message.id);
     return {
       ...messageSummaryOf(message, this.clock.now()),
       body: message.body,
@@ -109,7 +135,7 @@ export class SupportInboxService {
     })
       .then((reply) => this.mailer.send(reply))
       .catch(this.onMailFailure);
-    return this.detail(id);
+    return this.current(id);
   }
 
   async setStatus(
@@ -137,6 +163,6 @@ export class SupportInboxService {
         );
       });
     }
-    return this.detail(id);
+    return this.current(id);
   }
 }

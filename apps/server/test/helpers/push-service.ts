@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface LocalPushService {
-  /** https://127.0.0.1:<port> */
+  /** https://127.0.0.1:<port> (its certificate names localhost too) */
   readonly url: string;
   /** Its certificate, made for it: trust it with `new https.Agent({ ca: certificate })`. */
   readonly certificate: string;
@@ -38,7 +38,7 @@ export async function startLocalPushService(
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      'subjectAltName=IP:127.0.0.1,IP:::ffff:127.0.0.1,DNS:localhost',
       '-days',
       '1',
       '-keyout',

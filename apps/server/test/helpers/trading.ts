@@ -47,7 +47,7 @@ export interface RobotTestContext extends TestContext {
 /** What a robot test may give the app besides the robot's own set-up (a log stream, timers). */
 type RobotAppExtras = Pick<
   AppDependencies,
-  'billingTimers' | 'notificationTimers' | 'pushAgent' | 'logStream'
+  'billingTimers' | 'notificationTimers' | 'pushTestService' | 'logStream'
 >;
 
 /**

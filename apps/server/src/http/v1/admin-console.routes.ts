@@ -38,8 +38,8 @@ const consoleRoute = { tags: ['admin'], security: [{ bearer: [] }] };
 
 /**
  * The support console (docs/decisions/057): inbox, users, promo codes, partner report and
- * audit log. Every route needs an admin session with its second factor; every action is
- * audited by its service.
+ * audit log. Every route needs an admin session with its second factor; every action, and
+ * every read of a user's page or a message thread (decision 117), is audited by its service.
  */
 export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const { supportInbox, adminUsers, adminPromoCodes, partnerReport, adminAudit } = app.services;
@@ -72,7 +72,9 @@ export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminMessageResponseSchema, ...refusals },
       },
     },
-    async (request) => ({ data: await supportInbox.detail(request.params.id) }),
+    async (request) => ({
+      data: await supportInbox.detail(admin(request), request.params.id),
+    }),
   );
 
   app.post(
@@ -131,7 +133,9 @@ export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminUserResponseSchema, ...refusals },
       },
     },
-    async (request) => ({ data: await adminUsers.detail(request.params.id) }),
+    async (request) => ({
+      data: await adminUsers.detail(admin(request), request.params.id),
+    }),
   );
 
   app.post(

@@ -3,7 +3,7 @@ import {
   notificationPaths,
   notificationSettingsResponseSchema,
   pushKeyResponseSchema,
-  pushSubscriptionRequestSchema,
+  pushSubscriptionRequestSchemaAccepting,
   pushSubscriptionResponseSchema,
   removePushSubscriptionRequestSchema,
   updateNotificationSettingsRequestSchema,
@@ -84,9 +84,12 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Keep this browser\u2019s push subscription (PushSubscription.toJSON())',
         description:
           'The events switched on reach it by push as well as by e-mail; a subscription its ' +
-          'push service says is gone (404, 410) is deleted.',
+          'push service says is gone (404, 410) is deleted. The endpoint must be a browser ' +
+          'push service\u2019s (FCM, Mozilla, Apple, WNS) on port 443 without credentials.',
         security,
-        body: pushSubscriptionRequestSchema,
+        body: pushSubscriptionRequestSchemaAccepting((endpoint) =>
+          notifications.acceptsPushEndpoint(endpoint),
+        ),
         response: {
           201: pushSubscriptionResponseSchema,
           401: apiErrorSchema,

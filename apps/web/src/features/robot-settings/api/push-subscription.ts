@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notificationPaths } from '@tradebot/contract/constants';
+import { isPushServiceEndpoint, notificationPaths } from '@tradebot/contract/constants';
 import { apiRequest } from '../../../lib/api-client';
 
 /** The service worker that shows pushed notices (apps/web/public/push-worker.js). */
@@ -60,6 +60,12 @@ async function changePush(on: boolean): Promise<PushState> {
     userVisibleOnly: true,
     applicationServerKey: data.publicKey,
   });
+  // The server takes only the browsers' push services (decision 115): another one would be
+  // refused, so this browser is told push is not available here.
+  if (!isPushServiceEndpoint(subscription.endpoint)) {
+    await subscription.unsubscribe();
+    return 'unsupported';
+  }
   await apiRequest(`/api/v1${notificationPaths.pushSubscriptions}`, {
     method: 'POST',
     body: subscription.toJSON(),
