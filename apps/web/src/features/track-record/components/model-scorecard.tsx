@@ -13,6 +13,23 @@ function formatBrier(locale: NumberLocale, score: number): string {
   }).format(score);
 }
 
+/**
+ * The model's Brier skill against the base rate (1 − model ÷ base rate), said by its sign: a
+ * negative skill is "worse" by its size, never a negative "better"; one that shows as 0.0 %
+ * (what the sentence prints, to a tenth of a percent) is "equal".
+ */
+export function brierSkill(model: Pick<TrackRecordModel, 'brierScore' | 'baseRateBrierScore'>): {
+  context: 'better' | 'worse' | 'equal' | 'unmeasured';
+  size: number;
+} {
+  if (model.brierScore === null || !model.baseRateBrierScore) {
+    return { context: 'unmeasured', size: 0 };
+  }
+  const skill = 1 - model.brierScore / model.baseRateBrierScore;
+  if (Math.round(Math.abs(skill) * 1000) === 0) return { context: 'equal', size: 0 };
+  return { context: skill > 0 ? 'better' : 'worse', size: Math.abs(skill) };
+}
+
 /** The model's accuracy and Brier score beside a coin flip's and the base rate's. */
 export function ModelScorecard({ model }: { model: TrackRecordModel }) {
   const { t, language } = useTranslation('track-record');
@@ -27,6 +44,7 @@ export function ModelScorecard({ model }: { model: TrackRecordModel }) {
     { key: 'coinFlipRow', accuracy: model.coinFlipAccuracy, brier: model.coinFlipBrierScore },
     { key: 'baseRateRow', accuracy: model.baseRateAccuracy, brier: model.baseRateBrierScore },
   ] as const;
+  const skill = brierSkill(model);
   return (
     <Card title={t('model.title')} titleId="track-record-model">
       <p className={styles.text}>{t('model.intro', { count: model.forecasts })}</p>
@@ -54,10 +72,8 @@ export function ModelScorecard({ model }: { model: TrackRecordModel }) {
           </p>
           <p className={styles.caption}>
             {t('model.skill', {
-              skill:
-                model.brierScore === null || !model.baseRateBrierScore
-                  ? none
-                  : formatPercent(numberLocale, 1 - model.brierScore / model.baseRateBrierScore),
+              context: skill.context,
+              skill: formatPercent(numberLocale, skill.size),
             })}
           </p>
           <Table
@@ -84,7 +100,11 @@ export function ModelScorecard({ model }: { model: TrackRecordModel }) {
       <p className={styles.caption}>{t('model.accuracyHelp')}</p>
       <p className={styles.caption}>{t('model.brierHelp')}</p>
       <p className={styles.caption}>
-        {t('model.baseRateHelp', { baseRate: percent(model.baseRate) })}
+        {/* Mid-sentence, a missing rate is said in words of its own, not as the "Sin datos" cell. */}
+        {t('model.baseRateHelp', {
+          baseRate: percent(model.baseRate),
+          context: model.baseRate === null ? 'unmeasured' : undefined,
+        })}
       </p>
     </Card>
   );
