@@ -4,6 +4,7 @@ import type {
   OrderRejection,
   OrderRejectionsPage,
   RealtimeInfo,
+  RobotSettingsView,
   RobotStatus,
   TradeRow,
   TradingAccount,
@@ -70,6 +71,22 @@ export function mergeLive(
       snapshot.accountCurrency === undefined ? held.accountCurrency : snapshot.accountCurrency,
     closedRevision: snapshot.closed ? held.closedRevision + 1 : held.closedRevision,
   };
+}
+
+/**
+ * The robot's state right after its settings were saved (issue 39): on or off as the answer
+ * says, at once, instead of the old state until the next real-time event. Switched on, it is no
+ * longer idle for being off; a reason of its own (a closed market, no broker link) comes with
+ * the get-all-data asked right after. Switched off, it is off.
+ */
+export function robotAfterSave(
+  robot: RobotStatus | null,
+  saved: RobotSettingsView,
+): RobotStatus | null {
+  if (!robot) return robot;
+  if (!saved.bot_on) return { ...robot, bot_on: false, trading: false, idleReason: 'ROBOT_OFF' };
+  if (robot.idleReason !== 'ROBOT_OFF') return { ...robot, bot_on: true };
+  return { ...robot, bot_on: true, trading: true, idleReason: null };
 }
 
 /** Merges a snapshot (a real-time event, the server's answer) into the cached live data. */

@@ -1,6 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
+import {
+  mutationOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type { RobotSettingsView } from '@tradebot/contract';
 import { apiRequest } from './api-client';
+import { liveTradingKey, robotAfterSave, type LiveTrading } from './live-trading';
 import { settingsRequest } from './settings-save';
 
 /**
@@ -15,6 +21,23 @@ export async function updateSettings(settings: RobotSettingsView): Promise<Robot
   return body.data;
 }
 
+/**
+ * Saving the settings, and the robot's state following the answer at once (issue 39: the
+ * dashboard said "Apagado" for seconds after "Encender el robot"); the server's own state is
+ * asked again right after, for the reason a robot switched on may still be idle.
+ */
+export function settingsMutation(client: QueryClient) {
+  return mutationOptions({
+    mutationFn: updateSettings,
+    onSuccess: (saved: RobotSettingsView) => {
+      client.setQueryData<LiveTrading>(liveTradingKey, (live) =>
+        live ? { ...live, robot: robotAfterSave(live.robot, saved) } : live,
+      );
+      void client.invalidateQueries({ queryKey: liveTradingKey });
+    },
+  });
+}
+
 export function useUpdateSettings() {
-  return useMutation({ mutationFn: updateSettings });
+  return useMutation(settingsMutation(useQueryClient()));
 }
