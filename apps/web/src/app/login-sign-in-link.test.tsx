@@ -1,24 +1,12 @@
-import { renderToStaticMarkup } from 'react-dom/server';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { routes } from './router';
 import { changeLanguage, loadNamespaces } from '../lib/i18n';
 import { installMemoryStorage } from '../test/memory-storage';
+import { renderRoute } from '../test/render-route';
 import { heldSignInToken } from '../features/auth/sign-in-link';
 
 /** The login screen, through the app's own routes, opened at `path`. */
 async function renderLogin(path: string): Promise<string> {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  await new Promise<void>((resolve) => {
-    if (router.state.initialized) resolve();
-    else
-      router.subscribe((state) => {
-        if (state.initialized) resolve();
-      });
-  });
-  const html = renderToStaticMarkup(<RouterProvider router={router} />);
-  router.dispose();
-  return html;
+  return (await renderRoute(path)).html;
 }
 
 describe('the login screen opened from a sign-in alert e-mail (decision 130)', () => {
