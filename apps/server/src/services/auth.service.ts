@@ -5,7 +5,7 @@ import type { Secrets } from '../repositories/secrets';
 import type { SessionsStore } from '../repositories/sessions.repository';
 import type { UserRow, UsersStore } from '../repositories/users.repository';
 import type { SessionCache } from '../repositories/session-cache';
-import type { SignInLinksStore } from '../repositories/sign-in-links.repository';
+import type { NewSession, SignInLinksStore } from '../repositories/sign-in-links.repository';
 import { InvalidCredentials, SignInLinkInvalid } from './auth.errors';
 
 const hour = 60 * 60 * 1000;
@@ -74,17 +74,12 @@ export class AuthService {
       return this.openSession(user.id, input.rememberMe, userAgent);
     }
     if (!this.signInLinks) throw new SignInLinkInvalid();
-    const token = this.secrets.newToken();
-    const now = this.clock.now();
+    const { token, now, session } = this.newSession(input.rememberMe, userAgent);
     const opened = await this.signInLinks.consumeAndOpenSession(
       this.secrets.hash(input.signInToken),
       user.id,
       now,
-      {
-        tokenHash: this.secrets.hash(token),
-        expiresAt: new Date(now.getTime() + this.lifetimeOf(input.rememberMe)),
-        userAgent: userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
-      },
+      session,
     );
     if (!opened) throw new SignInLinkInvalid();
     return { token };
@@ -137,19 +132,27 @@ export class AuthService {
     rememberMe: boolean,
     userAgent: string | undefined,
   ): Promise<{ token: string }> {
-    const token = this.secrets.newToken();
-    const now = this.clock.now();
+    const { token, now, session } = this.newSession(rememberMe, userAgent);
     await this.sessions.create(
       userId,
-      this.secrets.hash(token),
-      new Date(now.getTime() + this.lifetimeOf(rememberMe)),
-      userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
+      session.tokenHash,
+      session.expiresAt,
+      session.userAgent,
       now,
     );
     return { token };
   }
 
-  private lifetimeOf(rememberMe: boolean): number {
-    return rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
+  /** A session's token, and what is stored of it. */
+  private newSession(rememberMe: boolean, userAgent: string | undefined) {
+    const token = this.secrets.newToken();
+    const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
+    const now = this.clock.now();
+    const session: NewSession = {
+      tokenHash: this.secrets.hash(token),
+      expiresAt: new Date(now.getTime() + lifetime),
+      userAgent: userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
+    };
+    return { token, now, session };
   }
 }
