@@ -139,6 +139,7 @@ import { SupportInboxService } from './services/support-inbox.service';
 import type { Transact } from './repositories/transaction';
 import { DrizzleOncePerWindow } from './repositories/once-per-window.repository';
 import { SignInAlertService } from './services/sign-in-alert.service';
+import { SignInLinksRepository } from './repositories/sign-in-links.repository';
 import { NotificationsRepository } from './repositories/notifications.repository';
 import { NotificationService } from './services/notification.service';
 import { notificationRoutes } from './http/v1/notifications.routes';
@@ -805,6 +806,7 @@ export async function buildApp(
     clock,
     onSessionsRevoked,
     sessionCache,
+    new SignInLinksRepository(db),
   );
   const consentsRepository = new ConsentsRepository(db);
   const registration = new RegistrationService({
@@ -1039,6 +1041,13 @@ export async function buildApp(
       links: {
         forgotPassword: (language) =>
           new URL(language === 'pt' ? '/pt/forgot-password' : '/forgot-password', appBase()).href,
+        // The token is in the query, which the request log redacts (http/log.ts); the login
+        // page moves it out of the address bar at once (decision 130).
+        signIn: async (userId, language) => {
+          const url = new URL(language === 'pt' ? '/pt/login' : '/login', appBase());
+          url.searchParams.set('sign_in_token', await authService.issueSignInLink(userId));
+          return url.href;
+        },
         console: () => new URL('/admin', appBase()).href,
         supportEmail: config.SUPPORT_EMAIL,
       },

@@ -50,6 +50,15 @@ describe('credentials in URLs are kept out of the log', () => {
     expect(logged).not.toContain(token);
   });
 
+  it("a sign-in alert's link (decision 130) is logged without its token", async () => {
+    lines.length = 0;
+    const token = 'S'.repeat(43);
+    await context.app.inject({ url: `/pt/login?sign_in_token=${token}` });
+    const logged = lines.join('');
+    expect(logged).toContain('/pt/login?sign_in_token=[redacted]');
+    expect(logged).not.toContain(token);
+  });
+
   it('the redaction keeps parameters that carry none', () => {
     expect(redactCredentials('/payment?checkout=canceled&plan=yearly')).toBe(
       '/payment?checkout=canceled&plan=yearly',

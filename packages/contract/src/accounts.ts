@@ -82,6 +82,11 @@ export const loginRequestSchema = z.object({
   password: text({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
   rememberMe: z.boolean().default(false),
   language: languageSchema.optional(),
+  /**
+   * The one-time link mailed with a sign-in alert (decision 130): with the right password it
+   * passes the account's sign-in limits, once, from any address.
+   */
+  signInToken: z.string().min(1).max(200).optional(),
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 export const tokenResponseSchema = dataEnvelope(z.object({ token: z.string() }));

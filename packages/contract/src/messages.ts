@@ -43,6 +43,8 @@ const es = {
   'validation.invalidCharacters': 'Contiene caracteres no permitidos',
   'validation.otpFormat': 'El código tiene 6 dígitos',
   'auth.invalidCredentials': 'Correo electrónico o contraseña incorrectos',
+  'auth.signInLinkInvalid':
+    'El enlace para entrar desde este dispositivo no es válido, ya se usó o venció. Puedes entrar sin él desde tus dispositivos habituales, o esperar el próximo aviso por correo.',
   'auth.emailTaken': 'Ya existe una cuenta con este correo electrónico',
   'auth.regionBlocked': 'No disponible en tu región',
   'auth.incorrectCode': 'Código incorrecto o vencido',
@@ -164,6 +166,8 @@ const pt: Record<MessageKey, string> = {
   'validation.invalidCharacters': 'Contém caracteres não permitidos',
   'validation.otpFormat': 'O código tem 6 dígitos',
   'auth.invalidCredentials': 'E-mail ou senha incorretos',
+  'auth.signInLinkInvalid':
+    'O link para entrar por este dispositivo não é válido, já foi usado ou expirou. Você pode entrar sem ele pelos seus dispositivos de sempre, ou esperar o próximo aviso por e-mail.',
   'auth.emailTaken': 'Já existe uma conta com este e-mail',
   'auth.regionBlocked': 'Não disponível na sua região',
   'auth.incorrectCode': 'Código incorreto ou expirado',

@@ -126,6 +126,28 @@ export const passwordResetCodes = pgTable(
   (table) => [index('password_reset_codes_user_id_idx').on(table.userId)],
 );
 
+/**
+ * One-time sign-in links mailed with a sign-in alert (decision 130): a login that carries one
+ * passes the account's sign-in limits, still with the password. Only the token's hash is kept.
+ */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('sign_in_links_token_hash_key').on(table.tokenHash),
+    index('sign_in_links_user_id_idx').on(table.userId),
+  ],
+);
+
 /** What a registration asked for, kept until its e-mail is confirmed (decision 085). */
 export interface PendingRegistration {
   name: string;

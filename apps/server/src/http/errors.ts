@@ -74,6 +74,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [adminUsers.GuaranteeExpired, 'CONFLICT'],
   [adminUsers.GuaranteeRefunded, 'CONFLICT'],
   [auth.InvalidCredentials, 'UNAUTHENTICATED'],
+  [auth.SignInLinkInvalid, 'NOT_FOUND'],
   [billing.PaymentProviderUnavailable, 'SERVICE_UNAVAILABLE'],
   [billing.AlreadySubscribed, 'CONFLICT'],
   [billing.CheckoutNotFound, 'NOT_FOUND'],

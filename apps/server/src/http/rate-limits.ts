@@ -397,11 +397,19 @@ export function isAttackOnAccount(refusal: SignInRefusal): refusal is SignInRefu
 }
 
 /**
+ * What a sign-in's one-time link says (decision 130): none carried; one usable by the account,
+ * which passes the account's own counters (its pair's and its budget for unknown addresses);
+ * or one that is not, answered with `refusal` once the attempt is counted as any other.
+ */
+export type SignInLink = 'none' | 'usable' | { refusal: Error };
+
+/**
  * The hooks of a sign-in route (decision 067): the preHandler counts the attempt per address,
  * per (account, address) pair and, for an address that never signed in to the account, per
  * account; onResponse remembers the address when the sign-in succeeded (200). `onRefused` is
  * told of each refusal and awaited before the 429 (decision 079); its failure is logged, and
- * the answer is the 429 all the same.
+ * the answer is the 429 all the same. `linkOf` reads a sign-in link the request carries
+ * (decision 130): a usable one is counted per address only.
  */
 export function limitSignIns(
   app: FastifyInstance,
@@ -409,6 +417,8 @@ export function limitSignIns(
   accountOf: (request: FastifyRequest) => string | undefined,
   onRefused: (refusal: SignInRefusal, request: FastifyRequest) => void | Promise<void> = () =>
     undefined,
+  linkOf: (request: FastifyRequest, account: string) => Promise<SignInLink> = () =>
+    Promise.resolve('none'),
 ): { preHandler: preHandlerAsyncHookHandler; onResponse: onResponseAsyncHookHandler } {
   const rules = signInRules[action];
   const accounts = new WeakMap<FastifyRequest, string>();
@@ -438,11 +448,15 @@ export function limitSignIns(
       });
       const checks = [counted('address', perIp(request))];
       let knownAddress = false;
+      let link: SignInLink = 'none';
       if (account) {
         accounts.set(request, account);
-        checks.push(counted('pair', perPair(request)));
-        knownAddress = await app.knownAddresses.has(action, account, addressOf(request));
-        if (!knownAddress) checks.push(counted('account', perAccount(request)));
+        link = await linkOf(request, account);
+        if (link !== 'usable') {
+          checks.push(counted('pair', perPair(request)));
+          knownAddress = await app.knownAddresses.has(action, account, addressOf(request));
+          if (!knownAddress) checks.push(counted('account', perAccount(request)));
+        }
       }
       let retryAfter = 0;
       const by: SignInCounter[] = [];
@@ -460,8 +474,9 @@ export function limitSignIns(
         } catch (error) {
           request.log.error({ err: error }, 'sign-in limits: handling a refusal failed');
         }
-        throw tooMany(retryAfter);
       }
+      if (typeof link === 'object') throw link.refusal;
+      if (retryAfter > 0) throw tooMany(retryAfter);
     },
     onResponse: async (request, reply) => {
       const account = accounts.get(request);

@@ -6,3 +6,10 @@ export class InvalidCredentials extends DomainError {
     super('auth.invalidCredentials');
   }
 }
+
+/** A sign-in link (decision 130) that is unknown, used, expired or another account's. */
+export class SignInLinkInvalid extends DomainError {
+  constructor() {
+    super('auth.signInLinkInvalid');
+  }
+}

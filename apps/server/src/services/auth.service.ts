@@ -5,11 +5,17 @@ import type { Secrets } from '../repositories/secrets';
 import type { SessionsStore } from '../repositories/sessions.repository';
 import type { UserRow, UsersStore } from '../repositories/users.repository';
 import type { SessionCache } from '../repositories/session-cache';
-import { InvalidCredentials } from './auth.errors';
+import type { NewSession, SignInLinksStore } from '../repositories/sign-in-links.repository';
+import { InvalidCredentials, SignInLinkInvalid } from './auth.errors';
 
 const hour = 60 * 60 * 1000;
 /** Session lifetimes: 30 days with rememberMe, 24 hours without. */
 export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hour };
+/**
+ * How long a sign-in link mailed with a sign-in alert stays usable (decision 130): as long as
+ * the alert's own window, so while an attack goes on the owner always holds a usable link.
+ */
+export const signInLinkLifetimeMs = 24 * hour;
 
 /** How stale a session's "last used" may get before a request writes it again (decision 080). */
 export const sessionTouchMs = 5 * 60_000;
@@ -42,11 +48,18 @@ export class AuthService {
     private readonly onSessionsRevoked: OnSessionsRevoked = () => Promise.resolve(),
     /** Without one, every authentication reads the database. */
     private readonly cache?: SessionCache,
+    /** Without one, no sign-in link is issued and a login carrying one is refused. */
+    private readonly signInLinks?: SignInLinksStore,
   ) {}
 
-  /** Same answer for an unknown e-mail and a wrong password. */
+  /**
+   * Same answer for an unknown e-mail and a wrong password. With a sign-in link (decision 130),
+   * the right password also uses the link up, in the session's transaction; a wrong one leaves
+   * it for the next try.
+   */
   async login(
-    input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>>,
+    input: Required<Pick<LoginRequest, 'email' | 'password' | 'rememberMe'>> &
+      Pick<LoginRequest, 'signInToken'>,
     userAgent?: string,
   ) {
     const user = await this.users.findCredentials(input.email);
@@ -57,7 +70,34 @@ export class AuthService {
     }
     if (!(await this.hasher.verify(user.passwordHash, input.password)))
       throw new InvalidCredentials();
-    return this.openSession(user.id, input.rememberMe, userAgent);
+    if (input.signInToken === undefined) {
+      return this.openSession(user.id, input.rememberMe, userAgent);
+    }
+    if (!this.signInLinks) throw new SignInLinkInvalid();
+    const { token, now, session } = this.newSession(input.rememberMe, userAgent);
+    const opened = await this.signInLinks.consumeAndOpenSession(
+      this.secrets.hash(input.signInToken),
+      user.id,
+      now,
+      session,
+    );
+    if (!opened) throw new SignInLinkInvalid();
+    return { token };
+  }
+
+  /** A new sign-in link for the user (decision 130): the token, of which only a hash is kept. */
+  async issueSignInLink(userId: string): Promise<string> {
+    if (!this.signInLinks) throw new Error('AuthService: no sign-in link store');
+    const token = this.secrets.newToken();
+    const expiresAt = new Date(this.clock.now().getTime() + signInLinkLifetimeMs);
+    await this.signInLinks.create(userId, this.secrets.hash(token), expiresAt);
+    return token;
+  }
+
+  /** Whether a sign-in link is usable, by the account whose e-mail this is. */
+  async signInLinkUsable(token: string, email: string): Promise<boolean> {
+    if (!this.signInLinks) return false;
+    return this.signInLinks.usableFor(this.secrets.hash(token), email, this.clock.now());
   }
 
   async authenticate(token: string): Promise<AuthenticatedUser | undefined> {
@@ -92,16 +132,27 @@ export class AuthService {
     rememberMe: boolean,
     userAgent: string | undefined,
   ): Promise<{ token: string }> {
-    const token = this.secrets.newToken();
-    const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
-    const now = this.clock.now();
+    const { token, now, session } = this.newSession(rememberMe, userAgent);
     await this.sessions.create(
       userId,
-      this.secrets.hash(token),
-      new Date(now.getTime() + lifetime),
-      userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
+      session.tokenHash,
+      session.expiresAt,
+      session.userAgent,
       now,
     );
     return { token };
+  }
+
+  /** A session's token, and what is stored of it. */
+  private newSession(rememberMe: boolean, userAgent: string | undefined) {
+    const token = this.secrets.newToken();
+    const lifetime = rememberMe ? sessionLifetimeMs.remembered : sessionLifetimeMs.default;
+    const now = this.clock.now();
+    const session: NewSession = {
+      tokenHash: this.secrets.hash(token),
+      expiresAt: new Date(now.getTime() + lifetime),
+      userAgent: userAgent ? userAgent.slice(0, userAgentMaxLength) : null,
+    };
+    return { token, now, session };
   }
 }

@@ -2,6 +2,7 @@ import type { Language, PlanId } from '@tradebot/contract';
 import { translator } from '../i18n';
 import { renderMail, type Block } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
+import { signInLinkLifetimeMs } from './auth.service';
 
 /** The recovery-code e-mail, as text and HTML, in the user's language. */
 export function recoveryCodeMail(
@@ -124,12 +125,13 @@ export function duplicateRefundMail(language: Language, to: string, name: string
 /**
  * Sign-ins to a user's account refused by the limits from places it never signed in from
  * (decision 079), in the account's language. It names no address: the attempts come from many.
+ * It carries a one-time link to sign in from a new device past the limits (decision 130).
  */
 export function signInAttackMail(
   language: Language,
   to: string,
   name: string,
-  links: { forgotPasswordUrl: string; supportEmail: string },
+  links: { signInUrl: string; forgotPasswordUrl: string; supportEmail: string },
 ): Promise<MailMessage> {
   const t = translator(language);
   return renderMail({
@@ -140,6 +142,8 @@ export function signInAttackMail(
       { p: t('greeting', { name }) },
       { p: t('signInAttack.seen') },
       { p: t('signInAttack.stillWorks') },
+      { p: t('signInAttack.newDevice', { hours: signInLinkLifetimeMs / 3_600_000 }) },
+      { link: links.signInUrl },
       { p: t('signInAttack.ifNotYou', { url: links.forgotPasswordUrl }) },
       { p: t('signInAttack.support', { email: links.supportEmail }) },
       { p: t('signature') },

@@ -44,6 +44,8 @@ function rig(options: { failMail?: boolean } = {}) {
     },
     links: {
       forgotPassword: (language) => `https://tradebot.test/${language}/forgot-password`,
+      signIn: (userId, language) =>
+        Promise.resolve(`https://tradebot.test/${language}/login?sign_in_token=for-${userId}`),
       console: () => 'https://console.tradebot.test',
       supportEmail: 'support@tradebot.test',
     },
@@ -62,6 +64,8 @@ describe('SignInAlertService (decision 079)', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.to).toBe('ana@example.com');
     expect(sent[0]?.text).toContain('https://tradebot.test/pt/forgot-password');
+    // One sign-in link per mail, the user's (decision 130).
+    expect(sent[0]?.text).toContain('https://tradebot.test/pt/login?sign_in_token=for-u1');
     expect(told).toEqual(['user:u1']);
     expect(takes[0]).toEqual({
       job: 'sign-in-alert',
@@ -81,7 +85,10 @@ describe('SignInAlertService (decision 079)', () => {
     expect(sent.find((m) => m.to === 'boss@example.com')?.text).toContain(
       'https://console.tradebot.test',
     );
-    expect(told).toEqual(['user:u2', 'admin:a1']);
+    // The console has no sign-in link (decision 130).
+    expect(sent.find((m) => m.to === 'boss@example.com')?.text).not.toContain('sign_in_token');
+    // Each is mailed on its own: a user's link is issued first, so the order may differ.
+    expect(told.toSorted()).toEqual(['admin:a1', 'user:u2']);
   });
 
   it('keeps users and admins apart: an admin address is not looked up among users', async () => {

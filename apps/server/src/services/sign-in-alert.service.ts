@@ -24,6 +24,11 @@ export interface SignInAlertDependencies {
   links: {
     /** The forgot-password page in `language`, on a configured origin (never a request's Host). */
     forgotPassword(language: Language): string;
+    /**
+     * A new one-time link to sign in from the device that opens it (decision 130): the login
+     * page in `language`, on a configured origin, carrying a fresh token for the user.
+     */
+    signIn(userId: string, language: Language): Promise<string>;
     console(): string;
     supportEmail: string;
   };
@@ -76,7 +81,7 @@ export class SignInAlertService {
     this.deps.onSent?.(kind, owner.id);
   }
 
-  private mailTo(kind: SignInAccountKind, owner: Owner) {
+  private async mailTo(kind: SignInAccountKind, owner: Owner) {
     const { links } = this.deps;
     if (kind === 'admin') {
       return consoleSignInAttackMail(owner.email, owner.name, {
@@ -86,6 +91,7 @@ export class SignInAlertService {
     }
     const language = isLanguage(owner.language) ? owner.language : defaultLanguage;
     return signInAttackMail(language, owner.email, owner.name, {
+      signInUrl: await links.signIn(owner.id, language),
       forgotPasswordUrl: links.forgotPassword(language),
       supportEmail: links.supportEmail,
     });

@@ -1,11 +1,9 @@
 import type { UserConfig } from '@tradebot/contract';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { useAuthStore } from '../stores/auth';
-import { routes } from './router';
+import { renderRoute } from '../test/render-route';
 
 /**
  * The pages that read server state through TanStack Query, rendered through the app's own
@@ -13,18 +11,9 @@ import { routes } from './router';
  * here (issue 19; a test that wraps the component in its own provider cannot see that).
  */
 async function renderPage(path: string): Promise<string> {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  await new Promise<void>((resolve) => {
-    if (router.state.initialized) resolve();
-    else
-      router.subscribe((state) => {
-        if (state.initialized) resolve();
-      });
-  });
-  expect(router.state.location.pathname).toBe(path.split('?')[0]);
-  expect(router.state.errors).toBeNull();
-  const html = renderToStaticMarkup(<RouterProvider router={router} />);
-  router.dispose();
+  const { html, location, errors } = await renderRoute(path);
+  expect(location.pathname).toBe(path.split('?')[0]);
+  expect(errors).toBeNull();
   return html;
 }
 

@@ -4,6 +4,7 @@ import {
   forgotPasswordResponseSchema,
   loginRequestSchema,
   logoutResponseSchema,
+  type LoginRequest,
   registerRequestSchema,
   registerResponseSchema,
   confirmRegistrationRequestSchema,
@@ -17,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../authenticate';
 import { requestLanguage } from '../language';
 import { isAttackOnAccount, limitAttempts, limitSignIns } from '../rate-limits';
+import { SignInLinkInvalid } from '../../services/auth.errors';
 
 const errors = {
   400: apiErrorSchema,
@@ -37,15 +39,32 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
-      ...limitSignIns(app, 'login', emailOf, (refusal) => {
-        // The owner hears of it by e-mail, after the answer (decision 079).
-        if (isAttackOnAccount(refusal)) signInAlerts.signInsRefused('user', refusal.account);
-      }),
+      ...limitSignIns(
+        app,
+        'login',
+        emailOf,
+        (refusal) => {
+          // The owner hears of it by e-mail, after the answer (decision 079).
+          if (isAttackOnAccount(refusal)) signInAlerts.signInsRefused('user', refusal.account);
+        },
+        // The alert's one-time link passes the account's limits (decision 130).
+        async (request, account) => {
+          const { signInToken } = request.body as LoginRequest;
+          if (signInToken === undefined) return 'none';
+          return (await auth.signInLinkUsable(signInToken, account))
+            ? 'usable'
+            : { refusal: new SignInLinkInvalid() };
+        },
+      ),
       schema: {
         tags: ['accounts'],
         summary: 'Sign in; answers a bearer token (30 days with rememberMe, else 24 h)',
+        description:
+          "With `signInToken`, the one-time link of a sign-in alert e-mail: the account's " +
+          "sign-in limits do not apply (the address's do), the password is still needed, and " +
+          'the link is used up by the sign-in. An unknown, used or expired link is a 404.',
         body: loginRequestSchema,
-        response: { 200: tokenResponseSchema, ...errors },
+        response: { 200: tokenResponseSchema, 404: apiErrorSchema, ...errors },
       },
     },
     async (request) => ({ data: await auth.login(request.body, request.headers['user-agent']) }),

@@ -1,6 +1,7 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
 import { loginRequestSchema } from '@tradebot/contract';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routePath } from '../../../lib/route-paths';
 import { afterLoginPath } from '../../../lib/return-path';
@@ -14,13 +15,25 @@ import {
 import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
 import { login } from '../api/login';
+import { dropSignInToken, heldSignInToken, takeSignInToken } from '../sign-in-link';
+import { ApiRequestError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
 
 /** /login (spec §3 Login form: email, password, rememberMe). */
 export default function LoginRoute() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
+  // The one-time link of a sign-in alert e-mail (decision 130): its token leaves the address
+  // bar for this tab's sessionStorage, and goes with the next sign-in.
+  const [withLink, setWithLink] = useState(() => {
+    takeSignInToken(search);
+    return heldSignInToken() !== undefined;
+  });
+  useEffect(() => {
+    const rest = takeSignInToken(search);
+    if (rest) setSearch(rest, { replace: true });
+  }, [search, setSearch]);
   // A refused sign-in is said in the form, next to what to fix (issue 23), not in a dialog.
   const { control, failure, sending, submitWith } = useContractForm({
     schema: loginRequestSchema,
@@ -30,7 +43,19 @@ export default function LoginRoute() {
   });
 
   const onSubmit = submitWith(async (data) => {
-    const token = await login(data);
+    const signInToken = heldSignInToken();
+    let token: string;
+    try {
+      token = await login(signInToken === undefined ? data : { ...data, signInToken });
+    } catch (error) {
+      // Unknown, used or expired: the message says so, and the next try goes without it.
+      if (signInToken !== undefined && error instanceof ApiRequestError && error.status === 404) {
+        dropSignInToken();
+        setWithLink(false);
+      }
+      throw error;
+    }
+    dropSignInToken();
     const auth = useAuthStore.getState();
     auth.signIn(token);
     await useAuthStore.getState().ensureSettings();
@@ -41,6 +66,7 @@ export default function LoginRoute() {
 
   return (
     <AuthCard titleId="login-title" title={t('login.title')} lead={t('login.lead')}>
+      {withLink && <Notice tone="info">{t('login.withLink')}</Notice>}
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <FormEmailField control={control} name="email" label={t('fields.email')} />
         <FormTextField
