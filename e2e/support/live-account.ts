@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { TradingData } from '@tradebot/contract';
+import type { Category, TradingData } from '@tradebot/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { launchBrowser } from './browser';
@@ -76,35 +76,33 @@ export async function tradingData(page: Page, query = ''): Promise<TradingData> 
   }, query);
 }
 
-/**
- * The robot on in every category, as the settings screen sends it, through the page's session.
- * A test that waits for operations calls it first: crypto trades every day, so operations open
- * at whatever instant the market is pinned to (issue 41), whatever an earlier test of the file
- * left chosen.
- */
-export async function robotOnInEveryCategory(page: Page, risk = 1): Promise<void> {
-  const status = await page.evaluate(async (level) => {
+/** POST settings (spec §7) through the page's session, as the settings screen sends them. */
+export async function postRobotSettings(
+  page: Page,
+  settings: { bot_on: boolean; risk: number; categories: Record<Category, boolean> },
+): Promise<void> {
+  const status = await page.evaluate(async ({ categories, ...rest }) => {
     const response = await fetch('/core-api/public/api/v1/settings', {
       method: 'POST',
       headers: {
         Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
         'Content-Type': 'application/json',
       },
-      body: JSON.stringify({
-        bot_on: true,
-        risk: level,
-        categories_enabled: JSON.stringify({
-          forex: true,
-          cripto: true,
-          stocks: true,
-          index: true,
-          commodities: true,
-        }),
-      }),
+      body: JSON.stringify({ ...rest, categories_enabled: JSON.stringify(categories) }),
     });
     return response.status;
-  }, risk);
+  }, settings);
   if (status !== 200) throw new Error(`POST settings answered ${String(status)}`);
+}
+
+/**
+ * The robot on in every category. A test that waits for operations calls it first: crypto
+ * trades every day, so operations open at whatever instant the market is pinned to (issue 41),
+ * whatever an earlier test of the file left chosen.
+ */
+export async function robotOnInEveryCategory(page: Page, risk = 1): Promise<void> {
+  const every = { forex: true, cripto: true, stocks: true, index: true, commodities: true };
+  await postRobotSettings(page, { bot_on: true, risk, categories: every });
 }
 
 /** Polls until the check passes, or fails with what it waited for. */
