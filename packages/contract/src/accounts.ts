@@ -86,7 +86,7 @@ export const loginRequestSchema = z.object({
    * The one-time link mailed with a sign-in alert (decision 130): with the right password it
    * passes the account's sign-in limits, once, from any address.
    */
-  signInToken: z.string().min(1).max(200).optional(),
+  signInToken: text().min(1).max(200).optional(),
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 export const tokenResponseSchema = dataEnvelope(z.object({ token: z.string() }));
