@@ -291,31 +291,6 @@ describe('accounts in the browser (issue 4)', () => {
     },
   );
 
-  it.each(['es', 'pt'] as const)(
-    'in %s: "Crear cuenta" pressed right after typing a promo code sends at the first click (issue 39)',
-    async (language) => {
-      const { page } = state;
-      const copy = paymentCopy[language];
-      const email = `promo-first-click-${language}-${String(Date.now())}@example.com`;
-      await page.goto(`${language === 'pt' ? '/pt' : ''}/register`);
-      await page.getByLabel(copy.name, { exact: true }).fill('Inês');
-      await page.getByLabel(copy.lastName).fill('Prado');
-      await page.getByLabel(copy.email).fill(email);
-      await page.getByLabel(copy.password, { exact: true }).fill('segura123');
-      await page.getByLabel(copy.confirm).fill('segura123');
-      await page.getByRole('checkbox', { name: copy.privacyConsent }).check();
-      const registerCall = page.waitForRequest(
-        (request) => request.method() === 'POST' && request.url().endsWith('/api/v1/register'),
-        { timeout: 10_000 },
-      );
-      // The code typed last, the button pressed at once: the code's check has not answered yet.
-      await page.getByLabel(copy.promocode).fill('MESGRATIS');
-      await page.getByRole('button', { name: copy.register }).click();
-      expect((await registerCall).postDataJSON()).toMatchObject({ email, promocode: 'MESGRATIS' });
-      await page.getByRole('heading', { level: 1, name: copy.checkInbox }).waitFor();
-    },
-  );
-
   it('register, logout, login, forgot password, code by e-mail, set password, login again', async () => {
     const { page } = state;
     const email = `journey-${String(Date.now())}@example.com`;

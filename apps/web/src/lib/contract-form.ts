@@ -88,11 +88,11 @@ export function useContractForm<Values extends FieldValues, Request>({
 
   const submitWith = (
     send: (data: Request) => Promise<void>,
-    /** A reason to hold the form back that the schema cannot see (a promo code refused). */
-    heldBack?: () => boolean | Promise<boolean>,
+    /** A reason to hold the form back that the schema cannot see (a promo code being checked). */
+    heldBack?: () => boolean,
   ) =>
     form.handleSubmit(async (data) => {
-      if (await heldBack?.()) return;
+      if (heldBack?.()) return;
       setFailure(null);
       try {
         await send(data);

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { validatePromocode } from './validate-promocode';
 
@@ -21,19 +21,6 @@ export function promocodeQuery(code: string) {
     queryKey: ['promocode', code] as const,
     queryFn: ({ signal }) => validatePromocode(code, signal),
   });
-}
-
-/**
- * Whether the server refuses `code`, for a form being sent: the answer already held, else the
- * check itself, waited for. A submit pressed while the code was still being checked (typing
- * paused less than `promocodeDebounceMs` ago) is sent once the answer is in, not dropped without
- * a word (issue 39). A check that failed refuses nothing: the server checks the code again.
- */
-export async function promocodeRefused(client: QueryClient, code: string): Promise<boolean> {
-  const trimmed = code.trim();
-  if (trimmed === '') return false;
-  const answer = await client.query(promocodeQuery(trimmed)).catch(() => null);
-  return answer?.valid === false;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { privacyPolicyVersion, registerRequestSchema, type Language } from '@tradebot/contract';
@@ -17,11 +17,7 @@ import { queryClient } from '../../../lib/query-client';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
 import { register, registrationNonce } from '../api/register';
-import {
-  promocodeRefused,
-  usePromocodeStatus,
-  type PromocodeStatus,
-} from '../hooks/use-promocode-status';
+import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
 import { useHydrated } from '../../../lib/use-hydrated';
 import { ConfirmRegistration } from '../components/confirm-registration';
 import { registerPayload, type RegisterValues } from '../register-form';
@@ -82,8 +78,7 @@ export default function RegisterRoute() {
 function RegisterForm() {
   const { t, language } = useTranslation('auth');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const client = useQueryClient();
-  const { control, getValues, setValue, setFocus, sending, submitWith } = useContractForm({
+  const { control, getValues, setValue, sending, submitWith } = useContractForm({
     schema: registerRequestSchema,
     defaultValues: {
       name: '',
@@ -121,12 +116,7 @@ function RegisterForm() {
       registrationNonce.set(await register(data));
       setSentTo(data.email);
     },
-    // A code still being checked is waited for, not a reason to drop the click (issue 39).
-    async () => {
-      const refused = await promocodeRefused(client, getValues('promocode'));
-      if (refused) setFocus('promocode');
-      return refused;
-    },
+    () => promocode.state === 'invalid' || promocode.state === 'validating',
   );
 
   if (sentTo) {
