@@ -40,6 +40,19 @@ const notFromApps = {
 };
 
 /**
+ * Test doubles stay out of shipped code (issue 38): the cTrader fake lives in
+ * packages/robot/test-support/ (export @tradebot/robot/ctrader/fake) and the server's test
+ * helpers in apps/server/test/; nothing under the robot's or the server's src/ imports them,
+ * save the robot's own *.test.ts files.
+ */
+const noTestDoubles = {
+  regex:
+    '^@tradebot/robot/ctrader/fake$|(^|/)(test-support|ctrader-fake)(/|$)|(^|/)test/helpers(/|$)',
+  message:
+    'Shipped code never imports the cTrader fake or other test support: they live outside src/ (packages/robot/test-support, apps/server/test).',
+};
+
+/**
  * The server's layers (decision 090): http -> services -> repositories, with adapters (the
  * database, the payment providers, the robot's Drizzle stores) behind the ports services use.
  */
@@ -52,6 +65,7 @@ const serverLayers = [
         {
           patterns: [
             notFromApps,
+            noTestDoubles,
             {
               regex: '^(\\.\\./)+(services|http)(/|$)',
               message: 'Repositories never import services or http/: services call repositories.',
@@ -69,6 +83,7 @@ const serverLayers = [
         {
           patterns: [
             notFromApps,
+            noTestDoubles,
             {
               regex: '^(\\.\\./)+(http|plugins|app)(/|$)',
               message:
@@ -165,6 +180,55 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   ...serverLayers,
+  {
+    // The rest of the server's src/ (its layers above carry the same pattern).
+    files: ['apps/server/src/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/server/src/repositories/**',
+      'apps/server/src/services/**',
+      'apps/server/src/domain/**',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [notFromApps, noTestDoubles] }],
+    },
+  },
+  {
+    // The robot's src/ is what the server bundles; its own tests may drive the fake.
+    files: ['packages/robot/src/**/*.ts'],
+    ignores: ['packages/robot/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [notFromApps, noTestDoubles] }],
+    },
+  },
+  {
+    // Timed work runs in the job registry (decision 145); the robot keeps its own timers.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/composition/jobs.ts',
+      'apps/server/src/robot/robot-core.ts',
+      'apps/server/src/robot/robot-host.ts',
+      'apps/server/src/robot/robot-client.ts',
+      'apps/server/src/robot/lease-keeper-worker.ts',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'setInterval',
+          message:
+            "Timed work is a job: app.jobs.add({ name, everyMs, run, failure }) in the capability's plugin (decision 145).",
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['globalThis', 'global'].map((object) => ({
+          object,
+          property: 'setInterval',
+          message: 'Timed work is a job: app.jobs.add in the capability plugin (decision 145).',
+        })),
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -8,10 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from './support/server';
 
 /**
- * issue 9: kill -9 the real server while the robot trades, restart it, 20 times over; then the
- * books must hold. The market runs fast so that every round sees orders, fills and closes.
+ * issue 9: kill -9 the real server while the robot trades, restart it, round after round; then
+ * the books must hold. The market runs fast so that every round sees orders, fills and closes.
+ * `npm test` kills it 6 times on each engine; `npm run bench:crash` the full 20 (issue 38: CI
+ * under 25 minutes, the full count kept where it costs no one's wait).
  */
-const rounds = Number(process.env.CRASH_ROUNDS ?? 20);
+const rounds = Number(process.env.CRASH_ROUNDS ?? 6);
 // A test-only strategy (decision 093) that signals every 10th quote: the calibrated model may
 // honestly not trade in the seconds each round lasts, nor may the 120th-quote one, and the
 // books mean something only if orders, fills and closes happen in every round.

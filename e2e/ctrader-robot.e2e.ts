@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BTCUSD } from '../packages/robot/src/broker/ctrader/fake/index';
+import { BTCUSD } from '../packages/robot/test-support/ctrader-fake/index';
 import { launchBrowser } from './support/browser';
 import { catalogueText } from './support/catalogue';
 import { DEMO_ACCOUNT, startCTraderFakes, type CTraderFakes } from './support/ctrader';

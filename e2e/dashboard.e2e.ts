@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
 import {
@@ -9,6 +9,20 @@ import {
   until,
   useLiveAccountPage,
 } from './support/live-account';
+
+/**
+ * The operations whose asset name is cut ("T…", "Ap…") in the lists on screen: a name is
+ * never cut, at any width (issue 39 point 9).
+ */
+async function cutNames(page: Page): Promise<string[]> {
+  const names = page.locator('[data-operation-id] [data-asset-name]');
+  await names.first().waitFor();
+  return names.evaluateAll((elements) =>
+    elements
+      .filter((element) => element.scrollWidth > element.clientWidth + 1)
+      .map((element) => element.textContent),
+  );
+}
 
 async function operationIds(list: Locator): Promise<string[]> {
   return list.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-operation-id') ?? ''));
@@ -29,6 +43,24 @@ describe('the dashboard (issue 9, spec §2)', () => {
     }
     await page.getByRole('meter').waitFor();
     await page.getByTestId('robot-state').getByText('Encendido').waitFor();
+    // What it does in each category chosen, and when it last looked (issue 39, decision 147).
+    const categories = page
+      .getByRole('list', { name: 'Qué hace en cada categoría que elegiste' })
+      .getByRole('listitem');
+    await categories.first().waitFor();
+    for (const line of await categories.allTextContents()) {
+      expect(line).toMatch(
+        /^(Forex|Cripto|Acciones|Índices|Materias primas): (mercado cerrado|aprendiendo|sin ventaja|todavía sin pronóstico|con ventaja|operando)/,
+      );
+    }
+    // Its prices are named for what they are: our simulated market (decision 140).
+    expect((await tradingData(page)).prices).toEqual({ kind: 'simulator' });
+    await page
+      .getByTestId('account-prices')
+      .getByText(
+        'Precios: mercado simulado por Tradebot (tendencias generadas, no precios reales).',
+      )
+      .waitFor();
     // A marker that a reload or a navigation would wipe.
     await page.evaluate(() => {
       (window as unknown as { sameDocument: boolean }).sameDocument = true;
@@ -82,6 +114,7 @@ describe('the dashboard (issue 9, spec §2)', () => {
     await page.getByRole('region', { name: 'Operaciones cerradas' }).waitFor({ timeout: 60_000 });
     await page.locator('canvas').first().waitFor();
     await screenshotAt(page, 'dashboard', 360);
+    expect(await cutNames(page)).toEqual([]);
     await screenshotAt(page, 'dashboard', 1280);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page
@@ -106,6 +139,8 @@ describe('the dashboard (issue 9, spec §2)', () => {
       /^US\$\s[\d.]+,\d{2}$/,
     );
     await screenshotAt(page, 'dashboard-pt', 1280);
+    await screenshotAt(page, 'dashboard-pt', 360);
+    expect(await cutNames(page)).toEqual([]);
   }, 120_000);
   it('filters the history by period and exports it as CSV', async () => {
     const { page } = state;
@@ -149,9 +184,10 @@ describe('the dashboard (issue 9, spec §2)', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar CSV' }).click();
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    // A spreadsheet in the page's language (decision 154): Spanish headers, `;`, a BOM.
+    expect(file.suggestedFilename()).toBe('operaciones-all.csv');
     const csv = await fs.readFile(await file.path(), 'utf8');
-    expect(csv.split('\n')[0]).toMatch(/^open_time,close_time,asset,/);
+    expect(csv.split('\n')[0]).toMatch(/^\uFEFFApertura \([^)]+\);Cierre \([^)]+\);Activo;/);
     expect(csv.trim().split('\n').length).toBe(everything + 1);
   }, 120_000);
 });

@@ -370,7 +370,10 @@ describe('a language has its own address, and the stored choice still applies', 
     await appStarted(page);
     await page.goto('/pt/how-it-works/2');
     await page
-      .getByRole('heading', { level: 1, name: catalogueText('pt', 'broker', 'steps.1.title') })
+      .getByRole('heading', {
+        level: 1,
+        name: catalogueText('pt', 'broker', 'howItWorks.steps.1.title'),
+      })
       .waitFor();
     // The heading is in the prerendered HTML: the choice is stored once the app has started.
     await appStarted(page);

@@ -54,6 +54,27 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     await flip(page, 'Todas las categorías');
     await flip(page, 'Criptomonedas');
     await saveChange(page, 'settings', () => page.getByRole('radio', { name: /^Nivel 3/ }).click());
+    // Issue 39: arrow keys move and select, and a key pressed while the first save is still on
+    // its way is saved after it (it was dropped: the screen fell back to level 4). Each key is
+    // held 60 ms as a hand does: Radix moves the focus in a timeout and selects only while an
+    // arrow key is down, so a zero-length press moves the focus without selecting.
+    await page.route('**/api/v1/settings', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    const saves: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/v1/settings') && response.request().method() === 'POST') {
+        saves.push(response.status());
+      }
+    });
+    await page.getByRole('radio', { name: /^Nivel 3/ }).focus();
+    await page.keyboard.press('ArrowDown', { delay: 60 });
+    await page.keyboard.press('ArrowDown', { delay: 60 });
+    await page.getByRole('radio', { name: /^Nivel 5/, checked: true }).waitFor({ timeout: 5000 });
+    await until(() => Promise.resolve(saves.length >= 2), 'two saves');
+    expect(saves).toEqual([200, 200]);
+    await page.unroute('**/api/v1/settings');
     const newsletter = page.getByRole('switch', { name: 'Boletín por correo' });
     const newsletterBefore = await newsletter.getAttribute('aria-checked');
     await flip(page, 'Boletín por correo', 'newsletter');
@@ -71,7 +92,7 @@ describe('profile configuration (issue 9, spec §2, §4)', () => {
     expect(
       await page.getByRole('switch', { name: 'Divisas (Forex)' }).getAttribute('aria-checked'),
     ).toBe('true');
-    expect(await page.getByRole('radio', { name: /^Nivel 3/ }).getAttribute('aria-checked')).toBe(
+    expect(await page.getByRole('radio', { name: /^Nivel 5/ }).getAttribute('aria-checked')).toBe(
       'true',
     );
     expect(await newsletter.getAttribute('aria-checked')).not.toBe(newsletterBefore);

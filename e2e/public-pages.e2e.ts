@@ -80,18 +80,26 @@ describe('public pages at 360 px, in Spanish and in Portuguese', () => {
     await page.getByRole('heading', { level: 1, name: 'Perguntas frequentes' }).waitFor();
   });
 
-  it('the broker steps go forward and back', async () => {
+  it('how it works explains step by step, and goes forward and back from the keyboard', async () => {
     const { page } = state;
     await page.goto('/how-it-works');
     await appStarted(page);
-    // Each step asks a question: the next step opens once it is answered.
-    await page.getByLabel('País donde vives').selectOption('AR');
-    await page.getByRole('button', { name: 'Paso siguiente' }).click();
+    // Each page explains first; its broker question is optional here (decision 159).
+    const next = page.getByRole('button', { name: 'Paso siguiente' });
+    await next.focus();
+    await page.keyboard.press('Enter');
     await page.waitForURL('**/how-it-works/2');
     await page
-      .getByRole('heading', { level: 1, name: catalogueText('es', 'broker', 'steps.1.title') })
+      .getByRole('heading', {
+        level: 1,
+        name: catalogueText('es', 'broker', 'howItWorks.steps.1.title'),
+      })
       .waitFor();
-    await page.getByRole('link', { name: 'Paso anterior' }).click();
+    await page
+      .getByText(catalogueText('es', 'broker', 'howItWorks.steps.1.paragraphs.1'))
+      .waitFor();
+    await page.getByRole('link', { name: 'Paso anterior' }).focus();
+    await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === '/how-it-works');
   });
 });

@@ -82,7 +82,7 @@ const publicVisits: Visit[] = [
   {
     route: '/promo/:campaign',
     name: 'promo-robotbitcoin',
-    path: '/promo/robotbitcoin-corredora-andina-ejemplo',
+    path: '/promo/robotbitcoin-',
   },
   { route: '/*', name: 'not-found', path: '/no-such-page' },
 ];
@@ -111,6 +111,7 @@ const adminVisits: Visit[] = [
   { route: '/admin/promo-codes', name: 'admin-promo-codes', path: '/admin/promo-codes' },
   { route: '/admin/partners', name: 'admin-partners', path: '/admin/partners' },
   { route: '/admin/audit-log', name: 'admin-audit-log', path: '/admin/audit-log' },
+  { route: '/admin/system', name: 'admin-system', path: '/admin/system' },
   { route: '/admin/*', name: 'admin-not-found', path: '/admin/no-such-screen' },
 ];
 const adminLinkedRoutes = ['/admin/login', '/admin/messages/:id', '/admin/users/:id'] as const;

@@ -2,9 +2,9 @@
 // lanes at once, each step writing to its own file; every step's output is printed whole once
 // both lanes have ended, in the order of the lanes.
 //
-// Lane one: the server's unit tests and its integration tests on PGlite. Lane two: typecheck,
-// lint, the other workspaces' tests and the build, then the server's integration tests on
-// PostgreSQL (when TEST_DATABASE_URL is set). Each lane is one busy process at a time, so the
+// Lane one: the server's unit tests and its integration tests on PGlite, then typecheck and
+// lint. Lane two: the other workspaces' tests and the build, then the server's integration tests
+// on PostgreSQL (when TEST_DATABASE_URL is set). Each lane is one busy process at a time, so the
 // machine's two cores are both used until the end, where one server run used to leave a core
 // idle for its last 15 minutes (decision 094, amended 2026-11-26 (3)).
 //
@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const lanes = [
-  ['test:server:pglite'],
-  ['test:rest', ...(process.env.TEST_DATABASE_URL ? ['test:server:postgres'] : [])],
+  ['test:server:pglite', 'test:static'],
+  ['test:workspaces', ...(process.env.TEST_DATABASE_URL ? ['test:server:postgres'] : [])],
 ];
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tradebot-test-lanes-'));
 // The npm that runs this script, so that every step uses the same one.

@@ -19,20 +19,21 @@ export interface SiteConfig {
   /**
    * Where visitors write for help (issue 23: the FAQ and the footer give it to people without
    * an account). SUPPORT_EMAIL, the inbox the server sends contact messages to (decision 056);
-   * without it, the operator's e-mail; in the embedded demo, the server's default inbox.
+   * without it, the operator's e-mail. Null when neither is set (the embedded demo): no address
+   * is made up, and the pages point to the contact form instead (issue 39).
    */
-  supportEmail: string;
+  supportEmail: string | null;
 }
 
-/** The server's default SUPPORT_EMAIL (apps/server/src/config.ts): the demo's one inbox. */
-export const defaultSupportEmail = 'soporte@tradebot.local';
-
-/** The embedded demo's operator: invented, and shown as an example wherever it appears. */
+/**
+ * The embedded demo's operator: invented, and shown as an example wherever it appears. Its
+ * address is in the `.example` domain reserved for examples (RFC 2606), which nobody can own.
+ */
 export const exampleOperator: SiteConfig['operator'] = {
   legalName: 'Tradebot Demo S.A.S.',
   address: 'Av. Ejemplo 1234, Montevideo, Uruguay',
   registration: 'RUT 000000000000',
-  email: defaultSupportEmail,
+  email: 'contacto@tradebot-demo.example',
   example: true,
 };
 
@@ -81,7 +82,7 @@ export function readSiteConfig(env: Record<string, string | undefined>): SiteCon
   }
   return {
     publicUrl: values.PUBLIC_URL,
-    supportEmail: values.SUPPORT_EMAIL ?? values.OPERATOR_EMAIL ?? defaultSupportEmail,
+    supportEmail: values.SUPPORT_EMAIL ?? values.OPERATOR_EMAIL ?? null,
     operator:
       given.length === 0
         ? exampleOperator

@@ -19,6 +19,17 @@ export interface AxeViolation {
  * the driver, not added as a script tag: the app's CSP refuses inline scripts (decision 051).
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  // Colours are measured once what is fading in has arrived: a dialog checked mid fade-in (a
+  // loaded machine) has half-transparent buttons that fail the contrast check. Endless
+  // animations (a skeleton's shimmer) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   // Once per document: evaluating axe again on the same page only costs time.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {

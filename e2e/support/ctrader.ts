@@ -4,8 +4,9 @@ import {
   FakeCTraderOAuthServer,
   FakeCTraderServer,
   fakeOptions,
+  serveRecordedTicks,
   type FakeSymbol,
-} from '../../packages/robot/src/broker/ctrader/fake/index';
+} from '../../packages/robot/test-support/ctrader-fake/index';
 
 /**
  * The fake cTrader Open API server and the fake Spotware OAuth server (decisions 077, 091), on
@@ -18,10 +19,27 @@ export interface CTraderFakes {
   close(): Promise<void>;
 }
 
-/** `symbols`: those the fake broker lists (by default, the fixtures' forex pair and gold). */
-export async function startCTraderFakes(symbols?: readonly FakeSymbol[]): Promise<CTraderFakes> {
-  const ctrader = new FakeCTraderServer(fakeOptions(symbols ? { symbols } : {}));
+/**
+ * `symbols`: those the fake broker lists (by default, the fixtures' forex pair and gold).
+ * `recordedTicks`: the fake's tick history is the shared OANDA sample in this folder, moved into
+ * the last `days` days (decision 144).
+ */
+export async function startCTraderFakes(
+  symbols?: readonly FakeSymbol[],
+  recordedTicks?: { folder: string; days: number },
+): Promise<CTraderFakes> {
+  const ctrader = new FakeCTraderServer(
+    fakeOptions({
+      ...(symbols ? { symbols } : {}),
+      ...(recordedTicks ? { tickHistoryLimit: 2_000_000, tickDataChunkSize: 20_000 } : {}),
+    }),
+  );
   await ctrader.listen();
+  if (recordedTicks) {
+    await serveRecordedTicks(ctrader, recordedTicks.folder, symbols ?? fakeOptions().symbols, {
+      days: recordedTicks.days,
+    });
+  }
   const oauth = new FakeCTraderOAuthServer({
     ...FAKE_APP,
     accessToken: DEMO_ACCOUNT.accessToken,

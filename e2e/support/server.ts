@@ -48,6 +48,9 @@ export async function startServer(
       DATABASE_URL: '',
       NODE_ENV: 'test',
       MARKET_START: marketStart,
+      // The robot on recorded quotes (decision 142) costs a child process and a few seconds of
+      // CPU: only the tests that look at it turn it on.
+      RECORDED_QUOTES_DIR: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,6 +58,8 @@ export async function startServer(
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
+      // Not left running: a server that never said it listens still holds its data folder.
+      child.kill('SIGKILL');
       reject(new Error(`server did not start within 120 s:\n${output}`));
       // A shared machine under load can take a minute to open PGlite and seed it.
     }, 120_000);

@@ -78,7 +78,11 @@ const notificationService = new NotificationService({
   mailer: silentMailer,
   clock: systemClock,
   robotNow: () => Date.now(),
-  links: () => ({ dashboard: 'https://x/dashboard', settings: 'https://x/profile-config' }),
+  links: () => ({
+    dashboard: 'https://x/dashboard',
+    settings: 'https://x/profile-config',
+    payment: 'https://x/payment',
+  }),
   dayFigures: () => Promise.resolve(undefined),
   houseAccountId: '00000000-0000-0000-0000-000000000000',
   push: {
@@ -125,6 +129,7 @@ const trade = (id: string): TradeRow => ({
   probability: 0.97,
   breakEvenProbability: 0.93,
   margin: 1,
+  value: null,
   currency: 'USD',
 });
 const projection = (accountId: string): AccountProjection => ({

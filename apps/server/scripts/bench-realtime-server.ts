@@ -59,6 +59,7 @@ function openRow(id: string, index: number): TradeRow {
     probability: 0.61,
     breakEvenProbability: 0.34,
     margin: 108.12,
+    value: null,
     currency: 'USD',
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -21,6 +24,12 @@ describe('loadConfig', () => {
       MARKET_SPEED: 1,
     });
     expect(loadConfig({}).MARKET_SEED).toBeUndefined();
+    // An hour of history at start (decision 149); ten minutes in tests, 0 skips it.
+    expect(loadConfig({}).ROBOT_WARM_UP_MS).toBe(3_600_000);
+    expect(loadConfig({ NODE_ENV: 'development' }).ROBOT_WARM_UP_MS).toBe(3_600_000);
+    expect(loadConfig({ NODE_ENV: 'test' }).ROBOT_WARM_UP_MS).toBe(600_000);
+    expect(loadConfig({ ROBOT_WARM_UP_MS: '0' }).ROBOT_WARM_UP_MS).toBe(0);
+    expect(() => loadConfig({ ROBOT_WARM_UP_MS: '-1' })).toThrow(/ROBOT_WARM_UP_MS/);
     expect(
       loadConfig({ ROBOT_ENABLED: 'false', MARKET_SEED: '7', MARKET_SPEED: '60' }),
     ).toMatchObject({ ROBOT_ENABLED: false, MARKET_SEED: 7, MARKET_SPEED: 60 });
@@ -130,6 +139,40 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MARKET_START: '2026-11-25T15:00:00Z' })).toThrow(
       /MARKET_START: is for tests only/,
     );
+  });
+
+  it('runs the built-in platform on the simulator unless told to replay a folder of recorded quotes (decision 140)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quotes-'));
+    try {
+      expect(loadConfig({}).MARKET_SOURCE).toBe('simulator');
+      expect(loadConfig({}).MARKET_QUOTES_DIR).toBeUndefined();
+      const recorded = loadConfig({
+        MARKET_SOURCE: 'recorded',
+        MARKET_QUOTES_DIR: dir,
+        MARKET_QUOTES_NAME: 'OANDA',
+      });
+      expect(recorded).toMatchObject({
+        MARKET_SOURCE: 'recorded',
+        MARKET_QUOTES_DIR: dir,
+        MARKET_QUOTES_NAME: 'OANDA',
+      });
+      // One line each: what is wrong and with which variable.
+      expect(() => loadConfig({ MARKET_SOURCE: 'recorded' })).toThrow(
+        /^Invalid configuration:\n {2}- MARKET_QUOTES_DIR: is required with MARKET_SOURCE=recorded: the folder of recorded quotes$/,
+      );
+      const missing = path.join(dir, 'nowhere');
+      expect(() => loadConfig({ MARKET_SOURCE: 'recorded', MARKET_QUOTES_DIR: missing })).toThrow(
+        `MARKET_QUOTES_DIR: ${missing} is not a folder`,
+      );
+      const file = path.join(dir, 'EURUSD.csv');
+      writeFileSync(file, 'time,bid,ask\n');
+      expect(() => loadConfig({ MARKET_SOURCE: 'recorded', MARKET_QUOTES_DIR: file })).toThrow(
+        `MARKET_QUOTES_DIR: ${file} is not a folder`,
+      );
+      expect(() => loadConfig({ MARKET_SOURCE: 'broker' })).toThrow(/MARKET_SOURCE: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes a crash point for the robot only in tests (decision 092, amended)', () => {

@@ -1,7 +1,8 @@
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { isTimeZone } from '@tradebot/contract';
+import { isTimeZone, realQuotesCadences } from '@tradebot/contract';
 import { testOnlyStrategies } from '@tradebot/robot';
 import { testOnlyCrashPoints } from './robot/test-only-crash';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
@@ -13,6 +14,14 @@ import { parseCredentialsKeys } from './repositories/credentials-cipher';
 const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** The names proxy-addr knows for address ranges. */
 const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
@@ -129,6 +138,10 @@ export const configSchema = z.object({
   PUBLIC_URL: urlWithProtocols(['http', 'https']).optional(),
   SMTP_URL: urlWithProtocols(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().trim().min(3).default('Tradebot <no-reply@tradebot.local>'),
+  /**
+   * Bearer token of GET /metrics (Prometheus, decision 150). Unset: /metrics answers 404.
+   */
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** Pepper mixed into token hashes; rotate to revoke every session at once. */
   TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
@@ -178,6 +191,21 @@ export const configSchema = z.object({
    */
   TRACK_RECORD_ENABLED: booleanish.default(true),
   /**
+   * Recorded real quotes the robot runs on for the track record (decision 142): a folder of
+   * SYMBOL.csv files or Lean tick-quote folders (decision 125). Unset: the shared sample beside
+   * the repository when there is one; `off`: none.
+   */
+  RECORDED_QUOTES_DIR: z.string().trim().min(1).optional(),
+  /** Who recorded them, as the track record names them (default: known for the shared sample). */
+  RECORDED_QUOTES_SOURCE: z.string().trim().min(1).max(120).optional(),
+  /** How often the robot looks at them: every quote, or the last of each second or minute. */
+  RECORDED_QUOTES_CADENCE: z.enum(realQuotesCadences).default('quote'),
+  /**
+   * The nice value of the process computing them: 19, the lowest priority, uses only CPU time
+   * nothing else wants (on a busy machine the figures then take long to come).
+   */
+  RECORDED_QUOTES_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /**
    * How often the robot sends this thread the projections of the accounts read lately, when they
    * moved with prices; its events carry them at once anyway (decisions 046 and 070). 0 sends
    * only those, and every read then waits for the robot to push the account.
@@ -220,10 +248,38 @@ export const configSchema = z.object({
    */
   MARKET_START: marketInstant.optional(),
   /**
-   * Simulated market history the signal model learns from at start, so that a fresh start
-   * trades within a minute; 0 skips it (the model then needs hours of live quotes).
+   * The built-in platform's market (decision 140): `simulator` (the default), generated prices
+   * with trends built in, or `recorded`: the quotes in MARKET_QUOTES_DIR (SYMBOL.csv files or
+   * Lean tick-quote folders, decision 125) replayed on the robot's clock in a loop of whole weeks.
+   * Only instruments with quotes are traded then. For an operator's own licensed data and tests.
    */
-  ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  MARKET_SOURCE: z.enum(['simulator', 'recorded']).default('simulator'),
+  /** The folder of recorded quotes MARKET_SOURCE=recorded replays (required with it). */
+  MARKET_QUOTES_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((dir, ctx) => {
+      const resolved = path.resolve(dir);
+      if (!isFolder(resolved)) {
+        ctx.addIssue({ code: 'custom', message: `${resolved} is not a folder` });
+        return z.NEVER;
+      }
+      return resolved;
+    })
+    .optional(),
+  /**
+   * The recorded quotes' source as users read it ("OANDA"); by default the folder's name.
+   */
+  MARKET_QUOTES_NAME: z.string().trim().min(1).max(60).optional(),
+  /**
+   * Market history the signal model learns from at start (decision 149): simulated on the
+   * simulator, the recording's own quotes before the start on recorded quotes; 0 skips it (the
+   * model then needs its own outcomes first: the simulator's first operation came in minute 32
+   * after ten minutes, in minute 3 after an hour). Unset: an hour, ten minutes under
+   * NODE_ENV=test, whose many server starts would each pay the hour's CPU (seconds).
+   */
+  ROBOT_WARM_UP_MS: z.coerce.number().int().min(0).max(86_400_000).optional(),
   /**
    * End-to-end tests only (decision 093): the robot trades with a named test strategy instead of
    * the calibrated model, which may honestly find no edge for hours. Refused unless NODE_ENV=test.
@@ -289,10 +345,25 @@ export const configSchema = z.object({
   SUPPORT_HOLIDAYS: dateListSchema.default([]),
 });
 
-export type Config = z.infer<typeof configSchema> & {
+/**
+ * The recorded quotes beside the repository (`../shared/market-data/oanda-2014-05`): test data
+ * only, never copied into the repository or the build (decisions 125 and 142). This module and
+ * the bundle (dist/main.js) both sit two folders below the repository.
+ */
+export const defaultRecordedQuotesDir = path.resolve(
+  import.meta.dirname,
+  '../../../../shared/market-data/oanda-2014-05',
+);
+
+export type Config = Omit<z.infer<typeof configSchema>, 'ROBOT_WARM_UP_MS'> & {
   /** Absolute DATA_DIR. */
   dataDir: string;
+  /** As given, or its default for NODE_ENV (see the schema). */
+  ROBOT_WARM_UP_MS: number;
 };
+
+/** ROBOT_WARM_UP_MS when unset (decision 149). */
+export const defaultRobotWarmUpMs = { test: 600_000, other: 3_600_000 } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -325,6 +396,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       message: 'is for tests only: it is refused unless NODE_ENV=test',
       path: ['ROBOT_TEST_ONLY_CRASH_AT'],
     })
+    .refine((config) => config.MARKET_SOURCE !== 'recorded' || config.MARKET_QUOTES_DIR, {
+      message: 'is required with MARKET_SOURCE=recorded: the folder of recorded quotes',
+      path: ['MARKET_QUOTES_DIR'],
+    })
     .refine((config) => config.MARKET_START === undefined || config.NODE_ENV === 'test', {
       message: 'is for tests only: it is refused unless NODE_ENV=test',
       path: ['MARKET_START'],
@@ -335,5 +410,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`),
     );
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const warmUpMs =
+    parsed.data.ROBOT_WARM_UP_MS ??
+    (parsed.data.NODE_ENV === 'test' ? defaultRobotWarmUpMs.test : defaultRobotWarmUpMs.other);
+  return {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    ROBOT_WARM_UP_MS: warmUpMs,
+  };
 }

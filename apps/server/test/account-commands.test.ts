@@ -132,7 +132,7 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
       interface Data {
         account: { equity: number; balance: number };
         trades: { id: string }[];
-        robot: { idleReason: string | null };
+        robot: { idleReason: string | null; activity?: { categories: { category: string }[] } };
       }
       // Prices move every tick: read the holder's view, then the web process's answer, until
       // both saw the same moment with profit or loss open (equity apart from balance). The
@@ -150,7 +150,11 @@ describe.skipIf(testEngine !== 'postgres' || !process.env.TEST_REDIS_URL)(
           data.account.equity === live.account.equity &&
           data.trades.length > 0 &&
           ids(data.trades).join() === ids(live.trades).join() &&
-          data.robot.idleReason === live.status.idleReason
+          data.robot.idleReason === live.status.idleReason &&
+          // What the holder's robot does per category crosses processes too (decision 147).
+          data.robot.activity?.categories.map((entry) => entry.category).join() ===
+            live.status.activity?.categories.map((entry) => entry.category).join() &&
+          (data.robot.activity?.categories.length ?? 0) > 0
         );
       });
     }, 90_000);

@@ -222,7 +222,8 @@ describe('account settings', () => {
     expect(list[0]).toMatchObject({
       current: true,
       device: { browser: 'Chrome', os: 'Windows', mobile: false },
-      lastUsedAt: '2026-11-21T12:00:00.000Z',
+      // In use now: "last used" moved with it (issue 39, decision 156).
+      lastUsedAt: '2026-11-21T12:02:00.000Z',
     });
     expect(list.slice(1).map((row) => row.device)).toEqual([
       { browser: null, os: null, mobile: false },
@@ -265,19 +266,25 @@ describe('account settings', () => {
     expect((await getSettings(context.app, stranger)).statusCode).toBe(200);
   });
 
-  it('writes "last used" when it is a few minutes old, not on every request', async () => {
+  it('writes "last used" once it is a minute old, not on every request (decision 156)', async () => {
     const token = await registered();
     const lastUsed = async () =>
       (await context.app.database.db.select({ at: sessions.lastUsedAt }).from(sessions))[0]?.at;
     expect(await lastUsed()).toEqual(new Date('2026-11-21T12:00:00Z'));
-    clock.advance(2 * 60_000);
-    await getSettings(context.app, token);
-    expect(await lastUsed()).toEqual(new Date('2026-11-21T12:00:00Z'));
-    clock.advance(4 * 60_000);
     // A change of the user's row drops the cached session: the next request reads it again.
-    await call(token, 'PUT', '/account/phone', { phone: '' });
-    await getSettings(context.app, token);
-    expect(await lastUsed()).toEqual(new Date('2026-11-21T12:06:00Z'));
+    const readAgain = async () => {
+      await call(token, 'PUT', '/account/phone', { phone: '' });
+      await getSettings(context.app, token);
+    };
+    clock.advance(30_000);
+    await readAgain();
+    expect(await lastUsed()).toEqual(new Date('2026-11-21T12:00:00Z'));
+    clock.advance(90_000);
+    await readAgain();
+    expect(await lastUsed()).toEqual(new Date('2026-11-21T12:02:00Z'));
+    clock.advance(20_000);
+    await readAgain();
+    expect(await lastUsed()).toEqual(new Date('2026-11-21T12:02:00Z'));
   });
 
   it('limits password checks per user', async () => {

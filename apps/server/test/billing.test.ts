@@ -124,17 +124,27 @@ describe('paying a plan with the simulated provider', () => {
     for (const field of ['cc-name', 'cc-number', 'cc-exp', 'cc-csc']) {
       expect(page.body).toContain(`autocomplete="${field}"`);
     }
-    expect(page.body).not.toMatch(/<script|style=/);
+    // One script, from our origin (decision 156): nothing inline.
+    expect(page.body).not.toMatch(/<script(?! src="\/sim-pay\/checkout\.js")|style=/);
+    const script = await app.inject({ url: '/sim-pay/checkout.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('text/javascript');
     expect(page.body).toContain('4242 4242 4242 4242');
     expect(page.body).toContain('4000 0000 0000 0002');
 
     const declined = await submitCard(app, url, testCards.declined);
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('Tu tarjeta fue rechazada');
-    expect(declined.body).not.toContain('4000000000000002');
+    // What was typed is kept (decision 156), but not a number that may be a real card.
+    expect(declined.body).toContain('value="4000 0000 0000 0002"');
     const notTest = await submitCard(app, url, '5555 5555 5555 4444');
     expect(notTest.statusCode).toBe(422);
     expect(notTest.body).toContain('solo acepta las tarjetas de prueba');
+    expect(notTest.body).not.toContain('5555 5555');
+    const mistyped = await submitCard(app, url, '4242 4242 4242 4241', { expiry: '1/2' });
+    expect(mistyped.statusCode).toBe(422);
+    expect(mistyped.body).toContain('value="4242 4242 4242 4241"');
+    expect(mistyped.body).toContain('value="1/2"');
 
     const paid = await submitCard(app, url, testCards.pays);
     expect(paid.statusCode).toBe(303);

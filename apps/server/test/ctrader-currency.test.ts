@@ -13,7 +13,7 @@ import {
   USDBRL,
   XAUUSD,
 } from '@tradebot/robot/ctrader/fake';
-import type { AdminUserDetail, TradingData } from '@tradebot/contract';
+import type { AdminUserDetail, BillingOverview, TradingData } from '@tradebot/contract';
 import { operations } from '../src/db/schema';
 import { v1, validRegistration } from './helpers/accounts';
 import { createAdmin, signedInAdmin } from './helpers/admin';
@@ -64,8 +64,16 @@ describe('the robot on a cTrader account in reais', () => {
     expect(before.statusCode).toBe(200);
     expect(before.json<{ data: TradingData }>().data).toMatchObject({
       accountKind: 'demo',
+      // A linked account's prices are its broker's (decision 140).
+      prices: { kind: 'broker' },
       accountCurrency: 'BRL',
       account: { balance: 20_000, equity: 20_000 },
+    });
+    // The payment page names that currency beside the USD prices (issue 39).
+    const billing = await app.inject({ url: `${v1}/billing`, headers });
+    expect(billing.json<{ data: BillingOverview }>().data.account).toEqual({
+      kind: 'demo',
+      currency: 'BRL',
     });
 
     expect(

@@ -452,13 +452,23 @@ describe('the robot on a linked cTrader account (BTCUSD, traded every day)', () 
       expect(
         await tickUntil(async () => (await rejected()).some((row) => row.status === 'rejected')),
       ).toBe(true);
-      expect(await rejected()).toEqual([{ status: 'rejected', reason: 'MARKET_CLOSED' }]);
+      // On a loaded machine the price can move while a first intent is being stored: that one
+      // expires unsent (order-execution), and is no refusal. The one sent is the one refused.
+      const intents = await rejected();
+      expect(intents.filter((row) => row.status !== 'expired')).toEqual([
+        { status: 'rejected', reason: 'MARKET_CLOSED' },
+      ]);
+      expect(intents.filter((row) => row.status === 'expired')).toEqual(
+        intents
+          .filter((row) => row.status === 'expired')
+          .map(() => ({ status: 'expired', reason: null })),
+      );
       // The price goes on moving: nothing more is sent, no loop of refusals.
       base += 20 * pip();
       await tickUntil(() => Promise.resolve(false), 30);
       await robot.settled();
       expect(mine()).toHaveLength(1);
-      expect(await rejected()).toHaveLength(1);
+      expect(await rejected()).toHaveLength(intents.length);
       expect((await robot.projection(userId))?.status.idleReason).toBe('MARKET_CLOSED');
       expect((await unlinkClosing(headers)).statusCode).toBe(200);
     } finally {

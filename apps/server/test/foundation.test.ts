@@ -1,11 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp, migrationsFolder } from '../src/app';
 import { loadConfig } from '../src/config';
-import { migrate, readMigrations } from '../src/db/migrate';
+import { migrate, readMigrations, rowsOf } from '../src/db/migrate';
 import { useTestApp } from './helpers/app';
-import { createTestDatabase } from './helpers/database';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
 
 const countryCode = '/core-api/public/api/v1/country-code';
 
@@ -218,7 +219,46 @@ describe('an unexpected failure', () => {
   });
 });
 
+/** A schema's tables, columns, indexes and constraints, its own name written as "S". */
+async function catalogueOf(testDatabase: TestDatabase) {
+  const { db } = testDatabase.database;
+  const name = testDatabase.schema;
+  const rows = async (query: ReturnType<typeof sql>) =>
+    JSON.parse(JSON.stringify(rowsOf(await db.execute(query))).replaceAll(name, 'S')) as unknown[];
+  return {
+    columns: await rows(sql`select table_name, column_name, data_type, is_nullable, column_default
+      from information_schema.columns where table_schema = ${name} order by 1, 2`),
+    indexes: await rows(sql`select tablename, indexname, indexdef from pg_indexes
+      where schemaname = ${name} order by 1, 2`),
+    constraints: await rows(sql`select conrelid::regclass::text as on_table, conname,
+      pg_get_constraintdef(oid) as definition from pg_constraint
+      where connamespace = ${name}::regnamespace order by 1, 2`),
+    migrations: await rows(sql`select tag from ${sql.identifier(name)}.__migrations order by tag`),
+  };
+}
+
 describe('migrations', () => {
+  it('build on an empty schema what every test database starts from', async () => {
+    // One after the other: on PGlite the test databases share one session's search_path.
+    const empty = await createTestDatabase({ migrated: false });
+    let built: Awaited<ReturnType<typeof catalogueOf>>;
+    try {
+      const migrations = await readMigrations(migrationsFolder);
+      const applied = await migrate(empty.database.db, migrations);
+      expect(applied).toEqual(migrations.map((migration) => migration.tag));
+      built = await catalogueOf(empty);
+      expect(built.columns.length).toBeGreaterThan(300);
+    } finally {
+      await empty.drop();
+    }
+    const fixture = await createTestDatabase();
+    try {
+      expect(await catalogueOf(fixture)).toEqual(built);
+    } finally {
+      await fixture.drop();
+    }
+  });
+
   it('apply once, and a second run applies nothing', async () => {
     const testDatabase = await createTestDatabase();
     try {

@@ -11,7 +11,14 @@ import { TradingPlatformLinksRepository } from '../src/repositories/trading-plat
 import { resealCredentials } from '../src/services/credentials-rotation.service';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
 import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
-import { getSettings, manualClock, v1 } from './helpers/accounts';
+import { v1Paths } from '@tradebot/contract';
+import {
+  getSettings,
+  mailedLinkToken,
+  manualClock,
+  v1,
+  validRegistration,
+} from './helpers/accounts';
 import { useTestApp } from './helpers/app';
 import { linkAccount, paidUser, platformLogin, platformPassword } from './helpers/linking';
 import { robotOf, robotSettingsPayload, runMarket, useRobotApp } from './helpers/trading';
@@ -164,6 +171,18 @@ describe('link-account and trading-platform-login, with the robot in this proces
     expect(await configOf(app, token)).toMatchObject({ linked: true, login_tradear: true });
   });
 
+  it('tells the payment page the linked account and its currency: none, then the built-in platform in USD (issue 39)', async () => {
+    const { app } = context;
+    const { headers } = await paidUser(app, 'fabia@example.com');
+    const account = async () =>
+      (await app.inject({ url: `${v1}/billing`, headers })).json<{
+        data: { account: unknown };
+      }>().data.account;
+    expect(await account()).toBeNull();
+    expect((await linkAccount(app, headers)).statusCode).toBe(201);
+    expect(await account()).toEqual({ kind: 'simulated', currency: 'USD' });
+  });
+
   it("a newly linked user's robot trades once switched on", async () => {
     const { app } = context;
     const { userId, headers } = await paidUser(app, 'eva@example.com');
@@ -197,6 +216,55 @@ describe('link-account and trading-platform-login, with the robot in this proces
     const limited = await platformLogin(context.app, headers);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('after the e-mail (and password) changed, the platform account is linked again with its own password, and the old address is free (issue 39 point 4)', async () => {
+    const { app } = context;
+    const oldEmail = 'elena@example.com';
+    const newEmail = 'elena.nueva@example.com';
+    const { token, headers } = await paidUser(app, oldEmail);
+    expect((await linkAccount(app, headers)).statusCode).toBe(201);
+
+    // The Tradebot e-mail and password change (decision 089); then the account is unlinked.
+    const asked = await app.inject({
+      method: 'POST',
+      url: `${v1}/account/email`,
+      headers,
+      payload: { email: newEmail, current_password: validRegistration.password },
+    });
+    expect(asked.statusCode).toBe(202);
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: `${v1}/account/email/confirm`,
+      payload: { token: await mailedLinkToken(app, newEmail, 'token') },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const unlinked = await app.inject({
+      method: 'POST',
+      url: `${v1}${v1Paths.unlinkAccount}`,
+      headers,
+      payload: { password: validRegistration.password, closeOperations: true },
+    });
+    expect(unlinked.statusCode).toBe(200);
+    expect((await configOf(app, token)).linked).toBe(false);
+
+    // "Vincule sua conta": the platform already holds this user's account, under the old
+    // address; the user is told to sign in to it, not that the new address is taken.
+    const again = await linkAccount(app, { ...headers, 'accept-language': 'pt' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      code: 'PLATFORM_EMAIL_TAKEN',
+      message:
+        'Você já tem uma conta na plataforma de trading: entre com a senha que escolheu para ela',
+    });
+    // Its own password signs in to it (the address it was opened with is not asked for).
+    expect((await platformLogin(app, headers, 'Incorreta1')).statusCode).toBe(422);
+    expect((await platformLogin(app, headers)).statusCode).toBe(200);
+    expect(await configOf(app, token)).toMatchObject({ linked: true, login_tradear: true });
+
+    // The old address is free at the platform: whoever has it now opens an account there.
+    const other = await paidUser(app, oldEmail);
+    expect((await linkAccount(app, other.headers)).statusCode).toBe(201);
   });
 
   it('requires a session', async () => {

@@ -49,7 +49,11 @@ function processOn(db: Database['db'], owner: string, mailer: Mailer, leaseMs = 
     mailer,
     clock: systemClock,
     robotNow: () => Date.now(),
-    links: () => ({ dashboard: 'http://x/dashboard', settings: 'http://x/profile-config' }),
+    links: () => ({
+      dashboard: 'http://x/dashboard',
+      settings: 'http://x/profile-config',
+      payment: 'http://x/payment',
+    }),
     dayFigures: () => Promise.resolve(undefined),
     houseAccountId: '00000000-0000-0000-0000-000000000000',
     onError: (error) => {
@@ -294,7 +298,7 @@ describe('the outbox on one database', () => {
       mailer: flaky,
       clock: systemClock,
       robotNow: () => Date.now(),
-      links: () => ({ dashboard: 'http://x/d', settings: 'http://x/s' }),
+      links: () => ({ dashboard: 'http://x/d', settings: 'http://x/s', payment: 'http://x/p' }),
       dayFigures: () => Promise.resolve(undefined),
       houseAccountId: '00000000-0000-0000-0000-000000000000',
       onError: (error) => errors.push(error),

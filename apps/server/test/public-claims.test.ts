@@ -53,6 +53,13 @@ const words = {
     prudent: 'más prudente',
     simulated: 'dinero simulado',
     unconditional: 'sin condiciones',
+    builtIn: 'plataforma integrada',
+    broker: /(de|en) un bróker|cuenta (de|del|en el) bróker|bróker vinculad/i,
+    /** A text that says where the money is: kept by the broker, never received by Tradebot. */
+    moneyClaim:
+      /no recibe (tu dinero|depósitos)|no custodia|custodia tu dinero|dinero (queda|sigue)/i,
+    accountCurrencyIsUsd: /moneda en que opera tu cuenta/i,
+    grantStored: /clave de renovación[^]*sellada[^]*desvinculas/,
   },
   pt: {
     days: (n: number) => `${n} dias`,
@@ -60,6 +67,12 @@ const words = {
     prudent: 'mais prudente',
     simulated: 'dinheiro simulado',
     unconditional: 'sem condições',
+    builtIn: 'plataforma integrada',
+    broker: /(de|em) uma corretora|conta (de|da|na) corretora|corretora vinculada/i,
+    moneyClaim:
+      /não recebe (seu dinheiro|depósitos)|não guarda fundos|guarda o seu dinheiro|dinheiro (fica|continua)/i,
+    accountCurrencyIsUsd: /moeda em que opera sua conta/i,
+    grantStored: /chave de renovação[^]*selada[^]*desvincula/,
   },
 } as const;
 
@@ -104,7 +117,7 @@ describe.each(languages)('public claims in %s', (language) => {
   it('calls the published rules what the profile calls them: level 1, the most prudent', () => {
     expect(riskProfile(Number.NaN).level).toBe(1);
     expect(text(language, 'robot-settings.risk.levels.1')).toContain(said.prudent);
-    expect(text(language, 'faq.items.4.a')).toContain(said.prudent);
+    expect(text(language, 'faq.items.5.a')).toContain(said.prudent);
     for (const [key, value] of entries)
       expect(value, key).not.toMatch(/riesgo medio|risco médio|medium risk/i);
   });
@@ -116,8 +129,63 @@ describe.each(languages)('public claims in %s', (language) => {
     for (const [key, value] of claims) {
       expect(value, key).toContain(said.simulated);
       expect(value, key).not.toMatch(/asociado|parceira|verificad/i);
+      // Decision 157: the built-in platform's, never a deposit at a linked broker account.
+      expect(value, key).toContain(said.builtIn);
+      expect(value, key).toMatch(said.broker);
     }
     expect(text(language, 'plans.gift')).toContain(said.simulated);
+    expect(text(language, 'plans.gift')).toContain(said.builtIn);
+    expect(text(language, 'billing.section.giftStatus.owed')).toContain(said.builtIn);
+    expect(text(language, 'billing.payment.giftRule')).toMatch(/cTrader/);
+    // The receipt of a yearly payment says it too (the server's mail catalogue).
+    const mail = JSON.parse(
+      fs.readFileSync(
+        path.resolve(import.meta.dirname, `../src/i18n/${language}/mail.json`),
+        'utf8',
+      ),
+    ) as { billing: { gift: string } };
+    expect(mail.billing.gift).toContain(said.simulated);
+    expect(mail.billing.gift).toContain(said.builtIn);
+    expect(mail.billing.gift).toMatch(said.broker);
+  });
+
+  it('says where the money is in each mode wherever it says Tradebot does not take it (issue 39)', () => {
+    // The built-in platform's money is simulated and Tradebot holds it; a linked broker account's
+    // money stays at the broker. A text about one mode names it and says what the other does.
+    const claims = entries.filter(([, value]) => said.moneyClaim.test(value));
+    const keys = claims.map(([key]) => key);
+    for (const key of [
+      'home.features.broker.text',
+      'faq.items.1.a',
+      'legal.terms.sections.0.paragraphs.1',
+      'promo.robotBitcoin.points.2',
+      'broker.lead',
+    ])
+      expect(keys, key).toContain(key);
+    for (const [key, value] of claims) {
+      expect(value, `${key} names the linked broker`).toMatch(said.broker);
+      expect(value, `${key} says what the built-in platform does`).toContain(said.builtIn);
+      expect(value, `${key} says its money is simulated`).toContain(said.simulated);
+    }
+  });
+
+  it('tells of the stored cTrader grant, and that unlinking does not revoke it at cTrader (issue 39)', () => {
+    // Where the unlink screen sends the user to revoke the grant (cTrader has no revoke call,
+    // decision 091): the terms and the privacy policy must send them to the same place.
+    const revokeAt = /cTrader ID \([^)]*\)/.exec(
+      text(language, 'account-settings.unlink.ctrader'),
+    )?.[0];
+    expect(revokeAt).toBeDefined();
+    const terms = text(language, 'legal.terms.sections.6.paragraphs.0');
+    expect(terms).toContain(revokeAt);
+    const privacy = entries
+      .filter(([key]) => key.startsWith('legal.privacy.'))
+      .map(([, value]) => value)
+      .join('\n');
+    expect(privacy).toContain(revokeAt);
+    // What is stored, sealed, why and how it goes: OAuth's access and refresh keys.
+    expect(privacy).toMatch(/OAuth/);
+    expect(privacy).toMatch(said.grantStored);
   });
 
   it('gives the 30-day guarantee one rule: the first payment back, whatever the results', () => {
@@ -125,7 +193,7 @@ describe.each(languages)('public claims in %s', (language) => {
     const payment = { paidAt, refundedAt: null };
     expect(guaranteeWindow(payment, paidAt + (guaranteeDays - 1) * dayMs).eligible).toBe(true);
     expect(guaranteeWindow(payment, paidAt + guaranteeDays * dayMs).eligible).toBe(false);
-    for (const key of ['legal.terms.sections.5.paragraphs.1', 'faq.items.8.a']) {
+    for (const key of ['legal.terms.sections.5.paragraphs.1', 'faq.items.9.a']) {
       const value = text(language, key);
       expect(value, key).toContain(said.days(guaranteeDays));
       expect(value, key).toContain(said.firstPayment);
@@ -154,8 +222,12 @@ describe.each(languages)('public claims in %s', (language) => {
 
   it('prices in US dollars only and promises no other currency', () => {
     for (const plan of Object.values(plans)) expect(plan.currency).toBe('USD');
-    expect(text(language, 'faq.items.7.a')).toContain('USD');
+    expect(text(language, 'faq.items.8.a')).toContain('USD');
     expect(text(language, 'plans.lead')).toContain('USD');
+    // A linked cTrader account may be in reais or euros (decision 097): the prices' currency is
+    // not the account's; each mode's is said (the payment page names the linked account's).
+    for (const [key, value] of entries) expect(value, key).not.toMatch(said.accountCurrencyIsUsd);
+    expect(text(language, 'plans.lead')).toContain(said.builtIn);
     for (const [key, value] of entries)
       expect(value, key).not.toMatch(/en tu moneda|na sua moeda|ARS|BRL|MXN|CLP|COP/);
   });

@@ -139,6 +139,21 @@ describe.skipIf(!redisUrl)('the real-time channel across processes (Redis adapte
     );
   });
 
+  it('every process runs the presence heartbeat as a job of its own registry', async () => {
+    const { token, userId } = await signedIn();
+    const holder = await otherProcess();
+    clients.push(await connectClient(holder.address, { auth: { token } }));
+    expect(context.app.jobs.names()).toContain('realtime-presence');
+    expect(holder.app.jobs.names()).toContain('realtime-presence');
+    await vi.waitFor(() => {
+      expect(context.app.realtime.hasListeners(userId)).toBe(true);
+    });
+    // A beat re-announces the holder's user and keeps the other process counting them.
+    await holder.app.jobs.runNow('realtime-presence');
+    await context.app.jobs.runNow('realtime-presence');
+    expect(context.app.realtime.hasListeners(userId)).toBe(true);
+  });
+
   it('a process that closes stops counting its users elsewhere', async () => {
     const { token, userId } = await signedIn();
     const holder = await otherProcess();

@@ -54,6 +54,10 @@ describe('the real-time channel (spec §4 Real-time updates)', () => {
     expect(await client.eventAt(0)).toEqual({ info: accountInfo(1000) });
   });
 
+  it('has no presence heartbeat in one process without Redis', () => {
+    expect(context.app.jobs.names()).not.toContain('realtime-presence');
+  });
+
   it('accepts the token in an Authorization header too', async () => {
     const token = await registeredToken(context.app);
     const address = await listen(context.app);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { privacyPolicyVersion } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
 import { registrationConfirmations, userConsents, users } from '../src/db/schema';
+import { translator } from '../src/i18n';
 import type { Mailer, MailMessage } from '../src/repositories/mail.repository';
 import { useTestApp } from './helpers/app';
 import {
@@ -92,7 +93,7 @@ describe('consent at registration (decision 087)', () => {
       (['marketing', 'privacy', 'terms'] as const).map((purpose) => ({
         purpose,
         granted: true,
-        policyVersion: '2026-11-25',
+        policyVersion: privacyPolicyVersion,
         language: 'pt',
         source: 'registration',
         givenAt: '2026-11-25T10:00:00.000Z',
@@ -237,10 +238,11 @@ describe('welcome e-mail (issue 23)', () => {
 });
 
 describe('a welcome e-mail that cannot be sent', () => {
+  const welcomeSubject = translator('es')('registration.welcomeSubject');
   const sent: MailMessage[] = [];
   const mailer: Mailer = {
     send: (message) => {
-      if (message.subject.startsWith('Bienvenido')) return Promise.reject(new Error('smtp down'));
+      if (message.subject === welcomeSubject) return Promise.reject(new Error('smtp down'));
       sent.push(message);
       return Promise.resolve();
     },

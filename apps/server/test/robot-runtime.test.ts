@@ -1,3 +1,4 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FixedSignalStrategy, type PaperBrokerState } from '@tradebot/robot';
@@ -19,6 +20,7 @@ import { PromoCodesRepository } from '../src/repositories/promo-codes.repository
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
 import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
 import {
+  getAllData,
   marketTickMs,
   openCount,
   robotOf,
@@ -192,6 +194,62 @@ describe('the robot in the server', () => {
     expect(ticks.find((tick) => tick.symbol === 'EURUSD')?.time).toBe(pinned);
     context.clock.advance(marketTickMs);
     expect(robot.now()).toBe(pinned + marketTickMs);
+  });
+
+  it('runs the built-in platform on recorded quotes when told, weekdays lined up, and says so (decision 140)', async () => {
+    await context.app.close();
+    // Wednesday 7 May 2014, 14:59:58-15:00:03 UTC: a loop of one week.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'recorded-'));
+    const recorded = Date.parse('2014-05-07T14:59:58Z');
+    await writeFile(
+      path.join(dir, 'EURUSD.csv'),
+      'time,bid,ask\n' +
+        [0, 1, 2, 3, 4, 5]
+          .map((s) => `${String(recorded + s * 1000)},1.3900${String(s)},1.3901${String(s)}`)
+          .join('\n') +
+        '\n',
+    );
+    try {
+      const pinned = Date.parse('2026-11-25T15:00:00Z');
+      const app = await buildApp(
+        loadConfig({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          WEB_DIST_DIR: path.join(os.tmpdir(), 'tradebot-no-web-build'),
+          MARKET_TICK_MS: String(marketTickMs),
+          MARKET_START: '2026-11-25T15:00:00Z',
+          MARKET_SOURCE: 'recorded',
+          MARKET_QUOTES_DIR: dir,
+          MARKET_QUOTES_NAME: 'OANDA',
+          TRACK_RECORD_ENABLED: 'false',
+        }),
+        { database: context.testDatabase.database, clock: context.clock, robotTimers: false },
+      );
+      context.app = app;
+      const robot = robotOf(app);
+      expect(robot.builtInMarket()).toEqual({
+        kind: 'recorded',
+        source: 'OANDA',
+        from: '2014-05-07',
+        to: '2014-05-07',
+      });
+      const { headers } = await trader(app, { email: 'recorded@example.com' });
+      await robot.advance();
+      await robot.settled();
+      // Wednesday 15:00:00 UTC plays the recorded Wednesday 15:00:00, whole weeks later.
+      const eurusd = (await robot.snapshot()).lastTicks.find((tick) => tick.symbol === 'EURUSD');
+      expect(eurusd).toMatchObject({ time: pinned, bid: 1.39002, ask: 1.39012 });
+      expect((pinned - recorded - 2_000) % (7 * 86_400_000)).toBe(0);
+      const data = (await getAllData(app, headers)).json<{ data: { prices: unknown } }>().data;
+      expect(data.prices).toEqual({
+        kind: 'recorded',
+        source: 'OANDA',
+        from: '2014-05-07',
+        to: '2014-05-07',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the demo user a platform account that trades, once', async () => {

@@ -358,6 +358,8 @@ describe('the track record without a robot in this server (ROBOT_ENABLED=false)'
       operations: [],
       nextCursor: null,
       equity: [],
+      // No recorded quotes in this test's server (RECORDED_QUOTES_DIR=off).
+      realQuotes: { status: 'unavailable' },
     });
   });
 });

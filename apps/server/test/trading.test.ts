@@ -1,6 +1,7 @@
 import {
   getAllDataResponseSchema,
   realtimeClosedCount,
+  robotStatusResponseSchema,
   type TradingData,
 } from '@tradebot/contract';
 import { sql } from 'drizzle-orm';
@@ -24,6 +25,7 @@ const routes = [
   { method: 'POST', url: `${v1}/robot/kill` },
   { method: 'GET', url: `${v1}/equity-curve` },
   { method: 'GET', url: `${v1}/history-csv` },
+  { method: 'GET', url: `${v1}/robot-status` },
 ] as const;
 
 const validSettings = {
@@ -143,6 +145,8 @@ describe('get-all-data', () => {
         exposureCap: 0.5,
       },
       accountKind: 'simulated',
+      // Its prices are our simulated market's (decision 140).
+      prices: { kind: 'simulator' },
       // The built-in platform's simulated money is in dollars (decision 097).
       accountCurrency: 'USD',
       trades: [],
@@ -307,11 +311,23 @@ describe('settings and the kill switch', () => {
       headers,
       payload: forexOnly,
     });
-    // Saturday: the currency markets are closed.
+    // Saturday: the currency markets are closed, until Sunday 17:00 in New York (decision 147).
     expect(dataOf(await getAllData(context.app, headers)).robot).toEqual({
       bot_on: true,
       trading: false,
       idleReason: 'MARKET_CLOSED',
+      activity: {
+        asOf: new Date(context.clock.now()).toISOString(),
+        categories: [
+          {
+            category: 'forex',
+            state: 'MARKET_CLOSED',
+            opensAt: '2026-11-22T22:00:00.000Z',
+            openOperations: 0,
+            evaluatedAt: null,
+          },
+        ],
+      },
     });
     const none = {
       ...validSettings,
@@ -327,6 +343,56 @@ describe('settings and the kill switch', () => {
     expect(dataOf(await getAllData(context.app, headers)).robot.idleReason).toBe(
       'NO_CATEGORY_ENABLED',
     );
+  });
+
+  it('says what the robot does in each category chosen, and when it last looked (decision 147)', async () => {
+    const { headers } = await trader(context.app);
+    const forexAndCrypto = {
+      ...validSettings,
+      categories_enabled: JSON.stringify({
+        forex: true,
+        cripto: true,
+        stocks: false,
+        index: false,
+        commodities: false,
+      }),
+    };
+    await postSettings(context.app, headers, forexAndCrypto);
+    const robotStatus = async () => {
+      const response = await context.app.inject({ url: `${v1}/robot-status`, headers });
+      expect(response.statusCode).toBe(200);
+      return robotStatusResponseSchema.parse(response.json()).data;
+    };
+    await runMarket(context, async () => {
+      const [, crypto] = (await robotStatus()).activity?.categories ?? [];
+      return (crypto?.openOperations ?? 0) > 0;
+    });
+    const robot = await robotStatus();
+    const now = new Date(context.clock.now()).toISOString();
+    // The account as a whole may have reached the exposure cap by then (one signal a tick).
+    expect(robot.bot_on).toBe(true);
+    expect(robot.activity).toEqual({
+      asOf: now,
+      categories: [
+        {
+          category: 'forex',
+          state: 'MARKET_CLOSED',
+          opensAt: '2026-11-22T22:00:00.000Z',
+          openOperations: 0,
+          evaluatedAt: null,
+        },
+        {
+          category: 'cripto',
+          state: 'TRADING',
+          best: expect.objectContaining({ probability: 0.999 }) as unknown,
+          openOperations: expect.any(Number) as unknown,
+          // It looks at every crypto quote: the last one came with the clock's last move.
+          evaluatedAt: now,
+        },
+      ],
+    });
+    // get-all-data says the same.
+    expect(dataOf(await getAllData(context.app, headers)).robot).toEqual(robot);
   });
 
   it('kill switch: the robot goes off and every open operation closes at once', async () => {
@@ -430,18 +496,40 @@ describe('CSV export', () => {
     const csv = await context.app.inject({ url: `${v1}/history-csv?period=week`, headers });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.headers['content-disposition']).toBe('attachment; filename="operations-week.csv"');
-    const lines = csv.body.trimEnd().split('\r\n');
+    // The account's language (es) and UTC when the browser said neither (decision 154).
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="operaciones-week.csv"');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe(
-      'open_time,close_time,asset,symbol,direction,amount_lots,units,open_price,close_price,take_profit,stop_loss,close_reason,profit,currency',
+      'Apertura (UTC);Cierre (UTC);Activo;Símbolo;Dirección;Lotes;Unidades;Precio de apertura;' +
+        'Precio de cierre;Objetivo de ganancia (TP);Límite de pérdida (SL);Motivo del cierre;' +
+        'Resultado;Moneda;Mercado',
     );
     const closed = (await storedTrades(context.app, userId)).filter((t) => t.closedAt !== null);
     expect(lines).toHaveLength(closed.length + 1);
-    const profits = lines.slice(1).map((line) => Number(line.split(',').at(-2)));
-    // The simulated platform's operations are in dollars (decision 097).
-    expect(lines.slice(1).every((line) => line.endsWith(',USD'))).toBe(true);
+    const profits = lines.slice(1).map((line) => Number(line.split(';').at(-3)?.replace(',', '.')));
+    // The simulated platform's operations are in dollars (decision 097), on the simulator's
+    // prices, which every line names (decision 140).
+    const simulator = ';USD;Simulado por Tradebot (tendencias generadas, no precios reales)';
+    expect(lines.slice(1).every((line) => line.endsWith(simulator))).toBe(true);
     const realised = closed.reduce((sum, t) => sum + (t.profitCents ?? 0), 0);
     expect(Math.round(profits.reduce((a, b) => a + b, 0) * 100)).toBe(realised);
+
+    // The browser's language and zone when it says them.
+    const pt = await context.app.inject({
+      url: `${v1}/history-csv?period=week&language=pt&time_zone=America%2FSao_Paulo`,
+      headers,
+    });
+    expect(pt.statusCode).toBe(200);
+    expect(pt.headers['content-disposition']).toBe('attachment; filename="operacoes-week.csv"');
+    expect(pt.body.startsWith('\uFEFFAbertura (America/Sao_Paulo, GMT-03:00);')).toBe(true);
+    const zone = await context.app.inject({
+      url: `${v1}/history-csv?period=week&time_zone=Mars%2FOlympus`,
+      headers,
+    });
+    expect(zone.statusCode).toBe(422);
   });
 });
 

@@ -153,19 +153,22 @@ describe('serving the web app', () => {
     expect(chosen.body).toContain('Inicio');
   });
 
-  it('answers a robotbitcoin landing only for a broker of the directory, with its own name', async () => {
+  it('answers a robotbitcoin landing only for a linkable broker of the directory, with its own name', async () => {
     const entry = {
       regulators: [],
       countries: ['AR'],
-      platforms: ['web'],
+      platforms: ['ctrader'],
       minDepositCents: 0,
       markets: ['forex'],
-      robotSupported: false,
+      robotSupported: true,
     };
     await new BrokersRepository(context.app.database.db).replaceAll(
       [
         { ...entry, id: 'xm', name: 'XM' },
         { ...entry, id: 'ab-markets', name: 'A&B <Markets>' },
+        // In the directory, but the robot cannot work with it (issue 39): no page invites the
+        // reader to connect an account there.
+        { ...entry, id: 'sin-robot', name: 'Sin Robot', platforms: ['web'], robotSupported: false },
       ],
       new Date(),
     );
@@ -183,11 +186,13 @@ describe('serving the web app', () => {
       '/promo/robotbitcoin-estafa-garantizada-1000-por-ciento',
       '/promo/robotbitcoin-%3Cscript%3Ealert(1)%3C%2Fscript%3E',
       '/pt/promo/robotbitcoin-interactive-brokers',
+      '/promo/robotbitcoin-sin-robot',
+      '/pt/promo/robotbitcoin-sin-robot',
     ]) {
       const unknown = await get(url);
       expect(unknown.statusCode, url).toBe(404);
       expect(unknown.body, url).toContain(url.startsWith('/pt') ? 'Não existe' : 'No existe');
-      expect(unknown.body, url).not.toMatch(/Estafa|script|Interactive/i);
+      expect(unknown.body, url).not.toMatch(/Estafa|script|Interactive|Sin Robot/i);
     }
     expect((await get('/pt/promo/robotbitcoin-')).body).toContain('Robô para a sua corretora');
   });

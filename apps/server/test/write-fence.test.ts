@@ -155,6 +155,15 @@ describe('the write fence (decision 092): a stale run changes 0 rows', () => {
     expect(await deposits(free)).toEqual([5_000]);
     expect(run.refused).toEqual([]);
 
+    // A deposit already booked (a replay, or the one opening deposit another process wrote
+    // first, decision 110) is skipped, and is no refusal of the fence (issue 40: "1 platform
+    // deposits not written" on a healthy start).
+    await run.journal.record([deposit(free, 1_000)]);
+    await run.journal.record([{ ...deposit(free, 1_500), opening: true }]);
+    await run.journal.record([{ ...deposit(free, 1_600), opening: true }]);
+    expect(await deposits(free)).toEqual([5_000, 5_000]);
+    expect(run.refused).toEqual([]);
+
     // Paused past its lease, one account taken by b: a's late deposit changes 0 rows there.
     await lapse();
     a.expire();

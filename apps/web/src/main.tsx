@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createAppRouter, resolveRoutes } from './app/app-router';
 import { runGuards } from './app/guard-loader';
+import { followRefusedSessions } from './app/session-refused';
 import { i18n, onLanguageSwitched, startI18n, storedLanguage } from './lib/i18n';
 import { localizedPath, splitLanguagePath } from './lib/language-url';
 import type { RouteFlags } from './lib/route-paths';
@@ -55,6 +56,8 @@ const hydrate = prerendered && (await runGuards(flags, address.path)) === null;
 await yieldToBrowser();
 
 let router = createAppRouter(language, hydrate ? matched : undefined);
+// A session ended elsewhere while its pages are on screen: say so and go to the login.
+followRefusedSessions(() => router.revalidate());
 // Keyed by language: a switch starts a fresh router tree under the new address prefix.
 const app = (key: string) => (
   <StrictMode key={key}>

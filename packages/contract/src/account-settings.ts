@@ -1,5 +1,11 @@
 import { z } from './zod';
-import { emailSchema, newPasswordSchema, passwordsMatch, phoneSchema } from './accounts';
+import {
+  emailSchema,
+  newPasswordSchema,
+  passwordsComparable,
+  passwordsMatch,
+  phoneSchema,
+} from './accounts';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 import { text } from './text';
@@ -33,7 +39,7 @@ export const changePasswordRequestSchema = z
     confirm_password: text({ error: 'validation.required' }),
     language: languageSchema.optional(),
   })
-  .superRefine(passwordsMatch);
+  .superRefine(passwordsMatch, passwordsComparable);
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 /** `signedOut`: how many other sessions ended. */
 export const changePasswordResponseSchema = dataEnvelope(
@@ -60,7 +66,7 @@ export const accountSessionSchema = z.object({
   id: z.string(),
   /** ISO 8601. */
   startedAt: z.string(),
-  /** ISO 8601; at most a few minutes behind (it is not written on every request). */
+  /** ISO 8601; about a minute behind at most (it is not written on every request). */
   lastUsedAt: z.string(),
   expiresAt: z.string(),
   device: sessionDeviceSchema,

@@ -77,6 +77,19 @@ export function passwordsMatch<T extends { password: string; confirm_password: s
   }
 }
 
+/**
+ * When `passwordsMatch` runs: as soon as both passwords are text, even while other fields
+ * fail (zod skips an object's refinements after any field's issue by default), so the form
+ * says the passwords differ together with its other errors (issue 39).
+ */
+export const passwordsComparable: z.core.$ZodSuperRefineParams = {
+  when: ({ value }) => {
+    if (typeof value !== 'object' || value === null) return false;
+    const { password, confirm_password } = value as Record<string, unknown>;
+    return typeof password === 'string' && typeof confirm_password === 'string';
+  },
+};
+
 export const loginRequestSchema = z.object({
   email: emailSchema,
   password: text({ error: 'validation.required' }).min(1, { error: 'validation.required' }),
@@ -96,7 +109,7 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
  * The privacy policy a registration consents to, by the date of its last change: recorded with
  * the consent (decision 087). Change it with the policy's text (web locales, legal.json).
  */
-export const privacyPolicyVersion = '2026-11-25';
+export const privacyPolicyVersion = '2026-11-29';
 
 export const registerRequestSchema = z
   .object({
@@ -121,7 +134,7 @@ export const registerRequestSchema = z
     plan: z.enum(planIds).nullish(),
     language: languageSchema.optional(),
   })
-  .superRefine(passwordsMatch);
+  .superRefine(passwordsMatch, passwordsComparable);
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
 /**
@@ -206,7 +219,7 @@ export const setPasswordRequestSchema = z
     confirm_password: text({ error: 'validation.required' }),
     language: languageSchema.optional(),
   })
-  .superRefine(passwordsMatch);
+  .superRefine(passwordsMatch, passwordsComparable);
 export type SetPasswordRequest = z.input<typeof setPasswordRequestSchema>;
 export const setPasswordResponseSchema = dataEnvelope(z.object({ changed: z.literal(true) }));
 

@@ -366,6 +366,8 @@ export const adminAuditActions = [
   // Reads of a user's personal data (issue 37, point 12; decision 117).
   'user.viewed',
   'message.viewed',
+  // The user downloaded their own data, with no admin (decision 153).
+  'user.data_exported',
 ] as const;
 export type AdminAuditAction = (typeof adminAuditActions)[number];
 /** Why a console sign-in failed (`admin.sign_in_failed`, decision 079). */
@@ -393,3 +395,43 @@ export type AdminAuditEntry = z.infer<typeof adminAuditEntrySchema>;
 export const adminAuditResponseSchema = dataEnvelope(
   z.object({ entries: z.array(adminAuditEntrySchema), total: z.number().int() }),
 );
+
+// System (decision 160): the processes running the robot, for support staff.
+/** Embedded: one process runs the robot for every account. Scaled: processes share them by lease. */
+export const robotModes = ['embedded', 'scaled'] as const;
+export type RobotMode = (typeof robotModes)[number];
+export const systemErrorSchema = z.object({
+  at: isoInstant,
+  /** The log line's message: a fixed text, never a user's data. */
+  message: z.string(),
+});
+export const systemProcessSchema = z.object({
+  /** The process's name (host:pid:random), as the robot status and the log lines name it. */
+  process: z.string(),
+  /** The process answering this request. */
+  self: z.boolean(),
+  /** Accounts whose robot this process runs now. */
+  accounts: z.number().int().min(0),
+  /** How late the last market tick ran, ms; null before the first report (or no timed market). */
+  tickLagMs: z.number().min(0).nullable(),
+  /** Leases this process claimed, lost and released in the last hour (scaled mode). */
+  leaseMoves: z.object({
+    claimed: z.number().int().min(0),
+    lost: z.number().int().min(0),
+    released: z.number().int().min(0),
+  }),
+  /** When the figures were taken; null when the process has not reported yet. */
+  reportedAt: isoInstant.nullable(),
+  /** Its last errors, newest first (at most 5). */
+  errors: z.array(systemErrorSchema),
+});
+export type SystemProcess = z.infer<typeof systemProcessSchema>;
+export const adminSystemSchema = z.object({
+  mode: z.enum(robotModes),
+  checkedAt: isoInstant,
+  processes: z.array(systemProcessSchema),
+  /** Accounts no live process holds now (scaled mode; 0 when embedded). */
+  unheldAccounts: z.number().int().min(0),
+});
+export type AdminSystem = z.infer<typeof adminSystemSchema>;
+export const adminSystemResponseSchema = dataEnvelope(adminSystemSchema);

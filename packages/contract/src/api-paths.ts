@@ -17,6 +17,10 @@ export const v1Paths = {
   orderRejections: '/order-rejections',
   /** GET: a linked broker account's symbols the robot does not trade (decision 101). */
   untradableSymbols: '/untradable-symbols',
+  /** GET: the robot's status, with what it does per chosen category (decision 147). */
+  robotStatus: '/robot-status',
+  /** POST: the user closes one open operation at the market (decision 152); `:id` its id. */
+  closeOperation: '/operations/:id/close',
 } as const;
 
 /** Billing (issue 10; decision 047), under apiV1Prefix. */
@@ -50,6 +54,8 @@ export const accountPaths = {
   /** Public: the link mailed to the new address, and the old address's "it was not me". */
   emailConfirm: '/account/email/confirm',
   emailUndo: '/account/email/undo',
+  /** GET: every piece of data we hold about the user, as a JSON file (LGPD art. 18; decision 153). */
+  dataExport: '/account/data-export',
 } as const;
 
 /** Notifications (issue 22; decision 088), under apiV1Prefix. */
@@ -88,6 +94,7 @@ export const supportApiPaths = {
   adminPartnerReport: '/admin/reports/partners',
   adminPartnerReportCsv: '/admin/reports/partners.csv',
   adminAuditLog: '/admin/audit-log',
+  adminSystem: '/admin/system',
 } as const;
 
 /** A path of `supportApiPaths` with its parameters filled (and encoded). */
@@ -109,6 +116,12 @@ export const ctraderPaths = {
   /** POST: the account picked among those granted. */
   link: '/ctrader/link',
 } as const;
+
+/**
+ * The robot on the linked cTrader account's own prices (decision 144), under apiV1Prefix. GET: the
+ * last run; POST: run it again.
+ */
+export const brokerBacktestPaths = { backtest: '/ctrader/backtest' } as const;
 
 /** The web route cTrader ID sends the browser back to (the redirect URI registered at Spotware). */
 export const ctraderCallbackRoute = '/link-account/ctrader/callback';

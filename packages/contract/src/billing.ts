@@ -2,6 +2,7 @@ import { z } from './zod';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 import { planIds, subscriptionStatuses } from './plans';
+import { accountCurrencySchema, accountKinds } from './trading';
 
 /**
  * Billing (issue 10; docs/decisions/047-payments.md and 048-guarantee-and-refunds.md): plans,
@@ -88,7 +89,16 @@ export const billingOverviewSchema = z.object({
     until: z.string().nullable(),
     amountCents: z.number().int().nullable(),
   }),
-  /** The yearly plan's $100 gift at the broker. */
+  /**
+   * The linked trading account, so the page says its currency beside the prices (issue 39;
+   * decision 097): `simulated` is the built-in platform (USD), `demo` or `live` a cTrader
+   * account in the currency its broker said (null if it did not). Null while nothing is linked.
+   */
+  account: z.object({ kind: z.enum(accountKinds), currency: accountCurrencySchema }).nullable(),
+  /**
+   * The yearly plan's gift: simulated money on the built-in platform only (decision 157), owed
+   * until the user has an account there.
+   */
   gift: z
     .object({ cents: z.number().int(), status: z.enum(['owed', 'granted', 'canceled']) })
     .nullable(),

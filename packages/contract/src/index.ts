@@ -15,3 +15,4 @@ export * from './track-record';
 export * from './notifications';
 export * from './locale';
 export * from './rejections';
+export * from './broker-backtest';

@@ -1,6 +1,6 @@
 import { text } from './text';
 import { z } from './zod';
-import { limits, newPasswordSchema, passwordsMatch } from './accounts';
+import { limits, newPasswordSchema, passwordsComparable, passwordsMatch } from './accounts';
 import { languageSchema } from './common-schemas';
 import { dataEnvelope } from './envelope';
 import { builtInPlatform } from './platforms';
@@ -22,7 +22,7 @@ export const linkAccountRequestSchema = z
     confirm_password: text({ error: 'validation.required' }).max(limits.password.max),
     language: languageSchema.optional(),
   })
-  .superRefine(passwordsMatch);
+  .superRefine(passwordsMatch, passwordsComparable);
 export type LinkAccountRequest = z.input<typeof linkAccountRequestSchema>;
 
 /**

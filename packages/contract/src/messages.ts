@@ -18,6 +18,7 @@ const es = {
     'Este correo electrónico ya tiene una cuenta en la plataforma de trading',
   'errors.BROKER_ACCOUNT_TAKEN': 'Esa cuenta de bróker ya está vinculada a otro usuario.',
   'errors.RATE_LIMITED': 'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+  'errors.RATE_LIMITED_WAIT': 'Demasiados intentos. Vuelve a intentarlo en {{wait}}.',
   'errors.PAYLOAD_TOO_LARGE': 'La solicitud es demasiado grande.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitud no admitido. Envía JSON.',
   'errors.INTERNAL_ERROR': 'Ocurrió un error inesperado. Inténtalo de nuevo en unos minutos.',
@@ -82,6 +83,13 @@ const es = {
   'trading.notLinked': 'Debes vincular tu cuenta de broker para acceder a tu cartera y al robot.',
   'trading.robotUnavailable':
     'El robot no está disponible en este momento. Inténtalo de nuevo en unos minutos.',
+  'trading.operationNotFound': 'No encontramos esa operación en tu cuenta.',
+  'trading.operationAlreadyClosed':
+    'Esta operación ya estaba cerrada: no se cerró otra vez. Mira su resultado en las operaciones cerradas.',
+  'trading.operationCloseUnconfirmed':
+    'Pedimos el cierre a la plataforma, pero todavía no lo confirmó. Mira la operación en unos segundos: si sigue abierta, vuelve a intentarlo.',
+  'trading.operationCloseUnavailable':
+    'No pudimos cerrar la operación: el robot que opera tu cuenta no responde. Sigue abierta; inténtalo de nuevo en unos minutos.',
   'promo.unavailable': 'Esta promoción no está disponible en este momento.',
   'linking.paymentRequired': 'Debes pagar tu suscripción para vincular tu cuenta de bróker.',
   'linking.alreadyLinked': 'Tu cuenta de bróker ya está vinculada',
@@ -110,6 +118,10 @@ const es = {
   'linking.environmentNotAllowed':
     'Este servidor solo vincula cuentas {{environment}} de cTrader: elige otra cuenta.',
   'linking.notLinked': 'No tienes una cuenta vinculada.',
+  'linking.platformAccountExists':
+    'Ya tienes una cuenta en la plataforma de trading: entra con la contraseña que elegiste para ella',
+  'linking.notCTrader':
+    'La prueba con los precios de tu bróker es para cuentas de cTrader vinculadas, y la tuya no lo es.',
   'admin.secondFactorRequired':
     'Falta el segundo factor: ingresa el código de tu aplicación de autenticación.',
   'admin.adminsOnly': 'Esta sección es solo para el equipo de soporte.',
@@ -142,6 +154,7 @@ const pt: Record<MessageKey, string> = {
   'errors.PLATFORM_EMAIL_TAKEN': 'Este e-mail já tem uma conta na plataforma de trading',
   'errors.BROKER_ACCOUNT_TAKEN': 'Essa conta da corretora já está vinculada a outro usuário.',
   'errors.RATE_LIMITED': 'Muitas tentativas. Aguarde um momento e tente novamente.',
+  'errors.RATE_LIMITED_WAIT': 'Muitas tentativas. Tente novamente em {{wait}}.',
   'errors.PAYLOAD_TOO_LARGE': 'A solicitação é grande demais.',
   'errors.UNSUPPORTED_MEDIA_TYPE': 'Formato de solicitação não suportado. Envie JSON.',
   'errors.INTERNAL_ERROR': 'Ocorreu um erro inesperado. Tente novamente em alguns minutos.',
@@ -205,6 +218,13 @@ const pt: Record<MessageKey, string> = {
     'Você precisa vincular sua conta da corretora para acessar sua carteira e o robô.',
   'trading.robotUnavailable':
     'O robô não está disponível no momento. Tente novamente em alguns minutos.',
+  'trading.operationNotFound': 'Não encontramos essa operação na sua conta.',
+  'trading.operationAlreadyClosed':
+    'Esta operação já estava fechada: não foi fechada de novo. Veja o resultado nas operações fechadas.',
+  'trading.operationCloseUnconfirmed':
+    'Pedimos o fechamento à plataforma, mas ela ainda não confirmou. Veja a operação em alguns segundos: se continuar aberta, tente de novo.',
+  'trading.operationCloseUnavailable':
+    'Não conseguimos fechar a operação: o robô que opera sua conta não responde. Ela continua aberta; tente novamente em alguns minutos.',
   'promo.unavailable': 'Esta promoção não está disponível no momento.',
   'linking.paymentRequired':
     'Você precisa pagar sua assinatura para vincular sua conta da corretora.',
@@ -234,6 +254,10 @@ const pt: Record<MessageKey, string> = {
   'linking.environmentNotAllowed':
     'Este servidor só vincula contas {{environment}} da cTrader: escolha outra conta.',
   'linking.notLinked': 'Você não tem uma conta vinculada.',
+  'linking.platformAccountExists':
+    'Você já tem uma conta na plataforma de trading: entre com a senha que escolheu para ela',
+  'linking.notCTrader':
+    'O teste com os preços da sua corretora é para contas da cTrader vinculadas, e a sua não é.',
   'admin.secondFactorRequired':
     'Falta o segundo fator: informe o código do seu aplicativo autenticador.',
   'admin.adminsOnly': 'Esta seção é exclusiva da equipe de suporte.',

@@ -92,6 +92,55 @@ export const trackRecordSummarySchema = z.object({
 });
 export type TrackRecordSummary = z.infer<typeof trackRecordSummarySchema>;
 
+/** How often the robot looked at the recorded quotes: every quote, once a second or once a minute. */
+export const realQuotesCadences = ['quote', '1s', '1min'] as const;
+export type RealQuotesCadence = (typeof realQuotesCadences)[number];
+
+/**
+ * The same robot on real recorded quotes (issue 36; decisions 125 and 142): figures the server
+ * computes in the background from a folder of recorded quotes its operator points it at
+ * (RECORDED_QUOTES_DIR). The quotes themselves are never sent.
+ */
+export const realQuotesReportSchema = z.discriminatedUnion('status', [
+  /** This server has no recorded quotes to run the robot on (or could not read them). */
+  z.object({ status: z.literal('unavailable') }),
+  /** Being computed: `progress` is the share of the quotes replayed so far (0-1). */
+  z.object({ status: z.literal('computing'), progress: z.number() }),
+  z.object({
+    status: z.literal('ready'),
+    /** Who recorded the quotes, as the operator names them (RECORDED_QUOTES_SOURCE). */
+    source: z.string(),
+    /** The first and the last quote replayed, ISO 8601 UTC. */
+    from: z.string(),
+    to: z.string(),
+    /** Catalogue symbols, in the catalogue's order. */
+    instruments: z.array(z.string()),
+    /** Quotes read (every one the files hold in the dates, at any cadence). */
+    quotes: z.number().int(),
+    cadence: z.enum(realQuotesCadences),
+    /** The risk level the robot ran at (1-5). */
+    risk: z.number().int(),
+    startingBalanceUsd: z.number(),
+    operations: z.number().int(),
+    /** Closed with a profit. */
+    wins: z.number().int(),
+    /** Realised plus unrealised profit at the last quote, USD. */
+    resultUsd: z.number(),
+    /** Share of market-open minutes in which the robot said it had no edge; null with none. */
+    noEdgeShare: z.number().nullable(),
+    /**
+     * 1 - the model's Brier score / the base rate's, on its out-of-sample forecasts: above 0 it
+     * forecasts better than always saying the base rate. Null with no forecast scored.
+     */
+    brierSkill: z.number().nullable(),
+    /** Forecasts the skill was measured on. */
+    forecasts: z.number().int(),
+    /** When the server computed it, ISO 8601 UTC. */
+    computedAt: z.string(),
+  }),
+]);
+export type RealQuotesReport = z.infer<typeof realQuotesReportSchema>;
+
 export const trackRecordSchema = z.object({
   /** Whether the robot runs in this server (ROBOT_ENABLED). */
   running: z.boolean(),
@@ -103,6 +152,8 @@ export const trackRecordSchema = z.object({
   nextCursor: z.string().nullable(),
   /** The balance at the start and after each closure (thinned to at most 500 points). */
   equity: z.array(equityPointSchema),
+  /** The same robot on real recorded quotes, beside this record on the simulated market. */
+  realQuotes: realQuotesReportSchema,
 });
 export type TrackRecord = z.infer<typeof trackRecordSchema>;
 export const trackRecordResponseSchema = dataEnvelope(trackRecordSchema);

@@ -5,6 +5,7 @@ import { dataEnvelope } from './envelope';
 import { languageSchema } from './common-schemas';
 import { text } from './text';
 import { orderRejectionSchema } from './rejections';
+import { timeZoneSchema } from './notifications';
 
 /**
  * The live account (spec §3 Trading data, §7 get-all-data and settings, §4 Real-time updates).
@@ -56,7 +57,8 @@ export const accountCurrencySchema = z
   .regex(/^[A-Z]{3}$/)
   .nullable();
 
-export const closeReasons = ['tp', 'sl', 'closeout', 'kill'] as const;
+/** `manual`: the user closed that one operation (decision 152). */
+export const closeReasons = ['tp', 'sl', 'closeout', 'kill', 'manual'] as const;
 export type CloseReasonCode = (typeof closeReasons)[number];
 
 /**
@@ -91,6 +93,12 @@ export const tradeRowSchema = z.object({
   breakEvenProbability: z.number(),
   /** Margin held while open, in the account currency. */
   margin: z.number(),
+  /**
+   * What the position is worth, units × opening price, in `currency` (decision 156): the money
+   * behind its lots. Null where that needs an exchange rate (a cross pair, a share quoted in
+   * another currency) or the currency is not known.
+   */
+  value: z.number().nullable(),
   /**
    * The currency of Profit and margin (decision 097): USD for the simulated platform's
    * operations, the broker account's for a linked one's; null for a former broker link's, whose
@@ -163,6 +171,76 @@ export const robotHolderSchema = z.object({
 });
 export type RobotHolder = z.infer<typeof robotHolderSchema>;
 
+/**
+ * What the robot is doing in one market category (decision 147), the reason first:
+ * - MARKET_CLOSED: none of the category's markets is open; `opensAt` the next opening when the
+ *   market clock knows it (the built-in platform's hours), null otherwise (a broker's own hours);
+ * - LEARNING: its model has not decided anything there yet: `outcomes` of `outcomesNeeded`
+ *   learned (equal: the counts are met and it reads the last prices it held meanwhile);
+ * - NO_EDGE: it looks, and its best forecast does not reach what it needs, and it has nothing
+ *   open there;
+ * - TRADING: its best forecast reaches it, or it has operations open there.
+ */
+export const categoryStates = ['MARKET_CLOSED', 'LEARNING', 'NO_EDGE', 'TRADING'] as const;
+export type CategoryState = (typeof categoryStates)[number];
+
+/**
+ * The forecast with the most edge among the category's instruments at their latest prices: the
+ * probability of reaching the take-profit first, the break-even rate of the trade after spread
+ * (and a broker's commission), and what the robot asks before it opens (break-even plus its
+ * margin for costs).
+ */
+export const bestForecastSchema = z.object({
+  symbol: z.string(),
+  probability: z.number().min(0).max(1),
+  breakEvenProbability: z.number().min(0).max(1),
+  requiredProbability: z.number().min(0),
+});
+export type BestForecast = z.infer<typeof bestForecastSchema>;
+
+const categoryActivityBase = {
+  category: z.enum(categories),
+  /** The account's operations open in the category now. */
+  openOperations: z.number().int().min(0),
+  /** When the robot last evaluated a price of the category; null: not since it started. */
+  evaluatedAt: z.iso.datetime().nullable(),
+};
+export const categoryActivitySchema = z.discriminatedUnion('state', [
+  z.object({
+    ...categoryActivityBase,
+    state: z.literal('MARKET_CLOSED'),
+    opensAt: z.iso.datetime().nullable(),
+  }),
+  z.object({
+    ...categoryActivityBase,
+    state: z.literal('LEARNING'),
+    outcomes: z.number().int().min(0),
+    outcomesNeeded: z.number().int().min(0),
+  }),
+  z.object({
+    ...categoryActivityBase,
+    state: z.literal('NO_EDGE'),
+    /** Null while it has no forecast to show (it has not evaluated a price yet). */
+    best: bestForecastSchema.nullable(),
+  }),
+  z.object({
+    ...categoryActivityBase,
+    state: z.literal('TRADING'),
+    best: bestForecastSchema.nullable(),
+  }),
+]);
+export type CategoryActivity = z.infer<typeof categoryActivitySchema>;
+
+/**
+ * Per category the user chose, what the robot does now (decision 147), as its clock said at
+ * `asOf`: an age is `asOf - evaluatedAt` plus the time since the status arrived.
+ */
+export const robotActivitySchema = z.object({
+  asOf: z.iso.datetime(),
+  categories: z.array(categoryActivitySchema),
+});
+export type RobotActivity = z.infer<typeof robotActivitySchema>;
+
 export const robotStatusSchema = z.object({
   bot_on: z.boolean(),
   trading: z.boolean(),
@@ -172,6 +250,11 @@ export const robotStatusSchema = z.object({
    * while none does (between a process's end and the next claim). Absent with one process.
    */
   holder: robotHolderSchema.nullable().optional(),
+  /**
+   * Per chosen category, what the robot does now (decision 147). Absent while no robot answers
+   * for the account: off, not linked, no category chosen, halted or down.
+   */
+  activity: robotActivitySchema.optional(),
 });
 export type RobotStatus = z.infer<typeof robotStatusSchema>;
 
@@ -190,9 +273,34 @@ export const closedPageSchema = z.object({
 export const accountKinds = ['simulated', 'demo', 'live'] as const;
 export type AccountKind = (typeof accountKinds)[number];
 
+/**
+ * Where the account's prices come from (decision 140): the built-in platform's market, either
+ * the simulator (generated trends, the default) or recorded real quotes replayed in a loop (their
+ * source's name and the recording's first and last days, UTC, YYYY-MM-DD); or, for a linked
+ * account, the broker's own prices.
+ */
+export const priceSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('simulator') }),
+  z.object({
+    kind: z.literal('recorded'),
+    source: z.string(),
+    from: z.iso.date(),
+    to: z.iso.date(),
+  }),
+  z.object({ kind: z.literal('broker') }),
+]);
+export type PriceSource = z.infer<typeof priceSourceSchema>;
+/** The built-in platform's market: what a server's robot says it runs on. */
+export type BuiltInMarket = Exclude<PriceSource, { kind: 'broker' }>;
+
 export const tradingDataSchema = z.object({
   account: tradingAccountSchema.nullable(),
   accountKind: z.enum(accountKinds),
+  /**
+   * Where the account's prices come from (decision 140); null while it is not known (the
+   * built-in platform's robot is down or runs in another process).
+   */
+  prices: priceSourceSchema.nullable(),
   accountCurrency: accountCurrencySchema,
   trades: z.array(tradeRowSchema),
   closed: z.array(tradeRowSchema),
@@ -201,6 +309,9 @@ export const tradingDataSchema = z.object({
 });
 export type TradingData = z.infer<typeof tradingDataSchema>;
 export const getAllDataResponseSchema = dataEnvelope(tradingDataSchema);
+
+/** GET robot-status: what get-all-data's `robot` says, alone (decision 147). */
+export const robotStatusResponseSchema = dataEnvelope(robotStatusSchema);
 
 /** The balance after each closed operation, and the equity now: the dashboard's curve. */
 export const equityCurveQuerySchema = z.object({
@@ -217,7 +328,16 @@ export const equityCurveResponseSchema = dataEnvelope(
 export type EquityPoint = z.infer<typeof equityPointSchema>;
 
 /** CSV export of the closed history in a period (GET history-csv?period=). */
-export const historyCsvQuerySchema = equityCurveQuerySchema;
+/**
+ * The history CSV for a person's spreadsheet (decision 154): headers and words in `language`
+ * (the user's stored language when absent), times in `time_zone` (the browser's IANA zone; UTC
+ * when absent).
+ */
+export const historyCsvQuerySchema = equityCurveQuerySchema.extend({
+  language: languageSchema.optional(),
+  time_zone: timeZoneSchema.optional(),
+});
+export type HistoryCsvQuery = z.infer<typeof historyCsvQuerySchema>;
 
 export const riskLevelBounds = { min: 1, max: 5 } as const;
 
@@ -260,6 +380,20 @@ export const settingsResponseSchema = dataEnvelope(robotSettingsSchema);
 export const killSwitchResponseSchema = dataEnvelope(
   z.object({ settings: robotSettingsSchema, closed: z.number().int() }),
 );
+
+/** The path parameter of one operation: the platform's position id, as a row's `id` carries it. */
+export const operationParamsSchema = z.object({
+  id: text()
+    .trim()
+    .min(1, { error: 'validation.invalidValue' })
+    .max(100, { error: 'validation.invalidValue' })
+    .regex(/^[\w.-]+$/, { error: 'validation.invalidValue' }),
+});
+export type OperationParams = z.infer<typeof operationParamsSchema>;
+
+/** The user closed one operation (decision 152): the row as it closed, reason `manual`. */
+export const closeOperationResponseSchema = dataEnvelope(z.object({ operation: tradeRowSchema }));
+export type CloseOperationResult = z.infer<typeof closeOperationResponseSchema>['data'];
 
 /**
  * Real-time (spec §4): the event on the user's private channel. `info` is an object, or the

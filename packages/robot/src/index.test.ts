@@ -10,6 +10,9 @@ import {
 } from './index';
 
 describe('public API: the embedded paper-trading set-up a server wires', () => {
+  // Two simulated days minute by minute: about 14 s on a quiet machine since the model's
+  // pending trades sit in heaps (decision 149), 8 s before; a loaded CI machine needs more than
+  // the default 30 s.
   it('starts, trades on simulated time, and reports events, accounts and dashboard rows', async () => {
     const clock = new ManualClock(Date.parse('2024-06-03T00:00:00Z'));
     const settings = new InMemoryAccountSettingsSource();
@@ -61,5 +64,5 @@ describe('public API: the embedded paper-trading set-up a server wires', () => {
     const account = engine.account('user-1');
     if (!account) throw new Error('no account');
     expect(toAccountSummary(account).balance).toBe(account.balanceCents / 100);
-  });
+  }, 120_000);
 });

@@ -7,7 +7,11 @@ export { ManualClock } from './time/clock';
 export { backoffDelay, type Backoff } from './time/backoff';
 export type { RandomSource } from './random/random-source';
 export { createSeededRandom, deriveSeed, GaussianSampler } from './random/random-source';
-export type { MarketDataFeed } from './market-data/market-data-feed';
+export type { MarketDataFeed, SteppedFeed } from './market-data/market-data-feed';
+export type { QuoteSeries, QuoteFolder } from './market-data/recorded-quotes';
+export { QuoteFileError, readQuoteFolder } from './market-data/recorded-quotes';
+export { LoopedQuoteFeed } from './market-data/looped-quote-feed';
+export { recordedCatalogue } from './backtest/run-backtest';
 export { TickDispatcher } from './market-data/market-data-feed';
 export type { Tick, TickListener, Unsubscribe } from './market-data/tick';
 export type {
@@ -105,7 +109,7 @@ export {
   testOnlyStrategy,
 } from './strategy/test-only-strategy';
 export type { WarmUpOptions, WarmUpResult } from './strategy/warm-up';
-export { warmUpStrategy } from './strategy/warm-up';
+export { learnFromFeed, warmUpStrategy } from './strategy/warm-up';
 export { WarmingStrategy } from './strategy/warming-strategy';
 // The risk gate itself (RiskGate) is the engine's: its vocabulary is public (decision 099).
 export type { DenialReason, RiskDecision, RiskStanding, TradingState } from './risk/risk-gate';
@@ -125,7 +129,11 @@ export type {
   PaperTradingSystem,
   WarmUpChoice,
 } from './engine/paper-trading-system';
-export { defaultWarmUpHistoryMs, startPaperTrading } from './engine/paper-trading-system';
+export {
+  defaultWarmUpHistoryMs,
+  startPaperTrading,
+  tradeOnFeed,
+} from './engine/paper-trading-system';
 
 // Money and the contract edge.
 export type { Cents } from './money/minor-units';
@@ -141,3 +149,16 @@ export type { OperationLine } from './simulation/operation-line';
 export { toOperationLine } from './simulation/operation-line';
 export type { SimulationSummary } from './simulation/simulation-summary';
 export { formatSummary, summarise } from './simulation/simulation-summary';
+
+// Backtests on recorded quotes (decisions 125 and 142): the code is `@tradebot/robot/backtest`,
+// so that what imports this index (the server's bundle) never loads the zip reader.
+export type { BacktestOptions, BacktestResult } from './backtest/run-backtest';
+export type { BacktestFigures } from './backtest/backtest-figures';
+export type { Cadence } from './market-data/recorded-quote-feed';
+// The robot on a broker's recorded ticks (decision 144).
+export {
+  backtestQuoteSeries,
+  backtestTicks,
+  ticksToSeries,
+  type TickBacktestSummary,
+} from './backtest/tick-backtest';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { BrokerBacktest } from '@tradebot/contract';
 import {
   bigint,
   boolean,
@@ -386,7 +387,7 @@ export const operations = pgTable(
     usedMarginAfterEntryCents: cents('used_margin_after_entry_cents').notNull(),
     closedAt: instant('closed_at'),
     closePrice: doublePrecision('close_price'),
-    /** 'open' until it closes: 'tp', 'sl', 'closeout' or 'kill'. */
+    /** 'open' until it closes: 'tp', 'sl', 'closeout', 'kill' or 'manual' (decision 152). */
     closeReason: text('close_reason').notNull().default('open'),
     profitCents: cents('profit_cents'),
     /**
@@ -555,6 +556,11 @@ export const tradingPlatformLinks = pgTable(
      * 101); null until a run has read them.
      */
     untradableSymbols: jsonb('untradable_symbols').$type<UntradableSymbols>(),
+    /**
+     * The robot on this broker account's own recorded prices (decision 144): the last run's state,
+     * progress and result; null until one starts. Goes with the link when it is deleted.
+     */
+    brokerBacktest: jsonb('broker_backtest').$type<StoredBrokerBacktest>(),
     updatedAt: updatedAt(),
   },
   (table) => [
@@ -573,6 +579,15 @@ export const tradingPlatformLinks = pgTable(
  * Symbols of a broker account the robot cannot trade (decision 097): `unmapped` match none of our
  * catalogue's instruments, `unconvertible` have no conversion path to the account's currency.
  */
+/**
+ * A broker-prices backtest as stored (decision 144): the contract's shape, plus when the run last
+ * wrote (a running row that stopped writing belongs to a process that stopped).
+ */
+export type StoredBrokerBacktest = Omit<BrokerBacktest, 'state'> & {
+  readonly state: Exclude<BrokerBacktest['state'], 'none'>;
+  readonly writtenAt: string;
+};
+
 export interface UntradableSymbols {
   unmapped: string[];
   unconvertible: string[];
@@ -1023,6 +1038,11 @@ export const robotLeaseTokens = pgSequence('robot_lease_tokens');
 export const robotProcesses = pgTable('robot_processes', {
   owner: text('owner').primaryKey(),
   seenUntil: instant('seen_until').notNull(),
+  /**
+   * What the process last said of itself for the console's system page (decision 160): tick
+   * lag, lease moves in the last hour, last errors. Null until its first report.
+   */
+  report: jsonb('report'),
 });
 
 // Notifications (decision 088): which events each user wants to hear about, and where the
@@ -1066,6 +1086,27 @@ export const notificationOutbox = pgTable(
       .where(sql`${table.deliveredAt} is null`),
     index('notification_outbox_user_idx').on(table.userId, table.createdAt),
   ],
+);
+
+// Money notices (decision 148): a yearly plan renewing, the free month ending, a charge that
+// failed. One row per (user, kind, period), written in the transaction that records the notice
+// in the outbox: the row is what says the user was told, so a notice goes out once per period
+// whatever the processes, the claims or the outbox's pruning.
+export const moneyNotices = pgTable(
+  'money_notices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `renewal_notice`, `free_month_ending` or `payment_failed`. */
+    kind: text('kind').notNull(),
+    /** Which period it was about (decision 148): the subscription and its period, or `free-month`. */
+    period: text('period').notNull(),
+    /** The outbox row's event key: what the e-mail said, while the outbox keeps it. */
+    eventKey: text('event_key').notNull(),
+    recordedAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.kind, table.period] })],
 );
 
 // Web push (decision 088): each browser a user allowed, as its push service gave it. A

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError, type DomainErrorClass } from '../domain/errors';
 import { PromoCodeInvalid } from '../services/promo-codes.errors';
 import { PlatformEmailTaken } from '../services/linking.errors';
-import { codeOfDomainErrorClass, handleError } from './errors';
+import { AppError, codeOfDomainErrorClass, formatWait, handleError } from './errors';
 
 const sourceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -90,5 +90,47 @@ describe('domain errors to answers', () => {
     expect(status).toBe(500);
     expect(body).toMatchObject({ code: 'INTERNAL_ERROR' });
     expect(JSON.stringify(body)).not.toContain('NotInTheTable');
+  });
+});
+
+describe('a refusal for too many attempts (issue 39)', () => {
+  it('names the wait in words, rounded up, in the language asked', () => {
+    expect(formatWait('es', 30)).toBe('30 segundos');
+    expect(formatWait('es', 0.2)).toBe('1 segundo');
+    expect(formatWait('pt', 91)).toBe('2 minutos');
+    expect(formatWait('es', 3599)).toBe('60 minutos');
+    expect(formatWait('pt', 3 * 3600 + 1)).toBe('4 horas');
+  });
+
+  it("says the Retry-After a limit set, whether ours or the plugin's, and keeps the header", async () => {
+    const app = Fastify();
+    app.setErrorHandler(handleError);
+    app.get('/ours', () => {
+      throw new AppError('RATE_LIMITED', undefined, undefined, { 'retry-after': '120' });
+    });
+    app.get('/plugin', (_request, reply) => {
+      void reply.header('retry-after', '45');
+      throw Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 });
+    });
+    app.get('/unknown', () => {
+      throw Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 });
+    });
+    const ours = await app.inject({ url: '/ours', headers: { 'accept-language': 'pt-BR' } });
+    expect(ours.statusCode).toBe(429);
+    expect(ours.headers['retry-after']).toBe('120');
+    expect(ours.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Muitas tentativas. Tente novamente em 2 minutos.',
+    });
+    const plugin = await app.inject({ url: '/plugin' });
+    expect(plugin.json<{ message: string }>().message).toBe(
+      'Demasiados intentos. Vuelve a intentarlo en 45 segundos.',
+    );
+    // Without a Retry-After, the general words.
+    const unknown = await app.inject({ url: '/unknown' });
+    expect(unknown.json<{ message: string }>().message).toBe(
+      'Demasiados intentos. Espera un momento y vuelve a intentarlo.',
+    );
+    await app.close();
   });
 });

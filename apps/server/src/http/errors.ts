@@ -17,6 +17,7 @@ import * as adminPromoCodes from '../services/admin-promo-codes.errors';
 import * as adminUsers from '../services/admin-users.errors';
 import * as auth from '../services/auth.errors';
 import * as billing from '../services/billing.errors';
+import * as dataExport from '../services/data-export.errors';
 import * as emailChange from '../services/email-change.errors';
 import * as emailSubscription from '../services/email-subscription.errors';
 import * as linking from '../services/linking.errors';
@@ -94,6 +95,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [linking.AlreadyLoggedIn, 'CONFLICT'],
   [linking.PlatformRegistrationFailed, 'SERVICE_UNAVAILABLE'],
   [linking.PlatformEmailTaken, 'PLATFORM_EMAIL_TAKEN'],
+  [linking.PlatformAccountExists, 'PLATFORM_EMAIL_TAKEN'],
   [linking.PlatformLoginFailed, 'SERVICE_UNAVAILABLE'],
   [linking.PlatformPasswordInvalid, 'VALIDATION_FAILED'],
   [linking.CTraderNotConfigured, 'NOT_FOUND'],
@@ -106,6 +108,7 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [linking.BrokerAccountTaken, 'BROKER_ACCOUNT_TAKEN'],
   [linking.BrokerEnvironmentNotAllowed, 'VALIDATION_FAILED'],
   [linking.NotLinked, 'CONFLICT'],
+  [linking.NotLinkedToCTrader, 'CONFLICT'],
   [notification.PushUnavailable, 'NOT_FOUND'],
   [passwordRecovery.RecoveryCodeIncorrect, 'VALIDATION_FAILED'],
   [promoCodes.PromoCodeInvalid, 'VALIDATION_FAILED'],
@@ -120,6 +123,11 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [trading.TradingNotLinked, 'FORBIDDEN'],
   [trading.TradingNotAuthorized, 'FORBIDDEN'],
   [trading.RobotOnWithoutAccess, 'FORBIDDEN'],
+  [trading.OperationNotFound, 'NOT_FOUND'],
+  [dataExport.DataExportUserGone, 'NOT_FOUND'],
+  [trading.OperationAlreadyClosed, 'CONFLICT'],
+  [trading.OperationCloseUnavailable, 'SERVICE_UNAVAILABLE'],
+  [trading.OperationCloseUnconfirmed, 'SERVICE_UNAVAILABLE'],
   [RobotUnavailable, 'SERVICE_UNAVAILABLE'],
 ]);
 
@@ -241,6 +249,37 @@ function toAppError(error: FastifyError | Error): AppError {
   return new AppError('INTERNAL_ERROR');
 }
 
+/**
+ * How long a refused client should wait, in its language (issue 39: "Demasiados intentos" said
+ * not how long): seconds up to 90, then minutes up to 90, then hours, rounded up.
+ */
+export function formatWait(language: Language, seconds: number): string {
+  const [value, unit] =
+    seconds <= 90
+      ? [Math.max(1, Math.ceil(seconds)), 'second']
+      : seconds <= 90 * 60
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(
+    value,
+  );
+}
+
+/** A 429 names the wait its Retry-After gives, whichever limit refused (ours or the plugin's). */
+function withWait(error: AppError, reply: FastifyReply, language: Language): AppError {
+  if (error.code !== 'RATE_LIMITED' || error.text.key !== errorMessageKey('RATE_LIMITED')) {
+    return error;
+  }
+  const seconds = Number(error.headers['retry-after'] ?? reply.getHeader('retry-after'));
+  if (!Number.isFinite(seconds) || seconds <= 0) return error;
+  return new AppError(
+    error.code,
+    { key: 'errors.RATE_LIMITED_WAIT', values: { wait: formatWait(language, seconds) } },
+    error.fieldErrors,
+    error.headers,
+  );
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   // The user's saved language counts on authenticated routes (after the body and the header).
   const language = requestLanguage(request, request.user?.language);
@@ -248,7 +287,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     .headers(error.headers)
     .status(error.statusCode)
     .type('application/json; charset=utf-8')
-    .send(body(language, error));
+    .send(body(language, withWait(error, reply, language)));
 }
 
 /** The one error handler: a localized `{message, code, errors?}`, and never a stack trace. */

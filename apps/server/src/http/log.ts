@@ -1,4 +1,5 @@
 import type { FastifyLoggerOptions, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { messageOfLogCall, type RecentErrors } from '../services/recent-errors';
 
 /**
  * What an error may say in a log line. A failed query carries its parameters (drizzle puts
@@ -95,9 +96,26 @@ function serializeRequest(request: FastifyRequest) {
 export function loggerOptions(
   level: string,
   stream?: FastifyLoggerOptions['stream'],
+  recentErrors?: RecentErrors,
 ): FastifyServerOptions['logger'] {
   return {
     level,
+    // Error lines are also kept for the console's system page (decision 160).
+    ...(recentErrors
+      ? {
+          hooks: {
+            logMethod(
+              this: unknown,
+              args: unknown[],
+              method: (...a: unknown[]) => void,
+              at: number,
+            ) {
+              if (at >= 50) recentErrors.add(messageOfLogCall(args));
+              method.apply(this, args);
+            },
+          },
+        }
+      : {}),
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: {
       err: (error) => serializeError(error),

@@ -111,6 +111,14 @@ export const rateLimitRules = {
   accountEmail: { perIp: { max: 10, timeWindow: hour }, perAccount: { max: 5, timeWindow: hour } },
   // The links mailed for it: tokens are unguessable; as register's confirmation.
   accountEmailLink: { perIp: { max: 20, timeWindow: 15 * minute } },
+  // "Download my data" (decision 153), per user id: each reads every table the user is in.
+  dataExport: { perIp: { max: 20, timeWindow: hour }, perAccount: { max: 5, timeWindow: hour } },
+  // Closing one operation (decision 152), per user id: each reaches the robot and a platform.
+  // A person closes a few; the limit only stops a runaway script.
+  closeOperation: {
+    perIp: { max: 300, timeWindow: 15 * minute },
+    perAccount: { max: 100, timeWindow: 15 * minute },
+  },
 } satisfies Record<string, { perIp: Limit; perAccount?: Limit }>;
 
 export type RateLimitedAction = keyof typeof rateLimitRules;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import esCheckout from './es/checkout.json';
+import esCsv from './es/csv.json';
 import esMail from './es/mail.json';
 import ptCheckout from './pt/checkout.json';
+import ptCsv from './pt/csv.json';
 import ptMail from './pt/mail.json';
 import { translator } from '.';
 
@@ -24,6 +26,7 @@ describe("the server's catalogues", () => {
   for (const [name, es, pt] of [
     ['mail', esMail, ptMail],
     ['checkout', esCheckout, ptCheckout],
+    ['csv', esCsv, ptCsv],
   ] as const) {
     it(`${name}: Portuguese has every Spanish text, with the same values to fill in`, () => {
       const spanish = new Map(entries(es).map(([key, text]) => [withoutPlural(key), text]));
@@ -49,5 +52,19 @@ describe("the server's catalogues", () => {
   it('fills values in as they are, never reading them as more placeholders', () => {
     const t = translator('es');
     expect(t('greeting', { name: '{{name}} <b>&' })).toBe('Hola, {{name}} <b>&:');
+  });
+
+  // Issue 39: "Bienvenido" to Lucía. A mail greets whoever reads it, with no gendered form.
+  it('greets without a gendered word (bienvenido, estimado, querido; bem-vindo, prezado)', () => {
+    // "Te damos la bienvenida" is a noun and says nothing of the reader.
+    const gendered =
+      /\b((?<!la )bienvenid[oa]s?|estimad[oa]s?|querid[oa]s?|bem-vind[oa]s?|prezad[oa]s?)\b/i;
+    for (const [language, catalogue] of [
+      ['es', esMail],
+      ['pt', ptMail],
+    ] as const) {
+      const found = entries(catalogue).filter(([, text]) => gendered.test(text));
+      expect(found, language).toEqual([]);
+    }
   });
 });

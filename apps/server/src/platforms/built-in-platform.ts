@@ -33,6 +33,14 @@ export class BuiltInTradingPlatform implements TradingPlatform {
   ) {}
 
   async register(registration: PlatformRegistration): Promise<PlatformRegistered> {
+    // The user's own account: under this e-mail (a linking cut short), or under the one they
+    // had when it was opened (issue 39). Either way the user signs in to it.
+    const own = await this.logins.findByAccount(registration.userId);
+    if (own) {
+      return own.email.toLowerCase() === registration.email.toLowerCase()
+        ? { outcome: 'emailTaken' }
+        : { outcome: 'accountExists' };
+    }
     if (await this.logins.findByEmail(registration.email)) return { outcome: 'emailTaken' };
     const created = await this.logins.create({
       accountId: registration.userId,
@@ -51,16 +59,25 @@ export class BuiltInTradingPlatform implements TradingPlatform {
     };
   }
 
+  /**
+   * Signs in to the user's own account (keyed by the Tradebot user, decision 042), with its
+   * password: an e-mail changed since does not lock the user out, and nobody signs in to
+   * another user's account by taking the address it was opened with (issue 39). Signed in, the
+   * login takes the user's current e-mail, so the old one is free for whoever has it now.
+   */
   async login(credentials: PlatformCredentials): Promise<PlatformLoggedIn> {
-    const login = await this.logins.findByEmail(credentials.email);
+    const login = await this.logins.findByAccount(credentials.userId);
     if (!login) {
-      // As long as a wrong password: the answer does not tell which e-mails have an account.
+      // As long as a wrong password: the answer does not tell which users have an account.
       this.dummyHash ??= this.hasher.hash('dummy-password-1');
       await this.hasher.verify(await this.dummyHash, credentials.password);
       return { outcome: 'invalidCredentials' };
     }
     if (!(await this.hasher.verify(login.passwordHash, credentials.password))) {
       return { outcome: 'invalidCredentials' };
+    }
+    if (login.email.toLowerCase() !== credentials.email.toLowerCase()) {
+      await this.logins.changeEmail(login.accountId, credentials.email);
     }
     return { outcome: 'loggedIn', accountId: login.accountId };
   }

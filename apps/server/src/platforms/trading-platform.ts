@@ -21,9 +21,19 @@ export type PlatformRegistered =
       startingBalanceCents: number;
     }
   /** The platform already has an account for this e-mail: the user logs in there instead. */
-  | { outcome: 'emailTaken' };
+  | { outcome: 'emailTaken' }
+  /**
+   * The platform already holds this user's own account (a platform keyed by the user, whose
+   * e-mail changed since): the user logs in there instead.
+   */
+  | { outcome: 'accountExists' };
 
 export interface PlatformCredentials {
+  /**
+   * The Tradebot user, for platforms that key their accounts by it (the built-in one does: its
+   * login is the user's account, whatever e-mail it was opened with; issue 39).
+   */
+  userId: string;
   email: string;
   password: string;
 }

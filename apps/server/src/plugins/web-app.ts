@@ -16,7 +16,10 @@ interface PagesManifest {
 }
 type PageLanguage = 'es' | 'pt';
 
-/** The broker directory's name for an id (docs/decisions/074), null when it has none. */
+/**
+ * The broker directory's name for an id (docs/decisions/074), null when it has none or the robot
+ * does not work with it (a landing invites to connect an account there: issue 39, decision 158).
+ */
 export type PromoBrokerLookup = (id: string) => Promise<string | null>;
 
 /** Portuguese pages live under /pt (docs/decisions/053); Spanish, the default, at the root. */
@@ -66,7 +69,7 @@ export function browserLanguage(header: string | undefined): PageLanguage | null
  * - every public page as the HTML prerendered for its address (`/…` Spanish, `/pt/…`
  *   Portuguese), a reader whose stored choice is Portuguese (the `language` cookie), or who
  *   has no stored choice and whose browser prefers Portuguese, sent from `/…` to `/pt/…`; the logged-in screens as the app's shell; a robotbitcoin landing for a
- *   broker of the directory (promoBrokerName) with its name; anything else as the not-found
+ *   linkable broker of the directory (promoBrokerName) with its name; anything else as the not-found
  *   page with a 404. The API's unknown paths still get the API's 404.
  * Returns false when there is no build to serve (development with Vite's own server).
  */

@@ -24,6 +24,7 @@ import type {
   ScaledAccountCommands,
 } from '../robot/account-commands';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
+import { socketConnections } from '../metrics/server-metrics';
 import type { RealtimePublisher } from './realtime-publisher';
 import { RecentRevocations } from './recent-revocations';
 import { RemotePresence } from './remote-presence';
@@ -195,6 +196,16 @@ function createRedisAdapter(app: FastifyInstance, redisUrl: string, requestsTime
   };
 }
 
+/** What the realtime capability wires: the publisher, and scaled mode's presence heartbeat. */
+export interface RealtimeGateway {
+  readonly publisher: RealtimePublisher;
+  /**
+   * Scaled mode only: re-announces this process's users and forgets the others' stale ones.
+   * Every process runs it (its users are its own), as a job of the registry (decision 145).
+   */
+  readonly presenceHeartbeat: { readonly everyMs: number; readonly run: () => void } | undefined;
+}
+
 /**
  * Socket.IO on the server's own port and path (spec §4 Real-time updates): a socket
  * authenticates with the session's bearer token and joins its user's room and its session's
@@ -206,7 +217,7 @@ export async function registerRealtime(
   app: FastifyInstance,
   config: Pick<Config, 'REDIS_URL'>,
   dependencies: RealtimeDependencies,
-): Promise<RealtimePublisher> {
+): Promise<RealtimeGateway> {
   const io: RealtimeServer = new Server(app.server, {
     path: realtimePath,
     serveClient: false,
@@ -310,6 +321,10 @@ export async function registerRealtime(
   });
 
   io.on('connection', (socket: RealtimeSocket) => {
+    socketConnections.inc();
+    socket.on('disconnect', () => {
+      socketConnections.dec();
+    });
     const { userId } = socket.data;
     const first = !hasLocalSocket(io, userId);
     void socket.join([userRoom(userId), sessionRoom(socket.data.sessionId)]);
@@ -363,7 +378,13 @@ export async function registerRealtime(
     },
   };
   app.decorate('realtime', publisher);
-  return publisher;
+  return {
+    publisher,
+    presenceHeartbeat: presence && {
+      everyMs: presenceTimings.refreshMs,
+      run: presence.refresh,
+    },
+  };
 }
 
 function hasLocalSocket(io: RealtimeServer, userId: string): boolean {
@@ -404,13 +425,17 @@ function scaledPresence(io: RealtimeServer, timings: typeof presenceTimings) {
     remote.absent(from, userIds);
   });
   io.on('presenceAsked', announceAll);
-  const timer = setInterval(() => {
-    remote.prune();
-    announceAll();
-  }, timings.refreshMs);
-  timer.unref();
   io.serverSideEmit('presenceAsked');
+  // Once this process has said it leaves (preClose), a heartbeat still due before the jobs stop
+  // (onClose) must not announce its users again.
+  let stopped = false;
   return {
+    /** Every `refreshMs`, as a job (`RealtimeGateway.presenceHeartbeat`). */
+    refresh: () => {
+      if (stopped) return;
+      remote.prune();
+      announceAll();
+    },
     announce: (userIds: string[]) => {
       send('present', userIds);
     },
@@ -419,7 +444,7 @@ function scaledPresence(io: RealtimeServer, timings: typeof presenceTimings) {
     },
     elsewhere: (userId: string) => remote.has(userId),
     stop: () => {
-      clearInterval(timer);
+      stopped = true;
       send('absent', localUsers(io));
     },
   };

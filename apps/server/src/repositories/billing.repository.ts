@@ -1,3 +1,4 @@
+import type { BillingOverview } from '@tradebot/contract';
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import type { Tx } from './transaction';
@@ -10,12 +11,15 @@ import {
   userSettings,
 } from '../db/schema';
 import { refusingDuplicates } from './errors';
+import { accountKindOf, linkRowOf } from './trading.repository';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscription = typeof subscriptions.$inferInsert;
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 export type GiftRow = typeof brokerGifts.$inferSelect;
+/** The linked account as the payment page names it: where it lives and its currency. */
+export type LinkedAccount = NonNullable<BillingOverview['account']>;
 /** A transaction, or the database itself. */
 export type { Tx };
 
@@ -28,6 +32,11 @@ export interface BillingStore {
   paymentsOf(userId: string): Promise<PaymentRow[]>;
   firstPayment(userId: string): Promise<PaymentRow | undefined>;
   giftOf(userId: string): Promise<GiftRow | undefined>;
+  /**
+   * The linked account (issue 39): the built-in platform's is USD, a cTrader account's is what
+   * its broker said when it was picked (decision 097); null while nothing is linked.
+   */
+  linkedAccount(userId: string): Promise<LinkedAccount | null>;
   findSubscription(
     provider: string,
     providerSubscriptionId: string,
@@ -160,6 +169,13 @@ export class BillingRepository implements BillingStore {
       .where(eq(brokerGifts.userId, userId))
       .limit(1);
     return row;
+  }
+
+  async linkedAccount(userId: string): Promise<LinkedAccount | null> {
+    const row = await linkRowOf(this.db, userId);
+    if (!row) return null;
+    const kind = accountKindOf(row);
+    return { kind, currency: kind === 'simulated' ? 'USD' : (row.brokerAccount?.currency ?? null) };
   }
 
   async findSubscription(

@@ -19,8 +19,11 @@ export interface BrokerFilter {
 export interface BrokersStore {
   /** Every entry that fits, in no particular order. */
   matching(filter: BrokerFilter): Promise<BrokerRow[]>;
-  /** The directory's name for an id, or null when the directory has no such entry. */
-  nameOf(id: string): Promise<string | null>;
+  /**
+   * The directory's name for an id of a broker the robot works with (a linkable one, whose
+   * robotbitcoin landing may invite to connect an account there); null for any other id.
+   */
+  linkableNameOf(id: string): Promise<string | null>;
   size(): Promise<number>;
   /** The directory becomes exactly these entries, at once: a reader sees the old or the new. */
   replaceAll(entries: readonly NewBroker[], now: Date): Promise<void>;
@@ -49,12 +52,12 @@ export class BrokersRepository implements BrokersStore {
       );
   }
 
-  /** The directory's name for an id, or null when the directory has no such entry. */
-  async nameOf(id: string): Promise<string | null> {
+  /** The name of a linkable directory broker (issue 39), or null (unknown or not linkable). */
+  async linkableNameOf(id: string): Promise<string | null> {
     const [row] = await this.db
       .select({ name: brokers.name })
       .from(brokers)
-      .where(eq(brokers.id, id))
+      .where(and(eq(brokers.id, id), eq(brokers.robotSupported, true)))
       .limit(1);
     return row?.name ?? null;
   }

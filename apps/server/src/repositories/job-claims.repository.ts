@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { and, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { jobClaims } from '../db/schema';
+import { jobClaims as claimsCounted, jobFailures } from '../metrics/server-metrics';
 
 /** One process's hold on one timed item (decision 078). */
 export interface JobClaim {
@@ -67,6 +68,7 @@ export class DrizzleJobClaims implements JobClaims {
       if (this.onGivenUp) await this.reportGivenUp(job, item);
       return undefined;
     }
+    claimsCounted.inc({ job });
     const mine = and(
       eq(jobClaims.job, job),
       eq(jobClaims.item, item),
@@ -82,6 +84,7 @@ export class DrizzleJobClaims implements JobClaims {
           .where(mine);
       },
       release: async () => {
+        jobFailures.inc({ job });
         await this.db.delete(jobClaims).where(mine);
       },
     };
@@ -133,6 +136,8 @@ export class DrizzleJobClaims implements JobClaims {
         ),
       )
       .returning({ claims: jobClaims.claims });
-    if (row) this.onGivenUp?.(job, item);
+    if (!row) return;
+    jobFailures.inc({ job });
+    this.onGivenUp?.(job, item);
   }
 }

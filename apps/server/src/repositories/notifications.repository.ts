@@ -15,10 +15,11 @@ import {
   userSettings,
   users,
 } from '../db/schema';
+import { moneyNoticeKinds, type MoneyNoticeKind } from '../domain/money-notices';
 import { accountKindOf } from './trading.repository';
 
-/** What the outbox records (decision 088). */
-export const notificationKinds = [
+/** What the outbox records about the robot and the account (decision 088), each with a switch. */
+export const switchableKinds = [
   'operation_opened',
   'operation_closed',
   'stop_loss',
@@ -26,10 +27,26 @@ export const notificationKinds = [
   'margin_warning',
   'daily_summary',
 ] as const;
+export type SwitchableKind = (typeof switchableKinds)[number];
+
+/** Every kind: the switchable ones and the money notices (decision 148), which have no switch. */
+export const notificationKinds = [...switchableKinds, ...moneyNoticeKinds] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
-/** The setting that lets each kind through. */
-export const settingOfKind: Readonly<Record<NotificationKind, NotificationEvent>> = {
+export function isMoneyNotice(kind: NotificationKind): kind is MoneyNoticeKind {
+  return (moneyNoticeKinds as readonly string[]).includes(kind);
+}
+
+/**
+ * Whether the user's settings let a kind through: a money notice always (it is about their
+ * card being charged, like a receipt: decision 148), any other by its switch.
+ */
+export function wantedBy(settings: NotificationSettings, kind: NotificationKind): boolean {
+  return isMoneyNotice(kind) || settings[settingOfKind[kind]];
+}
+
+/** The setting that lets each switchable kind through. */
+export const settingOfKind: Readonly<Record<SwitchableKind, NotificationEvent>> = {
   operation_opened: 'operations',
   operation_closed: 'operations',
   stop_loss: 'stop_loss',
@@ -51,7 +68,8 @@ const columnOf = {
 
 export interface NotificationRecord {
   readonly userId: string;
-  readonly kind: NotificationKind;
+  /** Money notices are recorded with their period's row instead (`MoneyNoticesStore`). */
+  readonly kind: SwitchableKind;
   /** Unique per event: the same event recorded twice is one row. */
   readonly key: string;
   readonly payload: Record<string, unknown>;

@@ -86,6 +86,8 @@ export interface TradingStore {
     | undefined
   >;
   openOperations(accountId: string): Promise<TradeRecord[]>;
+  /** One operation of the account, open or closed; undefined when the account has none by that id. */
+  operation(accountId: string, positionId: string): Promise<TradeRecord | undefined>;
   /** One page of the closed history since `since`, newest first, after `before`. */
   closedPage(
     accountId: string,
@@ -125,14 +127,7 @@ export class TradingRepository implements TradingStore {
    * when the account was picked (null if it did not say).
    */
   async accountLink(userId: string): Promise<AccountLink> {
-    const [row] = await this.db
-      .select({
-        platform: tradingPlatformLinks.platform,
-        brokerAccount: tradingPlatformLinks.brokerAccount,
-      })
-      .from(tradingPlatformLinks)
-      .where(eq(tradingPlatformLinks.userId, userId))
-      .limit(1);
+    const row = await linkRowOf(this.db, userId);
     const kind = accountKindOf(row);
     if (!row || kind === 'simulated') return { kind, currency: 'USD', ctidTraderAccountId: null };
     return {
@@ -177,6 +172,14 @@ export class TradingRepository implements TradingStore {
       .where(and(eq(operations.accountId, accountId), eq(operations.closeReason, 'open')))
       .orderBy(desc(operations.openedAt), desc(operations.positionId));
     return rows.map(tradeOf);
+  }
+
+  async operation(accountId: string, positionId: string): Promise<TradeRecord | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(operations)
+      .where(and(eq(operations.accountId, accountId), eq(operations.positionId, positionId)));
+    return row ? tradeOf(row) : undefined;
   }
 
   /** One page of the closed history since `since`, newest first, after `before`. */
@@ -296,4 +299,17 @@ export class TradingRepository implements TradingStore {
       cents: Number(row.cents),
     }));
   }
+}
+
+/** A user's link to a trading platform: which platform, and what the broker said of the account. */
+export async function linkRowOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      platform: tradingPlatformLinks.platform,
+      brokerAccount: tradingPlatformLinks.brokerAccount,
+    })
+    .from(tradingPlatformLinks)
+    .where(eq(tradingPlatformLinks.userId, userId))
+    .limit(1);
+  return row;
 }

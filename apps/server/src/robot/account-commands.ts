@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RobotSettings } from '@tradebot/robot';
 import type { AccountProjection } from './robot-protocol';
 import { RobotUnavailable, type RobotRuntime } from './robot-runtime';
@@ -22,6 +23,13 @@ export interface AccountCommands {
    * RobotUnavailable when no process holding the account answered.
    */
   closeAll(accountId: string, settings: RobotSettings): Promise<number>;
+  /**
+   * The user closes one operation (decision 152): the robot trading the account asks its
+   * platform to close that position at the market (reason 'manual') and waits, a bounded time,
+   * until the closure landed. False when that robot has no such position open. Raises
+   * RobotUnavailable when no process holding the account answered.
+   */
+  closePosition(accountId: string, positionId: string): Promise<boolean>;
   /** Operations open now on the account, as its robot sees them (0 without a robot account). */
   openOperations(accountId: string): Promise<number>;
   /** Adds cash to the account at the built-in platform; resolves once the deposit is durable. */
@@ -57,6 +65,7 @@ export const projectionWaitMs = 1_000;
 export type RobotCommand =
   | { readonly kind: 'closeAll'; readonly accountId: string; readonly settings: RobotSettings }
   | { readonly kind: 'openOperations'; readonly accountId: string }
+  | { readonly kind: 'closePosition'; readonly accountId: string; readonly positionId: string }
   | { readonly kind: 'deposit'; readonly accountId: string; readonly cents: number }
   | {
       readonly kind: 'applySettings';
@@ -77,6 +86,13 @@ export type AccountCommandReply =
 
 /** The kill switch closes this many times at most (orders on their way may land meanwhile). */
 const closeRounds = 3;
+
+/**
+ * One operation's closure is awaited this many times at most, `closeWaitMs` apart: the built-in
+ * platform books it before the first check; a broker answers over the network (decision 152).
+ */
+const closeChecks = 25;
+const closeWaitMs = 200;
 
 /** The robot of this process (one process, or the holder's side in the scaled set-up). */
 export class LocalAccountCommands implements AccountCommands {
@@ -110,6 +126,18 @@ export class LocalAccountCommands implements AccountCommands {
     return closed;
   }
 
+  async closePosition(accountId: string, positionId: string): Promise<boolean> {
+    const robot = this.up();
+    if (!(await robot.closePosition(accountId, positionId))) return false;
+    for (let check = 0; check < closeChecks; check++) {
+      if (check > 0) await sleep(closeWaitMs);
+      await robot.settled();
+      const trades = (await robot.projection(accountId))?.trades ?? [];
+      if (!trades.some((trade) => trade.id === positionId)) break;
+    }
+    return true;
+  }
+
   async openOperations(accountId: string): Promise<number> {
     const robot = this.robot;
     if (!robot?.hasAccount(accountId)) return 0;
@@ -139,6 +167,8 @@ export class LocalAccountCommands implements AccountCommands {
         return this.closeAll(command.accountId, command.settings);
       case 'openOperations':
         return this.openOperations(command.accountId);
+      case 'closePosition':
+        return this.closePosition(command.accountId, command.positionId).then(Number);
       case 'deposit':
         return this.deposit(command.accountId, command.cents).then(() => 0);
       case 'applySettings':
@@ -195,6 +225,10 @@ export class ScaledAccountCommands implements AccountCommands {
 
   openOperations(accountId: string): Promise<number> {
     return this.send({ kind: 'openOperations', accountId });
+  }
+
+  async closePosition(accountId: string, positionId: string): Promise<boolean> {
+    return (await this.send({ kind: 'closePosition', accountId, positionId })) === 1;
   }
 
   async deposit(accountId: string, cents: number): Promise<void> {

@@ -71,7 +71,36 @@ export function projectionMark(sources: ProjectionSources, accountId: string): s
   for (const position of sources.openPositions(accountId)) {
     marks += ` ${position.positionId}=${String(position.unrealisedProfitCents)}`;
   }
+  const status = sources.accountStatus(accountId);
   return `${String(figures.balanceCents)} ${String(figures.equityCents)} ${String(
     figures.usedMarginCents,
-  )} ${String(figures.depositsCents)} ${String(sources.accountStatus(accountId).idleReason)}${marks}`;
+  )} ${String(figures.depositsCents)} ${String(status.idleReason)}${activityMark(status)}${marks}`;
+}
+
+/** How often, at most, a new evaluation alone moves the mark (decision 147). */
+export const activityMarkMs = 5_000;
+
+/**
+ * What the dashboard's category lines show (decision 147): each state, its whole percents and
+ * counts, and when it last evaluated, to `activityMarkMs`: a tick alone does not push a
+ * projection, and a line's age is never more than that behind.
+ */
+function activityMark(status: AccountStatus): string {
+  let mark = '';
+  for (const entry of status.activity?.categories ?? []) {
+    const evaluated =
+      entry.evaluatedAt === null
+        ? '-'
+        : String(Math.floor(Date.parse(entry.evaluatedAt) / activityMarkMs));
+    mark += ` ${entry.category}:${entry.state}:${String(entry.openOperations)}:${evaluated}`;
+    if (entry.state === 'LEARNING') {
+      mark += `:${String(Math.floor((100 * entry.outcomes) / Math.max(1, entry.outcomesNeeded)))}`;
+    } else if (entry.state === 'MARKET_CLOSED') mark += `:${String(entry.opensAt)}`;
+    else if (entry.best) {
+      mark += `:${String(Math.round(entry.best.probability * 100))}/${String(
+        Math.round(entry.best.requiredProbability * 100),
+      )}`;
+    }
+  }
+  return mark;
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { tradingPlatformLinks } from '../db/schema';
 import type { CredentialsCipher } from '../repositories/credentials-cipher';
@@ -7,12 +7,13 @@ import type { CTraderGrant } from './robot-protocol';
 /**
  * Every linked cTrader account with its access token opened (decision 096), for the robot. The
  * grant is sealed with the user id as additional data (decision 091); a row whose seal does not
- * open is left out and named to `onUnreadable` (never its token).
+ * open is left out and named to `onUnreadable` (never its token). `userId`: that user's only.
  */
 export async function loadCTraderGrants(
   db: Db,
   cipher: CredentialsCipher,
   onUnreadable: (userId: string, error: unknown) => void,
+  userId?: string,
 ): Promise<CTraderGrant[]> {
   const rows = await db
     .select({
@@ -23,7 +24,12 @@ export async function loadCTraderGrants(
       brokerAccount: tradingPlatformLinks.brokerAccount,
     })
     .from(tradingPlatformLinks)
-    .where(eq(tradingPlatformLinks.platform, 'ctrader'));
+    .where(
+      and(
+        eq(tradingPlatformLinks.platform, 'ctrader'),
+        userId === undefined ? undefined : eq(tradingPlatformLinks.userId, userId),
+      ),
+    );
   const grants: CTraderGrant[] = [];
   for (const row of rows) {
     if (row.ciphertext === null || row.keyId === null) continue;

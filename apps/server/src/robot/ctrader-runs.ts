@@ -425,9 +425,11 @@ export class CTraderRuns {
     if (status.idleReason === 'ROBOT_OFF' || status.idleReason === 'NO_CATEGORY_ENABLED') {
       return status;
     }
+    // Broker trouble: nothing opens whatever the forecasts say, so no category speaks.
     const trouble = this.trouble(run);
     if (trouble) return { idleReason: trouble };
-    return run.strategy.warming ? { idleReason: 'WARMING_UP' } : status;
+    // Learning: its categories say how far (the warming strategy's outlook, decision 147).
+    return run.strategy.warming ? { ...status, idleReason: 'WARMING_UP' } : status;
   }
 
   openTrades(accountId: string): readonly TradeRecord[] {
@@ -444,6 +446,11 @@ export class CTraderRuns {
 
   closeAllPositions(accountId: string): number {
     return this.runs.get(accountId)?.engine.closeAllPositions(accountId) ?? 0;
+  }
+
+  /** The user closes one operation at the broker (decision 152). */
+  closePosition(accountId: string, positionId: string): boolean {
+    return this.runs.get(accountId)?.engine.closePosition(accountId, positionId) ?? false;
   }
 
   /** The settings of the linked accounts as stored now. */

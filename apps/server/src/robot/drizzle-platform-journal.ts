@@ -157,25 +157,40 @@ export class DrizzlePlatformJournal implements PlatformJournal {
         // book money the holder's platform never sees (decision 105, addendum).
         const column = (read: (entry: EntryOf<'deposited'>) => string | number) =>
           pgArrayLiteral(deposited.map(read));
+        // The fence's refusals are counted apart from deposits already booked (`on conflict do
+        // nothing`: a replay, or the one opening deposit another process wrote first, decision
+        // 110), which are no news for an operator.
         const result = await tx.execute(sql`
-          insert into ${platformDeposits}
-            (account_id, deposited_at, cents, balance_after_cents, opening)
-          select v.account_id, v.deposited_at, v.cents, v.balance_after, v.opening
-          from unnest(
-            ${column((e) => e.accountId)}::uuid[],
-            ${column((e) => new Date(e.at).toISOString())}::timestamptz[],
-            ${column((e) => e.cents)}::int8[],
-            ${column((e) => e.balanceCents)}::int8[],
-            ${column((e) => String(e.opening === true))}::bool[]
-          ) as v(account_id, deposited_at, cents, balance_after, opening)
-          where not exists (select 1 from robot_leases l
-              where l.account_id = v.account_id and l.owner <> '' and l.lease_until > now())
-            or ${fenced(this.fence, sql`v.account_id`)}
-          on conflict do nothing
-          returning account_id, cents`);
-        const booked = rowsOf<BookedRow>(result);
-        if (booked.length < deposited.length) {
-          this.fence.refused('platform deposits', deposited.length - booked.length);
+          with v as (
+            select * from unnest(
+              ${column((e) => e.accountId)}::uuid[],
+              ${column((e) => new Date(e.at).toISOString())}::timestamptz[],
+              ${column((e) => e.cents)}::int8[],
+              ${column((e) => e.balanceCents)}::int8[],
+              ${column((e) => String(e.opening === true))}::bool[]
+            ) as v(account_id, deposited_at, cents, balance_after, opening)
+          ),
+          allowed as (
+            select v.* from v
+            where not exists (select 1 from robot_leases l
+                where l.account_id = v.account_id and l.owner <> '' and l.lease_until > now())
+              or ${fenced(this.fence, sql`v.account_id`)}
+          ),
+          booked as (
+            insert into ${platformDeposits}
+              (account_id, deposited_at, cents, balance_after_cents, opening)
+            select account_id, deposited_at, cents, balance_after, opening from allowed
+            on conflict do nothing
+            returning account_id, cents
+          )
+          select account_id, cents, null::int8 as allowed from booked
+          union all
+          select null, null, count(*) from allowed`);
+        const rows = rowsOf<BookedRow & { allowed: string | number | null }>(result);
+        const allowed = Number(rows.find((row) => row.allowed !== null)?.allowed ?? 0);
+        const booked = rows.filter((row) => row.allowed === null);
+        if (allowed < deposited.length) {
+          this.fence.refused('platform deposits', deposited.length - allowed);
         }
         for (const row of booked) {
           deposits.set(row.account_id, (deposits.get(row.account_id) ?? 0) + Number(row.cents));

@@ -5,8 +5,6 @@ import type { AccountProjection, RobotEvent } from './robot-protocol';
 import type { RobotRuntime } from './robot-runtime';
 
 export interface LiveUpdatesOptions {
-  /** How often equity moving with prices is sent to a user with open operations. */
-  readonly sweepMs: number;
   readonly onError: (error: unknown, what: string) => void;
 }
 
@@ -25,8 +23,8 @@ interface Pending {
  *   changes of one turn of the event loop gathered into one update per user;
  * - an order the platform refused: `{rejected}`, at once (decision 101);
  * - equity moving with prices (AccountChanged with operations open): the latest projection of
- *   each account, every `sweepMs`, only for users with a socket listening and only when their
- *   equity moved: never one update per tick per account.
+ *   each account, at each `sweep` (a job of the registry, decision 145), only for users with a
+ *   socket listening and only when their equity moved: never one update per tick per account.
  */
 export class LiveUpdates {
   private readonly pending = new Map<string, Pending>();
@@ -34,7 +32,6 @@ export class LiveUpdates {
   private readonly lastEquitySent = new Map<string, number>();
   /** The latest AccountChanged projection of each account since the last sweep. */
   private readonly moved = new Map<string, AccountProjection>();
-  private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: () => void = () => undefined;
   private work: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -52,15 +49,11 @@ export class LiveUpdates {
     this.unsubscribe = this.runtime.onEvent((event) => {
       this.relay(event);
     });
-    this.sweepTimer = setInterval(() => {
-      this.sweep();
-    }, this.options.sweepMs);
   }
 
   /** Stops listening and waits for updates being built. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.sweepTimer);
     this.unsubscribe();
     await this.work;
   }
@@ -163,9 +156,12 @@ export class LiveUpdates {
 
   /**
    * Equity moving with prices, for users watching: the latest projection, if equity moved. Sent
-   * in turn behind the updates being built, so that none of them overtakes a newer one.
+   * in turn behind the updates being built, so that none of them overtakes a newer one. The
+   * robot-runtime capability runs it as a job every few hundred milliseconds; it returns at once,
+   * and a sweep whose sends are still queued makes the next one skip its sends.
    */
-  private sweep(): void {
+  sweep(): void {
+    if (this.stopped) return;
     // Browsers listening keep their accounts' price moves coming.
     for (const accountId of this.runtime.accountsWithOpenPositions()) {
       if (this.publisher.hasListeners(accountId)) this.runtime.watch(accountId);

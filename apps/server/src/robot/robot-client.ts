@@ -1,4 +1,5 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { BuiltInMarket } from '@tradebot/contract';
 import {
   backoffDelay,
   InstrumentCatalogue,
@@ -18,6 +19,7 @@ import type {
   RobotHostOptions,
   RobotOperation,
   RobotOperations,
+  RobotStats,
   RobotWorkerData,
   WatchNotice,
 } from './robot-protocol';
@@ -89,6 +91,7 @@ export class RobotClient implements RobotRuntime {
   private port: MessagePort | Worker | undefined;
   private worker: Worker | undefined;
   private up = false;
+  private market: BuiltInMarket | undefined;
   private stopping = false;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
@@ -108,6 +111,10 @@ export class RobotClient implements RobotRuntime {
     string,
     'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED'
   >();
+
+  builtInMarket(): BuiltInMarket | undefined {
+    return this.market;
+  }
 
   brokerStatus(accountId: string): 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null {
     return this.brokerTrouble.get(accountId) ?? null;
@@ -226,6 +233,7 @@ export class RobotClient implements RobotRuntime {
         for (const projection of message.projections) {
           this.projections.set(projection.accountId, projection);
         }
+        this.market = message.builtInMarket;
         this.up = true;
         this.onReady();
         return;
@@ -247,7 +255,11 @@ export class RobotClient implements RobotRuntime {
         );
         return;
       case 'leases':
-        this.options.log.info({ accounts: message.accountIds }, message.message);
+        // One line per event; the accounts only when it concerns some (the process is on the
+        // logger: the robot plugin gives a child naming it).
+        if (message.accountIds.length > 0) {
+          this.options.log.info({ accounts: message.accountIds }, message.message);
+        } else this.options.log.info({}, message.message);
         return;
       case 'info':
         this.options.log.info(message.fields, message.message);
@@ -426,6 +438,10 @@ export class RobotClient implements RobotRuntime {
     return this.request('closeAllPositions', { accountId });
   }
 
+  async closePosition(accountId: string, positionId: string): Promise<boolean> {
+    return this.request('closePosition', { accountId, positionId });
+  }
+
   /**
    * The stored projection of a watched account. An account not watched yet (or every read, with
    * `mirrorMs` 0) is watched from now on, and the read waits for the projection the robot then
@@ -466,6 +482,10 @@ export class RobotClient implements RobotRuntime {
 
   snapshot(): Promise<PaperBrokerState> {
     return this.request('snapshot', {});
+  }
+
+  stats(options: { readonly keepMax?: boolean } = {}): Promise<RobotStats> {
+    return this.request('stats', options);
   }
 
   async stop(): Promise<void> {

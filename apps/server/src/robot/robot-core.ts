@@ -1,9 +1,8 @@
+import type { BuiltInMarket } from '@tradebot/contract';
 import {
   EventBus,
   InstrumentCatalogue,
   PaperBroker,
-  startPaperTrading,
-  type MarketSimulator,
   type PaperBrokerState,
   type RobotSettings,
   type Strategy,
@@ -24,6 +23,12 @@ import { projectAccount, projectionMark, type ProjectionSources } from './accoun
 import { CTraderRuns, gateOrders, type BrokerTrouble } from './ctrader-runs';
 import type { AccountProjection, CTraderConnectionOptions, CTraderGrant } from './robot-protocol';
 import type { WriteFence } from './write-fence';
+import {
+  prepareBuiltInMarket,
+  startOnBuiltInMarket,
+  type BuiltInMarketChoice,
+  type RunningMarket,
+} from './built-in-market';
 
 const dayMs = 86_400_000;
 
@@ -43,6 +48,8 @@ export interface RobotCoreOptions {
    * trades within a minute (decision 041). 0 skips it.
    */
   readonly warmUpMs: number;
+  /** The built-in platform's market (decision 140): the simulator unless told otherwise. */
+  readonly builtInMarket?: BuiltInMarketChoice;
   /** The signal model by default; tests and benchmarks may pass another (never warmed up). */
   readonly strategy?: Strategy;
   /**
@@ -63,6 +70,11 @@ export interface RobotCoreOptions {
     readonly retryFirstMs?: number;
   };
   readonly onError: (error: unknown, what: string) => void;
+  /**
+   * A timed market tick is done, `lagMs` after it was due: how much later than `marketTickMs`
+   * its timer fired, plus the tick's own work (/metrics' tick lag, decision 150).
+   */
+  readonly onTickDone?: (lagMs: number) => void;
   /** An info-level log line from the robot (no token, no secret). */
   readonly onInfo?: (fields: Record<string, unknown>, message: string) => void;
   /** Told once an operation's closure is in the database. */
@@ -106,7 +118,7 @@ export class RobotCore {
   private constructor(
     private readonly options: RobotCoreOptions,
     readonly catalogue: InstrumentCatalogue,
-    private readonly market: MarketSimulator,
+    private readonly market: RunningMarket['market'],
     private readonly broker: PaperBroker,
     private readonly engine: TradingEngine,
     /** The engine's events: the host forwards them to the main thread. */
@@ -119,6 +131,8 @@ export class RobotCore {
     private readonly applied: Map<string, string>,
     /** Linked cTrader accounts, each on its own engine (decision 096). */
     readonly ctrader: CTraderRuns | undefined,
+    /** What the built-in platform's prices are (decision 140), as the dashboard says it. */
+    readonly builtInMarket: BuiltInMarket,
   ) {
     this.accounts = new Set(accountIds);
     const at = (accountId: string) => (ctrader?.has(accountId) ? ctrader : undefined);
@@ -133,6 +147,10 @@ export class RobotCore {
 
   static async start(options: RobotCoreOptions): Promise<RobotCore> {
     const { db } = options;
+    // Recorded quotes are read and checked whole before anything is restored (decision 140).
+    const prepared = await prepareBuiltInMarket(options.builtInMarket ?? { kind: 'simulator' });
+    // The platform and its engine trade the market's instruments; the projections and linked
+    // cTrader accounts know the whole catalogue.
     const catalogue = new InstrumentCatalogue();
     const now = options.now();
     const leases = options.leases;
@@ -165,21 +183,17 @@ export class RobotCore {
     };
     const events = new EventBus();
     // The robot package's one composition (decision 070): market, platform, strategy, engine.
-    const { market, engine, strategy } = await startPaperTrading({
+    const { market, engine, strategy } = await startOnBuiltInMarket(prepared, {
       seed: options.marketSeed,
       clock: { now: options.now },
       store,
       settings,
       events,
       tickIntervalMs: options.marketTickMs,
-      catalogue,
       broker,
       ...(state.lastTicks.length > 0 ? { initialQuotes: state.lastTicks } : {}),
-      ...(options.strategy
-        ? { strategy: options.strategy }
-        : options.warmUpMs > 0
-          ? { warmUp: { historyMs: options.warmUpMs } }
-          : {}),
+      warmUpMs: options.warmUpMs,
+      ...(options.strategy ? { strategy: options.strategy } : {}),
     });
     const ctrader =
       options.ctrader &&
@@ -213,12 +227,18 @@ export class RobotCore {
       settingsSource,
       applied,
       ctrader,
+      prepared.description,
     );
     if (options.ctrader?.grants) await runtime.syncCTrader(options.ctrader.grants);
     for (const tick of state.lastTicks) runtime.savedQuoteTimes.set(tick.symbol, tick.time);
     if (options.autoAdvance) {
+      let last = Date.now();
       runtime.timer = setInterval(() => {
+        const start = Date.now();
         runtime.advance();
+        const end = Date.now();
+        options.onTickDone?.(Math.max(0, start - last - options.marketTickMs) + (end - start));
+        last = start;
       }, options.marketTickMs);
       runtime.quoteTimer = setInterval(() => {
         void runtime.saveQuotes();
@@ -351,6 +371,12 @@ export class RobotCore {
   closeAllPositions(accountId: string): number {
     if (this.ctrader?.has(accountId)) return this.ctrader.closeAllPositions(accountId);
     return this.engine.closeAllPositions(accountId);
+  }
+
+  /** The user closes one operation (decision 152): false when it is not open there. */
+  closePosition(accountId: string, positionId: string): boolean {
+    if (this.ctrader?.has(accountId)) return this.ctrader.closePosition(accountId, positionId);
+    return this.engine.closePosition(accountId, positionId);
   }
 
   /** Saves the quotes that moved since the last save. */

@@ -7,6 +7,7 @@ import { rowsOf } from '../db/migrate';
 import { LeaseKeeper, type LeaseKeeping } from './lease-keeper';
 import { ThreadedLeaseKeeper } from './threaded-lease-keeper';
 import { RobotCore, type RobotCoreOptions } from './robot-core';
+import { RobotStatsCounter } from './robot-stats';
 import { fenceOf } from './write-fence';
 import type {
   AccountProjection,
@@ -93,6 +94,8 @@ export class RobotHost {
   private db!: Db;
   /** The linked cTrader accounts the main thread sent last (decision 096). */
   private grants: readonly CTraderGrant[] = [];
+  /** What /metrics reads (decision 150). */
+  private readonly stats = new RobotStatsCounter();
 
   private constructor(
     private readonly port: HostPort,
@@ -125,6 +128,7 @@ export class RobotHost {
       autoAdvance: options.autoAdvance,
       quoteSaveMs: options.quoteSaveMs,
       warmUpMs: options.warmUpMs,
+      ...(options.builtInMarket ? { builtInMarket: options.builtInMarket } : {}),
       ...(extras.strategy
         ? { strategy: extras.strategy }
         : options.testOnlyStrategy
@@ -139,6 +143,9 @@ export class RobotHost {
       },
       onInfo: (fields, message) => {
         port.postMessage({ type: 'info', message, fields });
+      },
+      onTickDone: (lagMs) => {
+        host.stats.tick(lagMs);
       },
       onClosureStored: (accountId) => {
         host.queue({ type: 'ClosureStored', accountId });
@@ -206,7 +213,7 @@ export class RobotHost {
       projections.push(projection);
       host.sent.set(accountId, core.projectionMark(accountId));
     }
-    port.postMessage({ type: 'ready', projections });
+    port.postMessage({ type: 'ready', projections, builtInMarket: core.builtInMarket });
     return host;
   }
 
@@ -232,7 +239,15 @@ export class RobotHost {
       (accountId) =>
         keeper.tokenOf(accountId) === tokens.get(accountId) && keeper.mayTrade(accountId),
       (what, count) => {
-        post(`leases: ${String(count)} ${what} not written: a lease of this run has moved on`, []);
+        this.stats.fenced(what, count);
+        // The accounts whose lease this run no longer holds: the line names them.
+        const moved = [...tokens].filter(
+          ([accountId, token]) => keeper.tokenOf(accountId) !== token,
+        );
+        post(
+          `leases: ${String(count)} ${what} not written: a lease of this run has moved on`,
+          moved.map(([accountId]) => accountId),
+        );
       },
     );
     // Each run numbers its positions from a block no other run has (decision 092).
@@ -256,6 +271,7 @@ export class RobotHost {
   /** Relays a run's engine events to the main thread. */
   private attach(core: RobotCore): void {
     this.core = core;
+    this.stats.listen(core.events, () => this.core === core);
     core.events.on('PositionOpened', (event) => {
       if (this.core === core) this.queue({ type: 'PositionOpened', trade: event.trade });
     });
@@ -301,6 +317,8 @@ export class RobotHost {
     try {
       // Renewals never wait for a run being replaced: a slow restart must not cost the leases.
       const round = await keeper.round();
+      this.stats.leases('claimed', round.gained.length);
+      this.stats.leases('lost', round.lost.length);
       for (const accountId of round.surplus) this.surplus.add(accountId);
       if (round.gained.length + round.lost.length + round.surplus.length > 0 || !this.core) {
         this.heldMoved = true;
@@ -322,7 +340,9 @@ export class RobotHost {
    */
   private expireWhileWaiting(): void {
     if (!this.keeper || this.stopping) return;
-    if (this.keeper.expire().length > 0) this.heldMoved = true;
+    const lost = this.keeper.expire();
+    this.stats.leases('lost', lost.length);
+    if (lost.length > 0) this.heldMoved = true;
   }
 
   /** Replaces the run until it matches the accounts held (they may move during a switch). */
@@ -366,6 +386,7 @@ export class RobotHost {
         await old.stop();
       }
       await keeper.release(surplus);
+      this.stats.leases('released', surplus.length);
       const before = old?.accountIds() ?? [];
       const core = await this.startCore(old?.strategy);
       this.attach(core);
@@ -459,6 +480,9 @@ export class RobotHost {
       case 'closeAllPositions':
         this.touched.add(request.accountId);
         return core.closeAllPositions(request.accountId);
+      case 'closePosition':
+        this.touched.add(request.accountId);
+        return core.closePosition(request.accountId, request.positionId);
       case 'settled':
         await core.settled();
         this.pushMoved();
@@ -469,6 +493,8 @@ export class RobotHost {
         return undefined;
       case 'snapshot':
         return core.snapshot();
+      case 'stats':
+        return this.stats.read(core.accountIds().length, request.keepMax === true);
       case 'ctraderGrants': {
         this.grants = request.grants;
         const before = new Set(core.accountIds());

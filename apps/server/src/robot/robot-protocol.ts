@@ -1,4 +1,4 @@
-import type { OrderRejection, TradeRow, TradingAccount } from '@tradebot/contract';
+import type { BuiltInMarket, OrderRejection, TradeRow, TradingAccount } from '@tradebot/contract';
 import type {
   AccountState,
   AccountStatus,
@@ -7,6 +7,7 @@ import type {
   TestOnlyStrategyName,
 } from '@tradebot/robot';
 import type { DatabaseLink } from '../db/database';
+import type { BuiltInMarketChoice } from './built-in-market';
 import type { TestOnlyCrashPoint } from './test-only-crash';
 
 /**
@@ -34,6 +35,8 @@ export interface RobotHostOptions {
   readonly autoAdvance: boolean;
   readonly quoteSaveMs: number;
   readonly warmUpMs: number;
+  /** The built-in platform's market (decision 140): the simulator when absent. */
+  readonly builtInMarket?: BuiltInMarketChoice;
   /** Tests only (ROBOT_TEST_ONLY_STRATEGY, decision 093): this strategy instead of the model. */
   readonly testOnlyStrategy?: TestOnlyStrategyName;
   /** Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended): SIGKILL at that point. */
@@ -100,12 +103,43 @@ export interface RobotOperations {
   deposit: { args: { accountId: string; cents: number }; answer: undefined };
   applySettings: { args: { accountId: string; settings: RobotSettings }; answer: undefined };
   closeAllPositions: { args: { accountId: string }; answer: number };
+  /** The user closes one operation (decision 152): false when it is not open there. */
+  closePosition: { args: { accountId: string; positionId: string }; answer: boolean };
   settled: { args: Record<string, never>; answer: undefined };
   advance: { args: Record<string, never>; answer: undefined };
   snapshot: { args: Record<string, never>; answer: PaperBrokerState };
   stop: { args: Record<string, never>; answer: undefined };
   /** The linked cTrader accounts now: the robot runs exactly these (decision 096). */
   ctraderGrants: { args: { grants: readonly CTraderGrant[] }; answer: undefined };
+  /** What the robot counted since its thread started (/metrics, decision 150). */
+  stats: {
+    /** `keepMax`: a read that leaves the greatest tick lag to /metrics (decision 160). */
+    args: { readonly keepMax?: boolean };
+    answer: RobotStats;
+  };
+}
+
+/**
+ * The robot thread's own counts since it started (decision 150): the main thread turns them into
+ * Prometheus counters, adding what moved since the last read (a new thread starts from zero).
+ */
+export interface RobotStats {
+  /** Random per thread start: counts of another run are not compared with these. */
+  readonly run: string;
+  readonly ordersSent: number;
+  readonly ordersFilled: number;
+  /** Orders the platform refused, by the refusal's reason. */
+  readonly ordersRefused: Readonly<Record<string, number>>;
+  /** How late the last market tick was done, in ms: its timer's delay plus its own work. */
+  readonly tickLagMs: number;
+  /** The greatest such lag since the last read. */
+  readonly maxTickLagMs: number;
+  /** Accounts this process holds by lease now (every account without leases). */
+  readonly accountsHeld: number;
+  /** Leases claimed, lost and released (decision 092). */
+  readonly leaseMoves: Readonly<Record<'claimed' | 'lost' | 'released', number>>;
+  /** Writes the fence kept out (a lease moved on), by what they were. */
+  readonly fencedRefused: Readonly<Record<string, number>>;
 }
 
 export type RobotOperation = keyof RobotOperations;
@@ -215,6 +249,8 @@ export type HostMessage =
       readonly type: 'ready';
       /** Every account at the platform, rebuilt from the store at start. */
       readonly projections: readonly AccountProjection[];
+      /** What the built-in platform's prices are (decision 140). */
+      readonly builtInMarket: BuiltInMarket;
     }
   | { readonly type: 'answer'; readonly id: number; readonly value: unknown }
   | { readonly type: 'refusal'; readonly id: number; readonly message: string }

@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/errors';
+import type { BuiltInMarket } from '@tradebot/contract';
 import type {
   AccountState,
   AccountStatus,
@@ -6,7 +7,7 @@ import type {
   PaperBrokerState,
   RobotSettings,
 } from '@tradebot/robot';
-import type { AccountProjection, RobotEvent } from './robot-protocol';
+import type { AccountProjection, RobotEvent, RobotStats } from './robot-protocol';
 
 export type RobotEventListener = (event: RobotEvent) => void;
 
@@ -45,6 +46,11 @@ export interface RobotRuntime {
   /** The user's kill switch: closes every open operation at the platform. Returns how many. */
   closeAllPositions(accountId: string): Promise<number>;
   /**
+   * The user closes one operation (decision 152): asks the platform to close that position at
+   * the market (reason 'manual'). False when the account has no such position open.
+   */
+  closePosition(accountId: string, positionId: string): Promise<boolean>;
+  /**
    * The account as the dashboard shows it; undefined for an unknown one or while the robot is
    * down. The account is watched from then on (for 60 s after its last read): its price moves
    * are pushed every `ROBOT_MIRROR_MS`. A first read waits for the robot to push it.
@@ -64,6 +70,8 @@ export interface RobotRuntime {
   advance(): Promise<void>;
   /** The platform's whole state (tests and diagnostics). */
   snapshot(): Promise<PaperBrokerState>;
+  /** What the robot's thread counted since it started (/metrics, decision 150). */
+  stats(options?: { readonly keepMax?: boolean }): Promise<RobotStats>;
   /**
    * Sends the robot the linked cTrader accounts as stored now (decision 096): resolves once the
    * runs of new ones started (or failed, logged) and those of unlinked ones stopped.
@@ -74,6 +82,11 @@ export interface RobotRuntime {
    * refused and the user must link again), or null (decision 096).
    */
   brokerStatus(accountId: string): 'BROKER_DISCONNECTED' | 'BROKER_RECONNECT_NEEDED' | null;
+  /**
+   * What the built-in platform's prices are (decision 140), as the robot said when it started;
+   * undefined before it has.
+   */
+  builtInMarket(): BuiltInMarket | undefined;
   /** No more ticks, every write in flight lands, the last quotes are saved; then the thread ends. */
   stop(): Promise<void>;
 }

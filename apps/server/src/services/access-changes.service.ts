@@ -21,16 +21,24 @@ export interface AccessChangesPorts {
   tellAccessEnded(userId: string): Promise<void>;
 }
 
+/** Access that ended while the server was down is taken away (and the users' cached rows
+ * dropped) before the robot loads its accounts; returns the users concerned, to tell later
+ * with tellIfAccessStoppedRobot once the notification outbox exists. */
+export async function endLapsedWhileDown(
+  ports: Pick<AccessChangesPorts, 'users' | 'endLapsedAccess'>,
+  now: Date,
+): Promise<string[]> {
+  const lapsed = await ports.endLapsedAccess(now);
+  for (const userId of lapsed) await ports.users.userChanged(userId);
+  return lapsed;
+}
+
 export class AccessChangesService {
   constructor(private readonly ports: AccessChangesPorts) {}
 
-  /** Access that ended while the server was down is taken away (and the users' cached rows
-   * dropped) before the robot loads its accounts; returns the users concerned, to tell later
-   * with tellIfAccessStoppedRobot once the notification outbox exists. */
-  async endLapsedWhileDown(now: Date): Promise<string[]> {
-    const lapsed = await this.ports.endLapsedAccess(now);
-    for (const userId of lapsed) await this.ports.users.userChanged(userId);
-    return lapsed;
+  /** endLapsedWhileDown with this service's ports. */
+  endLapsedWhileDown(now: Date): Promise<string[]> {
+    return endLapsedWhileDown(this.ports, now);
   }
 
   /** A robot the user had switched on, on a linked account, stops when access ends: say so

@@ -17,8 +17,12 @@ export const sessionLifetimeMs = { remembered: 30 * 24 * hour, default: 24 * hou
  */
 export const signInLinkLifetimeMs = 24 * hour;
 
-/** How stale a session's "last used" may get before a request writes it again (decision 080). */
-export const sessionTouchMs = 5 * 60_000;
+/**
+ * How stale a session's "last used" may get before a request writes it again (decisions 080,
+ * 156): a minute, as long as the session cache trusts an entry, so a session in use moves its
+ * "last used" about once a minute and costs at most one write a minute.
+ */
+export const sessionTouchMs = 60_000;
 /** How much of a User-Agent is kept: enough to tell the browser and system apart. */
 export const userAgentMaxLength = 256;
 
@@ -108,7 +112,7 @@ export class AuthService {
       const found = await this.sessions.findActiveUser(tokenHash, now);
       if (!found) return undefined;
       // "Last used" for the list of sessions, written only when it is stale: cached reads
-      // (decision 045) write nothing, and a busy session writes once every few minutes.
+      // (decision 045) write nothing, and a busy session writes about once a minute.
       const lastUsed = found.lastUsedAt?.getTime() ?? 0;
       if (now.getTime() - lastUsed >= sessionTouchMs) {
         await this.sessions.touch(found.sessionId, now);

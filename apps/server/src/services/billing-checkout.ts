@@ -42,10 +42,11 @@ export class BillingCheckout {
 
   async overview(user: UserRow): Promise<BillingOverview> {
     const now = this.providerSync.now();
-    const [subscriptions, payments, gift, settings] = await Promise.all([
+    const [subscriptions, payments, gift, account, settings] = await Promise.all([
       this.providerSync.repository.subscriptionsOf(user.id),
       this.providerSync.repository.paymentsOf(user.id),
       this.providerSync.repository.giftOf(user.id),
+      this.providerSync.repository.linkedAccount(user.id),
       this.options.users.findSettings(user.id),
     ]);
     const current = currentSubscription(subscriptions, now);
@@ -62,6 +63,7 @@ export class BillingCheckout {
         until: refund.until === null ? null : new Date(refund.until).toISOString(),
         amountCents: refund.eligible && first ? first.amountCents : null,
       },
+      account,
       gift: gift
         ? { cents: gift.cents, status: gift.status === 'granting' ? 'owed' : gift.status }
         : null,

@@ -54,6 +54,8 @@ export interface BillingServiceOptions {
   publicUrl: () => string;
   /** After `authorized` changed and was stored: the robot follows it (decision 047). */
   onAccessChanged: (userId: string) => Promise<void>;
+  /** A charge failed and was stored (the subscription became past due): the user is told. */
+  onChargeFailed?: (userId: string) => Promise<void>;
   onError: (error: unknown, what: string) => void;
   /** A verified event about an object we do not know, acknowledged and ignored: log its id and type only. */
   onIgnoredEvent: (event: { id: string; type: string }) => void;
@@ -69,6 +71,8 @@ interface StoredEffects {
   refunded: PaymentRow | null;
   giftOwed: boolean;
   authorizedChanged: boolean;
+  /** The subscription became past due now: a charge failed (decision 058). */
+  chargeFailed: boolean;
 }
 
 /** Subscription statuses that are still running at the provider. */
@@ -246,6 +250,7 @@ export class BillingProviderSync {
           refunded: null,
           giftOwed: false,
           authorizedChanged: false,
+          chargeFailed: status === 'past_due' && existing?.status !== 'past_due',
         };
         if (current) {
           const {
@@ -343,6 +348,12 @@ export class BillingProviderSync {
   }
 
   private async afterCommit(effects: StoredEffects, user: UserRow): Promise<void> {
+    // Told first: its notice then goes out before the robot's own "access ended" one.
+    if (effects.chargeFailed && this.options.onChargeFailed) {
+      await this.options.onChargeFailed(user.id).catch((error: unknown) => {
+        this.options.onError(error, 'telling of a failed charge');
+      });
+    }
     if (effects.authorizedChanged) await this.accessChanged(user.id);
     else await this.options.users.userChanged(user.id);
     if (effects.receiptPaymentId) await this.sendReceipt(user, effects.receiptPaymentId);

@@ -35,7 +35,8 @@ function directory(rows: BrokerRow[]) {
       filters.push(filter);
       return Promise.resolve([...rows]);
     },
-    nameOf: (id) => Promise.resolve(rows.find((row) => row.id === id)?.name ?? null),
+    linkableNameOf: (id) =>
+      Promise.resolve(rows.find((row) => row.id === id && row.robotSupported)?.name ?? null),
     size: () => Promise.resolve(rows.length + loaded.length),
     replaceAll: (entries, at) => {
       loaded.push({ entries, at });

@@ -1,3 +1,4 @@
+import { DuplicateKey } from '../repositories/errors';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PromoCodesStore } from '../repositories/promo-codes.repository';
 import { allCategoriesEnabled, type UsersStore } from '../repositories/users.repository';
@@ -18,7 +19,8 @@ export const demoPromoCode = { code: 'MESGRATIS', benefit: 'free_month' } as con
 /**
  * Creates the demo user and promo code once. The demo user has paid, linked the built-in
  * paper account and logged in to it, so a newcomer sees the whole product
- * (docs/decisions/004-demo-user.md). Returns true when it created the user now.
+ * (docs/decisions/004-demo-user.md). Returns true when it created the user now; false when it
+ * existed, or another process starting at the same time created it first.
  */
 export async function seedDemo(
   usersRepository: UsersStore,
@@ -27,16 +29,21 @@ export async function seedDemo(
 ): Promise<boolean> {
   await promoCodes.upsert({ ...demoPromoCode, validFrom: new Date('2026-01-01T00:00:00Z') });
   if (await usersRepository.findByEmail(demoUser.email)) return false;
-  await usersRepository.create(
-    {
-      email: demoUser.email,
-      name: demoUser.name,
-      lastName: demoUser.lastName,
-      passwordHash: await hasher.hash(demoUser.password),
-      language: 'es',
-    },
-    { authorized: true, linked: true, loginTradear: true },
-  );
+  try {
+    await usersRepository.create(
+      {
+        email: demoUser.email,
+        name: demoUser.name,
+        lastName: demoUser.lastName,
+        passwordHash: await hasher.hash(demoUser.password),
+        language: 'es',
+      },
+      { authorized: true, linked: true, loginTradear: true },
+    );
+  } catch (error) {
+    if (error instanceof DuplicateKey) return false;
+    throw error;
+  }
   return true;
 }
 

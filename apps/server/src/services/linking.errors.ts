@@ -35,6 +35,17 @@ export class PlatformEmailTaken extends DomainError {
   }
 }
 
+/**
+ * The platform already holds this user's own account (opened before the Tradebot e-mail
+ * changed, issue 39): the user signs in to it with its password. The same 409 code as
+ * PlatformEmailTaken, so the app offers the same sign-in; its own words.
+ */
+export class PlatformAccountExists extends DomainError {
+  constructor() {
+    super('linking.platformAccountExists');
+  }
+}
+
 /** The platform could not be reached to sign in; nothing was decided. */
 export class PlatformLoginFailed extends DomainError {
   constructor() {
@@ -122,5 +133,12 @@ export class BrokerEnvironmentNotAllowed extends DomainError {
 export class NotLinked extends DomainError {
   constructor() {
     super('linking.notLinked');
+  }
+}
+
+/** The broker-prices backtest needs a linked cTrader account (decision 144). */
+export class NotLinkedToCTrader extends DomainError {
+  constructor() {
+    super('linking.notCTrader');
   }
 }

@@ -10,6 +10,7 @@ import {
   AlreadyLinked,
   AlreadyLoggedIn,
   PlatformRegistrationFailed,
+  PlatformAccountExists,
   PlatformEmailTaken,
   PlatformLoginFailed,
   PlatformPasswordInvalid,
@@ -74,6 +75,7 @@ export class LinkingService {
         throw new PlatformRegistrationFailed();
       });
     if (registered.outcome === 'emailTaken') throw new PlatformEmailTaken();
+    if (registered.outcome === 'accountExists') throw new PlatformAccountExists();
     const credentials = { email: user.email, password: input.password };
     const row = await this.links.markLoggedIn(
       user.id,
@@ -104,10 +106,12 @@ export class LinkingService {
     if (settings.loginTradear) throw new AlreadyLoggedIn();
     if (!settings.authorized) throw new LinkingNeedsPayment();
     const credentials = { email: user.email, password: input.password };
-    const outcome = await this.platform.login(credentials).catch((error: unknown) => {
-      this.onPlatformFailure(new TradingPlatformUnavailable(error), 'logging in');
-      throw new PlatformLoginFailed();
-    });
+    const outcome = await this.platform
+      .login({ userId: user.id, ...credentials })
+      .catch((error: unknown) => {
+        this.onPlatformFailure(new TradingPlatformUnavailable(error), 'logging in');
+        throw new PlatformLoginFailed();
+      });
     if (outcome.outcome === 'invalidCredentials') {
       throw new PlatformPasswordInvalid();
     }

@@ -8,7 +8,11 @@ import {
 } from './notification-mail-templates';
 
 /** E-mails write a broker account's amounts in its own currency (decision 097). */
-const links = { dashboard: 'https://tradebot.test/dashboard', settings: 'https://tradebot.test/s' };
+const links = {
+  dashboard: 'https://tradebot.test/dashboard',
+  settings: 'https://tradebot.test/s',
+  payment: 'https://tradebot.test/payment',
+};
 const plain = (text: string) => text.replace(/\s/g, ' ');
 /** An e-mail's text part, its white space as single spaces. */
 const textOf = async (...args: Parameters<typeof notificationMail>) =>

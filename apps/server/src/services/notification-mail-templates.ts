@@ -1,8 +1,10 @@
-import type { AccountKind, Language } from '@tradebot/contract';
+import type { AccountKind, CloseReasonCode, Language } from '@tradebot/contract';
 import { translator } from '../i18n';
 import { renderMail } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
-import type { OutboxRow } from '../repositories/notifications.repository';
+import { isMoneyNotice, type OutboxRow } from '../repositories/notifications.repository';
+import type { MoneyNoticeFacts } from '../domain/money-notices';
+import { moneyNoticeContent, moneyNoticeMail } from './money-notice-mail-templates';
 
 /** An operation as the outbox keeps it (decision 088): what an e-mail shows of it. */
 export interface OperationNotice {
@@ -14,7 +16,7 @@ export interface OperationNotice {
   readonly closePrice: number | null;
   /** In `currency`; the live mark when opened (0), the result when closed. */
   readonly profit: number;
-  readonly closeReason: 'tp' | 'sl' | 'closeout' | 'kill' | null;
+  readonly closeReason: CloseReasonCode | null;
   /** ISO 4217, the account's (decision 097); absent in notices recorded before: USD. */
   readonly currency?: string;
 }
@@ -75,6 +77,8 @@ const longDate = (language: Language, date: string) =>
 export interface NotificationLinks {
   readonly dashboard: string;
   readonly settings: string;
+  /** Where a money notice sends the user: the plans, the card, cancelling (decision 148). */
+  readonly payment: string;
 }
 
 /**
@@ -90,6 +94,16 @@ export function notificationMail(
   links: NotificationLinks,
   accountKind: AccountKind,
 ): Promise<MailMessage> {
+  const first = rows[0];
+  if (first && isMoneyNotice(first.kind)) {
+    return moneyNoticeMail(
+      language,
+      to,
+      name,
+      first.payload as unknown as MoneyNoticeFacts,
+      links.payment,
+    );
+  }
   const t = translator(language);
   const { subject, lines } = notificationContent(language, rows);
   return renderMail({
@@ -118,7 +132,12 @@ export function notificationPush(
   links: NotificationLinks,
 ): { title: string; body: string; url: string } {
   const { subject, lines } = notificationContent(language, rows);
-  return { title: subject, body: lines.slice(0, 2).join(' '), url: links.dashboard };
+  const money = rows[0] !== undefined && isMoneyNotice(rows[0].kind);
+  return {
+    title: subject,
+    body: lines.slice(0, 2).join(' '),
+    url: money ? links.payment : links.dashboard,
+  };
 }
 
 /** What a delivery says: its subject and its lines, before the greeting and the footer. */
@@ -198,6 +217,10 @@ function notificationContent(
       );
       break;
     }
+    case 'renewal_notice':
+    case 'free_month_ending':
+    case 'payment_failed':
+      return moneyNoticeContent(language, first.payload as unknown as MoneyNoticeFacts);
     case 'daily_summary': {
       const day = first.payload as unknown as DaySummary;
       subject = t('notification.summarySubject', { date: longDate(language, day.date) });

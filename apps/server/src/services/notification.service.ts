@@ -12,7 +12,7 @@ import type { JobClaims } from '../repositories/job-claims.repository';
 import type { Mailer } from '../repositories/mail.repository';
 import {
   batchedKinds,
-  settingOfKind,
+  wantedBy,
   type NotificationRecord,
   type NotificationsStore,
 } from '../repositories/notifications.repository';
@@ -35,6 +35,7 @@ import {
 } from './notification-mail-templates';
 import type { DayFigures, RobotStopNotices } from './trading.service';
 import { PushUnavailable } from './notification.errors';
+import { notificationDeliveries, notificationFailures } from '../metrics/server-metrics';
 
 /** Operations opened and closed reach a user in at most one e-mail per this window. */
 export const operationsMailWindowMs = 60_000;
@@ -418,6 +419,7 @@ export class NotificationService implements RobotStopNotices {
     try {
       await this.deliver(delivery);
     } catch (error) {
+      notificationFailures.inc({ channel: 'email' });
       await claim.release();
       this.options.onError(error, 'mailing a notification');
       return;
@@ -437,7 +439,7 @@ export class NotificationService implements RobotStopNotices {
       return;
     }
     // Switched off since it was recorded: not sent.
-    const wanted = rows.filter((row) => recipient.settings[settingOfKind[row.kind]]);
+    const wanted = rows.filter((row) => wantedBy(recipient.settings, row.kind));
     const unwanted = rows.filter((row) => !wanted.includes(row));
     await repository.delivered(
       unwanted.map((row) => row.id),
@@ -460,6 +462,7 @@ export class NotificationService implements RobotStopNotices {
       wanted.map((row) => row.id),
       'sent',
     );
+    notificationDeliveries.inc({ channel: 'email' });
     await this.pushTo(
       first.userId,
       notificationPush(recipient.language, shown, links(recipient.language)),
@@ -481,6 +484,11 @@ export class NotificationService implements RobotStopNotices {
       subscriptions.map(async (subscription) => {
         try {
           const outcome = await push.sender.send(subscription, payload);
+          // A subscription the push service says is gone was ended by its browser: no failure.
+          if (outcome.status === 'sent') notificationDeliveries.inc({ channel: 'push' });
+          if (outcome.status === 'failed' || outcome.status === 'refused') {
+            notificationFailures.inc({ channel: 'push' });
+          }
           if (outcome.status === 'gone' || outcome.status === 'refused') {
             await push.subscriptions.gone(subscription.endpoint);
           }
@@ -491,6 +499,7 @@ export class NotificationService implements RobotStopNotices {
             });
           }
         } catch (error) {
+          notificationFailures.inc({ channel: 'push' });
           this.options.onError(error, 'pushing a notification');
         }
       }),

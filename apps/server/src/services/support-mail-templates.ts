@@ -3,7 +3,10 @@ import { translator } from '../i18n';
 import { renderMail } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
 
-/** "viernes, 20 de noviembre de 2026, 15:00 GMT-3", in the operator's time zone. */
+/**
+ * "viernes, 20 de noviembre de 2026, 15:00 GMT-3", in the operator's time zone: on the 24-hour
+ * clock, as es and pt readers write times (es-419 alone would say "12:00 a.m.": issue 39).
+ */
 export function formatDueTime(language: Language, dueAt: Date, timeZone: string): string {
   return new Intl.DateTimeFormat(languageLocales[language], {
     timeZone,
@@ -13,6 +16,7 @@ export function formatDueTime(language: Language, dueAt: Date, timeZone: string)
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    hourCycle: 'h23',
     timeZoneName: 'short',
   }).format(dueAt);
 }

@@ -1,5 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import { type EquityPoint, type TrackRecord, type TrackRecordSummary } from '@tradebot/contract';
+import {
+  type EquityPoint,
+  type RealQuotesReport,
+  type TrackRecord,
+  type TrackRecordSummary,
+} from '@tradebot/contract';
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import type { Clock } from '../repositories/clock';
 import {
@@ -84,6 +89,8 @@ export class TrackRecordService {
     clock: Clock,
     /** The robot's time: the curve ends at it. */
     private readonly robotNow: () => number,
+    /** The same robot on recorded real quotes (real-quotes/, decision 142), as it stands. */
+    private readonly realQuotes: () => RealQuotesReport = () => ({ status: 'unavailable' }),
     private readonly accountId: string = houseAccount.accountId,
   ) {
     this.answers = new LRUCache({
@@ -113,7 +120,14 @@ export class TrackRecordService {
   ): Promise<TrackRecord> {
     const stored = await this.repository.record(this.accountId);
     if (!stored) {
-      return { running: this.running, summary: null, operations: [], nextCursor: null, equity: [] };
+      return {
+        running: this.running,
+        summary: null,
+        operations: [],
+        nextCursor: null,
+        equity: [],
+        realQuotes: this.realQuotes(),
+      };
     }
     const [page, profits] = await Promise.all([
       this.repository.operationsPage(this.accountId, { limit, before }),
@@ -127,6 +141,7 @@ export class TrackRecordService {
       operations: page.trades.map((trade) => tradeRowOf(trade, this.catalogue, 'USD')),
       nextCursor: last && page.more ? encodeTrackRecordCursor(last) : null,
       equity: this.equity(stored, profits),
+      realQuotes: this.realQuotes(),
     };
   }
 

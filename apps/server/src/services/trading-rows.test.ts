@@ -1,5 +1,6 @@
+import { InstrumentCatalogue } from '@tradebot/robot';
 import { describe, expect, it } from 'vitest';
-import { operationCurrency } from './trading-rows';
+import { operationCurrency, positionValue } from './trading-rows';
 
 /** An operation stored before migration 0023: no currency of its own. */
 const before0023 = (positionId: string) => ({ positionId, currency: null });
@@ -28,5 +29,28 @@ describe('the currency of an operation (decisions 097, 103)', () => {
     expect(
       operationCurrency(before0023('ct4400202-7'), { ctidTraderAccountId: null, currency: 'USD' }),
     ).toBe(null);
+  });
+});
+
+// Issue 39: lots alone told a beginner nothing; each operation says what it is worth (156).
+describe('the value of an operation in its currency (decision 156)', () => {
+  const catalogue = new InstrumentCatalogue();
+  const value = (symbol: string, units: number, entryPrice: number, currency: string | null) =>
+    positionValue({ units, entryPrice }, catalogue.require(symbol), currency);
+
+  it('is units × opening price when the instrument is quoted in that currency', () => {
+    expect(value('EURUSD', 10_000, 1.08412, 'USD')).toBe(10_841.2);
+    expect(value('BTCUSD', 0.05, 62_345.67, 'USD')).toBe(3_117.28);
+    expect(value('AAPL.US', 3, 227.52, 'USD')).toBe(682.56);
+  });
+
+  it('is the units themselves when they are that currency', () => {
+    expect(value('USDJPY', 20_000, 151.234, 'USD')).toBe(20_000);
+  });
+
+  it('is not guessed where it needs an exchange rate or the currency is unknown', () => {
+    expect(value('EURGBP', 10_000, 0.8612, 'USD')).toBeNull();
+    expect(value('EURUSD', 10_000, 1.08412, 'BRL')).toBeNull();
+    expect(value('EURUSD', 10_000, 1.08412, null)).toBeNull();
   });
 });

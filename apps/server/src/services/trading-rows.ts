@@ -11,6 +11,7 @@ import {
   toAccountSummary,
   toTradeRow,
   type AccountState,
+  type Instrument,
   type InstrumentCatalogue,
   type TradeRecord,
 } from '@tradebot/robot';
@@ -39,6 +40,24 @@ export function operationCurrency(
     link.ctidTraderAccountId !== null &&
     positionId.startsWith(`ct${String(link.ctidTraderAccountId)}-`);
   return own ? link.currency : null;
+}
+
+/**
+ * An operation's value in its account's currency (decision 156): units × opening price when
+ * the instrument is quoted in that currency, the units themselves when they are that currency
+ * (USD/JPY in a USD account); null where it takes an exchange rate.
+ */
+export function positionValue(
+  trade: Pick<TradeRecord, 'units' | 'entryPrice'>,
+  instrument: Pick<Instrument, 'quoteCurrency' | 'category' | 'icon1'>,
+  currency: string | null,
+): number | null {
+  if (currency === null) return null;
+  if (instrument.quoteCurrency === currency) {
+    return Math.round(trade.units * trade.entryPrice * 100) / 100;
+  }
+  if (instrument.category === 'forex' && instrument.icon1 === currency) return trade.units;
+  return null;
 }
 
 /**
@@ -81,6 +100,7 @@ export function tradeRowOf(
     probability: trade.probability,
     breakEvenProbability: trade.breakEvenProbability,
     margin: centsToDollars(trade.marginCents),
+    value: positionValue(trade, instrument, currency),
     currency,
   };
 }

@@ -27,3 +27,34 @@ export class RobotOnWithoutAccess extends DomainError {
     super('trading.accessEndedRobotOn');
   }
 }
+
+/** The operation is not one of the user's (or does not exist): 404, nothing said about others. */
+export class OperationNotFound extends DomainError {
+  constructor() {
+    super('trading.operationNotFound');
+  }
+}
+
+/** The operation had already closed (its take-profit, stop-loss, the kill switch…): nothing to do. */
+export class OperationAlreadyClosed extends DomainError {
+  constructor() {
+    super('trading.operationAlreadyClosed');
+  }
+}
+
+/**
+ * The robot trading the account did not close it: it does not answer, or it does not hold that
+ * position (decision 152). The operation stays open; the user may retry.
+ */
+export class OperationCloseUnavailable extends DomainError {
+  constructor() {
+    super('trading.operationCloseUnavailable');
+  }
+}
+
+/** The platform was asked to close it and has not confirmed yet (a broker answering slowly). */
+export class OperationCloseUnconfirmed extends DomainError {
+  constructor() {
+    super('trading.operationCloseUnconfirmed');
+  }
+}

@@ -5,6 +5,8 @@ import {
   type EquityPoint,
   type HistoryPeriod,
   type OrderRejectionsPage,
+  type PriceSource,
+  type RobotActivity,
   type RobotHolder,
   type RobotIdleReason,
   type RobotSettingsView,
@@ -17,6 +19,7 @@ import {
 import { centsToDollars, type InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import type { Clock } from '../repositories/clock';
 import type {
+  AccountLink,
   HistoryCursor,
   RejectionCursor,
   RejectionRow,
@@ -29,7 +32,8 @@ import { LocalAccountCommands, type AccountCommands } from '../robot/account-com
 import type { AccountProjection } from '../robot/robot-protocol';
 import type { ClosedPageCache } from './closed-page-cache';
 import { operationCurrency, orderRejectionOf, tradeRowOf, tradingAccountOf } from './trading-rows';
-import { toCsv, type CsvCell } from './csv';
+import { historyCsv, historyCsvFileName, type HistoryCsvFormat } from './history-csv';
+import { accountLanguage } from './account-settings.service';
 import {
   TradingCursorInvalid,
   TradingNotLinked,
@@ -95,45 +99,6 @@ function decodeRejectionCursor(cursor: string): RejectionCursor {
 function robotSettingsView(row: SettingsRow): RobotSettingsView {
   const { categories_enabled } = effectiveRobotSettings(row);
   return { bot_on: row.botOn, risk: row.risk, categories_enabled };
-}
-
-const csvColumns = [
-  'open_time',
-  'close_time',
-  'asset',
-  'symbol',
-  'direction',
-  'amount_lots',
-  'units',
-  'open_price',
-  'close_price',
-  'take_profit',
-  'stop_loss',
-  'close_reason',
-  'profit',
-  'currency',
-] as const;
-
-/** One closed operation as a record of the history CSV, in the order of its header. */
-export function historyCsvRecord(row: TradeRow): CsvCell[] {
-  return [
-    row.OpenTime,
-    row.CloseTime,
-    row.OutputName,
-    row.symbol,
-    // The CSV's fields are named in English, like the API's; "sale" is the contract's word for
-    // the side (spec field names), "sell" the English one (decision 075).
-    row.side === 'sale' ? 'sell' : 'buy',
-    row.Amount,
-    row.units,
-    row.openPrice,
-    row.closePrice,
-    row.takeProfit,
-    row.stopLoss,
-    row.closeReason,
-    row.Profit,
-    row.currency,
-  ];
 }
 
 /**
@@ -225,6 +190,7 @@ export class TradingService {
     return {
       account: figures.account,
       accountKind: link.kind,
+      prices: this.priceSource(link),
       accountCurrency: figures.currency,
       trades,
       ...closed,
@@ -315,6 +281,14 @@ export class TradingService {
     );
   }
 
+  /**
+   * GET robot-status (decision 147): what get-all-data's `robot` says, alone, for a dashboard
+   * that keeps its category lines current without reading the account and its history again.
+   */
+  async robotStatusFor(user: UserRow): Promise<RobotStatus> {
+    return this.robotStatus(await this.requireLinked(user));
+  }
+
   /** The user's robot status now, or undefined without settings (a deleted account). */
   async robotStatusOf(userId: string): Promise<RobotStatus | undefined> {
     const settings = await this.users.findSettings(userId);
@@ -328,49 +302,66 @@ export class TradingService {
     live?: Promise<AccountProjection | undefined>,
   ): Promise<RobotStatus> {
     if (!this.leases) {
-      const idleReason = await this.idleReason(settings);
-      return { bot_on: settings.botOn, trading: idleReason === null, idleReason };
+      const { idleReason, activity } = await this.idleReason(settings);
+      return {
+        bot_on: settings.botOn,
+        trading: idleReason === null,
+        idleReason,
+        ...(activity ? { activity } : {}),
+      };
     }
     const lease = await this.trading.leaseHolder(settings.userId);
     const holder = lease ? { process: lease.owner, since: lease.since.toISOString() } : null;
-    const idleReason = await this.idleReason(settings, holder, live);
-    return { bot_on: settings.botOn, trading: idleReason === null, idleReason, holder };
+    const { idleReason, activity } = await this.idleReason(settings, holder, live);
+    return {
+      bot_on: settings.botOn,
+      trading: idleReason === null,
+      idleReason,
+      holder,
+      ...(activity ? { activity } : {}),
+    };
   }
 
+  /**
+   * Why the robot is idle, and what it does per chosen category (decision 147) when a robot
+   * answers for the account: the account's own robot says both, here or at the holder.
+   */
   private async idleReason(
     settings: SettingsRow,
     /** With leases: the process holding the account now (null: none). */
     holder?: RobotHolder | null,
     live?: Promise<AccountProjection | undefined>,
-  ): Promise<RobotIdleReason | null> {
-    if (!settings.botOn) return 'ROBOT_OFF';
-    if (!settings.authorized) return 'NOT_AUTHORIZED';
-    if (!settings.linked) return 'NOT_LINKED';
+  ): Promise<{ idleReason: RobotIdleReason | null; activity?: RobotActivity | undefined }> {
+    const idle = (idleReason: RobotIdleReason | null) => ({ idleReason });
+    if (!settings.botOn) return idle('ROBOT_OFF');
+    if (!settings.authorized) return idle('NOT_AUTHORIZED');
+    if (!settings.linked) return idle('NOT_LINKED');
     const effective = effectiveRobotSettings(settings);
     const anyCategory = categories.some(
       (category) => effective.categories_enabled.all || effective.categories_enabled[category],
     );
-    if (!anyCategory) return 'NO_CATEGORY_ENABLED';
+    if (!anyCategory) return idle('NO_CATEGORY_ENABLED');
     if (holder !== undefined && holder?.process !== this.leases?.owner) {
       // Scaled set-up, an account this process does not hold: the process holding its lease
       // trades it and says why it is idle (a closed market, a loss limit), when it answers in
       // time (decision 105); with no holder, nothing trades it until a process claims it.
       if (holder) {
-        const projection = await (live ?? this.live(settings.userId));
-        return projection?.status.idleReason ?? null;
+        const status = (await (live ?? this.live(settings.userId)))?.status;
+        return { idleReason: status?.idleReason ?? null, activity: status?.activity };
       }
-      return (await this.trading.platformAccount(settings.userId))
-        ? 'TRADING_HALTED'
-        : 'NOT_LINKED';
+      return idle(
+        (await this.trading.platformAccount(settings.userId)) ? 'TRADING_HALTED' : 'NOT_LINKED',
+      );
     }
     // No robot runs in this process, or its worker is restarting: nothing trades now.
-    if (!this.robot?.running()) return 'TRADING_HALTED';
+    if (!this.robot?.running()) return idle('TRADING_HALTED');
     // Linked in the user's settings, but no account at the built-in platform to trade on.
     // A linked broker account whose run could not start says why (decision 096).
     if (!this.robot.hasAccount(settings.userId)) {
-      return this.robot.brokerStatus(settings.userId) ?? 'NOT_LINKED';
+      return idle(this.robot.brokerStatus(settings.userId) ?? 'NOT_LINKED');
     }
-    return (await this.robot.accountStatus(settings.userId)).idleReason;
+    const status = await this.robot.accountStatus(settings.userId);
+    return { idleReason: status.idleReason, activity: status.activity };
   }
 
   /** spec §7 POST settings: stored, then applied to the running engine at once. */
@@ -531,16 +522,37 @@ export class TradingService {
    * The closed history of a period as CSV (UTF-8, a header row, oldest first), with the API's
    * English field names as headers in every language (decision 075).
    */
-  async historyCsv(user: UserRow, period: HistoryPeriod): Promise<string> {
+  /**
+   * The closed operations of a period as a spreadsheet in the reader's language and zone, and
+   * the file's name (decision 154): the user's stored language and UTC unless told.
+   */
+  async historyCsv(
+    user: UserRow,
+    period: HistoryPeriod,
+    format: Partial<HistoryCsvFormat> = {},
+  ): Promise<{ fileName: string; csv: string }> {
     await this.requireLinked(user);
     const [trades, link] = await Promise.all([
       this.trading.closedSince(user.id, this.since(period)),
       this.trading.accountLink(user.id),
     ]);
-    const records = trades.map((trade) =>
-      historyCsvRecord(tradeRowOf(trade, this.catalogue, operationCurrency(trade, link))),
+    const rows = trades.map((trade) =>
+      tradeRowOf(trade, this.catalogue, operationCurrency(trade, link)),
     );
-    return toCsv(csvColumns, records, { moneyColumns: [csvColumns.indexOf('profit')] });
+    const language = format.language ?? accountLanguage(user);
+    return {
+      fileName: historyCsvFileName(language, period),
+      csv: historyCsv(
+        rows,
+        { language, timeZone: format.timeZone ?? 'UTC', prices: this.priceSource(link) },
+        this.clock.now(),
+      ),
+    };
+  }
+
+  /** Where the account's prices come from (decision 140), as get-all-data and the CSV say it. */
+  private priceSource(link: AccountLink): PriceSource | null {
+    return link.kind === 'simulated' ? (this.robot?.builtInMarket() ?? null) : { kind: 'broker' };
   }
 
   /**

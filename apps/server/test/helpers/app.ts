@@ -27,6 +27,8 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}) {
     ROBOT_ENABLED: 'false',
     // The robot's own account (decision 060) trades beside the users: its suite turns it on.
     TRACK_RECORD_ENABLED: 'false',
+    // The robot on recorded quotes (decision 142) costs a child process: its suite turns it on.
+    RECORDED_QUOTES_DIR: 'off',
     ...env,
   });
 }

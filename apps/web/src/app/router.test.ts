@@ -23,7 +23,11 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return undefined;
 }
 
-/** The files a module imports statically, transitively, within the app (not dynamic imports). */
+/**
+ * The files a module imports statically, transitively, within the app (not dynamic imports). A
+ * file that renders its own QueryClientProvider is taken to call the hooks below it: what it
+ * imports is not followed (the home page's section on real prices, decision 142).
+ */
 function staticImports(entry: string): Set<string> {
   const seen = new Set<string>();
   const queue = [entry];
@@ -32,6 +36,7 @@ function staticImports(entry: string): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
+    if (file !== entry && source.includes('<QueryClientProvider')) continue;
     for (const match of source.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)) {
       const next = resolveImport(file, match[1] ?? '');
       if (next) queue.push(next);

@@ -82,6 +82,7 @@ export const routes: RouteObject[] = [
       adminScreen('promo-codes', () => import('../features/admin/routes/promo-codes')),
       adminScreen('partners', () => import('../features/admin/routes/partners')),
       adminScreen('audit-log', () => import('../features/admin/routes/audit-log')),
+      adminScreen('system', () => import('../features/admin/routes/system')),
       adminScreen('*', async () => ({
         default: (await import('../components/not-found-page')).NotFoundPage,
       })),
@@ -96,7 +97,9 @@ export const routes: RouteObject[] = [
       {
         errorElement: <PageError />,
         children: [
-          page('', () => import('../features/home/routes/home'), { namespaces: ['home', 'plans'] }),
+          page('', () => import('../features/home/routes/home'), {
+            namespaces: ['home', 'plans', 'track-record'],
+          }),
           page('asked-questions', () => import('../features/public/routes/faq'), {
             namespaces: ['faq'],
           }),
@@ -135,7 +138,7 @@ export const routes: RouteObject[] = [
                 'account-settings',
                 () => import('../features/account-settings/routes/account-settings'),
                 {
-                  namespaces: ['account-settings', 'forms'],
+                  namespaces: ['account-settings', 'forms', 'linking'],
                   flags: { ...authOnly, name: 'AccountSettings' },
                 },
               ),
@@ -174,7 +177,7 @@ export const routes: RouteObject[] = [
             }),
             children: [
               page('dashboard', () => import('../features/dashboard/routes/dashboard'), {
-                namespaces: ['dashboard', 'robot-settings'],
+                namespaces: ['dashboard', 'robot-settings', 'linking'],
                 flags: { ...onboarded, name: 'Dashboard', readOnlyWithoutPayment: true },
               }),
               page(

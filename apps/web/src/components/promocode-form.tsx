@@ -7,7 +7,11 @@ import { contractResolver, placeServerErrors } from '../lib/contract-form';
 import { failureMessage } from '../lib/form-errors';
 import { formatDay } from '../lib/format';
 import { useTranslation } from '../lib/i18n';
-import { usePromocodeStatus, type PromocodeStatus } from '../lib/use-promocode-status';
+import {
+  promocodeRefused,
+  usePromocodeStatus,
+  type PromocodeStatus,
+} from '../lib/use-promocode-status';
 import { updatePromocode } from '../lib/update-promocode';
 import { useAppStore } from '../stores/app';
 import { Button } from './ui/button';
@@ -55,7 +59,8 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
   const status = usePromocodeStatus(field.value);
 
   const submit = handleSubmit(async ({ promocode }) => {
-    if (status.state === 'invalid' || status.state === 'validating') return;
+    // A code still being checked is waited for, not a reason to drop the click (issue 39).
+    if (await promocodeRefused(queryClient, field.value)) return;
     try {
       const result = await updatePromocode(promocode, language);
       setApplied({ trialEndsAt: result.trialEndsAt });

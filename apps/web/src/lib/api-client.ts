@@ -32,6 +32,20 @@ function isApiError(value: unknown): value is ApiError {
   );
 }
 
+const refusedListeners = new Set<(token: string) => void>();
+
+/**
+ * Tells `listener` each time the server refuses the stored user's token (a 401 to a request
+ * that carried it): the session ended elsewhere (a logout on another device, a password reset).
+ * Returns a function that stops telling it.
+ */
+export function onStoredTokenRefused(listener: (token: string) => void): () => void {
+  refusedListeners.add(listener);
+  return () => {
+    refusedListeners.delete(listener);
+  };
+}
+
 /**
  * spec §7: base {host}/core-api/public, JSON headers, Bearer when a token is stored,
  * no timeout, and any 2xx is success. Answers are `{ data }`; this returns the body.
@@ -60,6 +74,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     body = undefined;
   }
   if (response.status >= 200 && response.status < 300) return body as T;
+  if (response.status === 401 && options.token === undefined && token) {
+    for (const listener of refusedListeners) listener(token);
+  }
   if (isApiError(body)) {
     throw new ApiRequestError(response.status, body.code, body.message, body.errors ?? {});
   }

@@ -26,6 +26,7 @@ function overview(
     subscription: change === null ? null : { ...subscription, ...change },
     payments: [],
     refund: { eligible: false, until: null, amountCents: null },
+    account: null,
     gift: null,
     portal: true,
     guarantee: { eligible: false, until: null },

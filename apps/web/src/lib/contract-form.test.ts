@@ -1,9 +1,13 @@
-import { changePasswordRequestSchema, contactRequestSchema } from '@tradebot/contract';
+import {
+  changePasswordRequestSchema,
+  contactRequestSchema,
+  loginRequestSchema,
+} from '@tradebot/contract';
 import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { shownError } from '../components/form/form-fields';
 import { ApiRequestError } from './api-client';
-import { contractResolver, placeServerErrors } from './contract-form';
+import { contractResolver, lazySchema, placeServerErrors } from './contract-form';
 
 const options = { fields: {}, shouldUseNativeValidation: false };
 
@@ -49,6 +53,38 @@ describe('contractResolver', () => {
     }));
     const result = await resolve({ text: '' }, undefined, options);
     expect(Object.keys(result.errors)).toEqual(['message']);
+  });
+});
+
+describe('lazySchema', () => {
+  it('imports the schema once, on prepare or on the first check, and checks as contractResolver does', async () => {
+    const load = vi.fn(() => Promise.resolve(loginRequestSchema));
+    const lazy = lazySchema(load);
+    const resolve = lazy.resolver<{ email: string; password: string }>();
+    expect(load).not.toHaveBeenCalled();
+    lazy.prepare();
+    lazy.prepare();
+    const result = await resolve({ email: 'not-an-email', password: '' }, undefined, options);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(Object.keys(result.errors)).toEqual(['email', 'password']);
+    const passed = await resolve({ email: 'ana@example.com', password: 'x' }, undefined, options);
+    expect(passed.values).toEqual({ email: 'ana@example.com', password: 'x', rememberMe: false });
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('tries the import again when the form is sent after a failed one', async () => {
+    const load = vi
+      .fn<() => Promise<typeof loginRequestSchema>>()
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValue(loginRequestSchema);
+    const lazy = lazySchema(load);
+    lazy.prepare();
+    // The failure settles (nothing shows it: the form is not being sent).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(load).toHaveBeenCalledTimes(1);
+    const result = await lazy.resolver()({ email: '', password: '' }, undefined, options);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(Object.keys(result.errors)).toEqual(['email', 'password']);
   });
 });
 

@@ -38,6 +38,37 @@ export function contractResolver<Values extends FieldValues, Request>(
 }
 
 /**
+ * A contract schema, or the import that brings it: a page whose form is checked only when it is
+ * sent (every form here checks on submit) need not load zod, and build its schemas, to show
+ * and hydrate (docs/benchmarks.md, issue 39: /login).
+ */
+export type SchemaSource<Request> = z.ZodType<Request> | (() => Promise<z.ZodType<Request>>);
+
+/**
+ * A schema still to be imported: `prepare` starts the import (the form's first focus calls it,
+ * so the schema is there by the time the form is sent), `resolver` is `contractResolver` over
+ * it, waiting for the import when the form is sent before.
+ */
+export function lazySchema<Request>(load: () => Promise<z.ZodType<Request>>) {
+  let loaded: Promise<z.ZodType<Request>> | undefined;
+  const schema = () => (loaded ??= load());
+  return {
+    prepare: () => {
+      // A failed import is tried again when the form is sent, where its error shows.
+      schema().catch(() => {
+        loaded = undefined;
+      });
+    },
+    resolver:
+      <Values extends FieldValues>(
+        toRequest?: (values: Values) => unknown,
+      ): Resolver<Values, unknown, Request> =>
+      async (values, context, options) =>
+        contractResolver<Values, Request>(await schema(), toRequest)(values, context, options),
+  };
+}
+
+/**
  * Puts the server's field errors (already in the user's language) under their fields; true
  * when there was at least one, so the caller says anything else elsewhere.
  */
@@ -57,6 +88,8 @@ export function placeServerErrors<Values extends FieldValues>(
   return placed;
 }
 
+const noPreparation = () => undefined;
+
 /**
  * A form on react-hook-form with a contract schema, sent by `submitWith(send)`: checked first
  * (the first field in error takes the focus), then sent; the server's field errors go under
@@ -72,7 +105,8 @@ export function useContractForm<Values extends FieldValues, Request>({
   failureKey,
   inline = false,
 }: {
-  schema: z.ZodType<Request>;
+  /** The schema, or its import: then the form calls `prepare` on its first focus. */
+  schema: SchemaSource<Request>;
   /** Every field's first value (the form's own shape, which `toRequest` turns into the request). */
   defaultValues: Values;
   toRequest?: (values: Values) => unknown;
@@ -81,18 +115,23 @@ export function useContractForm<Values extends FieldValues, Request>({
 }) {
   const showMessage = useAppStore((state) => state.showMessage);
   const [failure, setFailure] = useState<ShownFailure | null>(null);
+  // An imported schema is kept for the form's life; the resolver follows `toRequest`.
+  const [lazy] = useState(() => (typeof schema === 'function' ? lazySchema(schema) : null));
   const form = useForm<Values, unknown, Request>({
-    resolver: contractResolver(schema, toRequest),
+    resolver:
+      typeof schema === 'function'
+        ? (lazy ?? lazySchema(schema)).resolver(toRequest)
+        : contractResolver(schema, toRequest),
     defaultValues: defaultValues as DefaultValues<Values>,
   });
 
   const submitWith = (
     send: (data: Request) => Promise<void>,
-    /** A reason to hold the form back that the schema cannot see (a promo code being checked). */
-    heldBack?: () => boolean,
+    /** A reason to hold the form back that the schema cannot see (a promo code refused). */
+    heldBack?: () => boolean | Promise<boolean>,
   ) =>
     form.handleSubmit(async (data) => {
-      if (heldBack?.()) return;
+      if (await heldBack?.()) return;
       setFailure(null);
       try {
         await send(data);
@@ -104,5 +143,11 @@ export function useContractForm<Values extends FieldValues, Request>({
       }
     });
 
-  return { ...form, failure, sending: form.formState.isSubmitting, submitWith };
+  return {
+    ...form,
+    failure,
+    sending: form.formState.isSubmitting,
+    submitWith,
+    prepare: lazy?.prepare ?? noPreparation,
+  };
 }

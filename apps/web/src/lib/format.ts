@@ -63,6 +63,15 @@ export function formatPercent(locale: NumberLocale, share: number): string {
   return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
+/** A share that can be negative (a skill), always with its sign and up to two decimals. */
+export function formatSignedPercent(locale: NumberLocale, share: number): string {
+  return numberFormat(locale, {
+    style: 'percent',
+    maximumFractionDigits: 2,
+    signDisplay: 'exceptZero',
+  }).format(share);
+}
+
 /** A price as the instrument quotes it: the digits it came with, at least two. */
 export function formatPrice(locale: NumberLocale, price: number): string {
   const decimals = Math.min(8, Math.max(2, decimalsOf(price)));
@@ -121,6 +130,27 @@ export function formatDay(language: Language, iso: string): string {
   return Number.isNaN(date.getTime()) ? '—' : format.format(date);
 }
 
+const monthCache = new Map<string, Intl.DateTimeFormat>();
+/**
+ * The months two UTC days span, in words: "mayo de 2014", or a range ("abril–mayo de 2014")
+ * when they differ. Days as YYYY-MM-DD.
+ */
+export function formatMonths(language: Language, from: string, to: string): string {
+  let format = monthCache.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locales[language], {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    monthCache.set(language, format);
+  }
+  const first = new Date(`${from}T00:00:00Z`);
+  const last = new Date(`${to}T00:00:00Z`);
+  if (Number.isNaN(first.getTime()) || Number.isNaN(last.getTime())) return '—';
+  return format.formatRange(first, last);
+}
+
 /** Integer cents as money in USD. */
 export function formatCents(locale: NumberLocale, cents: number): string {
   return formatMoney(locale, cents / 100);
@@ -152,4 +182,46 @@ export function formatDuration(
     .filter(([value]) => value > 0)
     .map(([value, unit]) => numberFormat(locale, { style: 'unit', unit }).format(value))
     .join(' ');
+}
+
+const ageCache = new Map<Language, Intl.RelativeTimeFormat>();
+/**
+ * How long ago, short, in the largest whole unit ("hace 12 s", "há 3 min"; "ahora", "agora"
+ * under a second). A negative age (clocks apart) is now.
+ */
+export function formatAgo(language: Language, ageMs: number): string {
+  let format = ageCache.get(language);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locales[language], { style: 'short', numeric: 'auto' });
+    ageCache.set(language, format);
+  }
+  const seconds = Math.max(0, Math.floor(ageMs / 1000));
+  if (seconds < 60) return format.format(-seconds, 'second');
+  if (seconds < 3600) return format.format(-Math.floor(seconds / 60), 'minute');
+  if (seconds < 86_400) return format.format(-Math.floor(seconds / 3600), 'hour');
+  return format.format(-Math.floor(seconds / 86_400), 'day');
+}
+
+const weekdayCache = new Map<string, Intl.DateTimeFormat>();
+/** A weekday and a time within the coming week ("lun, 10:30"), in the browser's time zone. */
+export function formatWeekdayTime(language: Language, iso: string, timeZone?: string): string {
+  const key = `${language}|${timeZone ?? ''}`;
+  let format = weekdayCache.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locales[language], {
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    weekdayCache.set(key, format);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : format.format(date);
+}
+
+/** A whole count as the reader's locale groups it ("3.000", "3,000"). */
+export function formatCount(locale: NumberLocale, count: number): string {
+  return numberFormat(locale, { maximumFractionDigits: 0 }).format(count);
 }

@@ -3,6 +3,7 @@ import type {
   AccountKind,
   OrderRejection,
   OrderRejectionsPage,
+  PriceSource,
   RealtimeInfo,
   RobotSettingsView,
   RobotStatus,
@@ -18,6 +19,8 @@ export type TradingSnapshot = Omit<RealtimeInfo, 'account'> & {
   account?: TradingAccount | null;
   /** Only get-all-data says it (decision 096): where the account lives. */
   accountKind?: AccountKind;
+  /** Only get-all-data says it (decision 140): where the account's prices come from. */
+  prices?: PriceSource | null;
 };
 
 /**
@@ -33,6 +36,8 @@ export interface LiveTrading {
   robot: RobotStatus | null;
   /** Simulated, a broker's demo or a live account; null until get-all-data answered. */
   accountKind: AccountKind | null;
+  /** The simulator, recorded quotes or the broker's prices; null until known. */
+  prices: PriceSource | null;
   /**
    * The currency of every amount (ISO 4217, decision 097): USD on the simulated platform, the
    * broker account's own otherwise; null until known.
@@ -58,6 +63,7 @@ export function mergeLive(
     closed: [],
     robot: null,
     accountKind: null,
+    prices: null,
     accountCurrency: null,
     closedRevision: 0,
   };
@@ -67,6 +73,7 @@ export function mergeLive(
     closed: snapshot.closed ?? held.closed,
     robot: snapshot.robot ?? held.robot,
     accountKind: snapshot.accountKind ?? held.accountKind,
+    prices: snapshot.prices === undefined ? held.prices : snapshot.prices,
     accountCurrency:
       snapshot.accountCurrency === undefined ? held.accountCurrency : snapshot.accountCurrency,
     closedRevision: snapshot.closed ? held.closedRevision + 1 : held.closedRevision,

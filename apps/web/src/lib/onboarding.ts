@@ -38,3 +38,21 @@ export function isWelcome(state: unknown): boolean {
     typeof state === 'object' && state !== null && 'welcome' in state && state.welcome === true
   );
 }
+
+/**
+ * Router state of the first visit to /link-account after a free-month code made the account
+ * (decision 156): the day the free month ends, told in the page above the form rather than in
+ * a dialog over it.
+ */
+export function freeMonthState(until: string) {
+  return { freeMonthUntil: until } as const;
+}
+
+export function freeMonthUntil(state: unknown): string | null {
+  return typeof state === 'object' &&
+    state !== null &&
+    'freeMonthUntil' in state &&
+    typeof state.freeMonthUntil === 'string'
+    ? state.freeMonthUntil
+    : null;
+}

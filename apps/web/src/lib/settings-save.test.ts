@@ -1,7 +1,7 @@
 import type { RobotSettingsView } from '@tradebot/contract';
 import { settingsRequestSchema } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
-import { applyChange, saveWithRollback, settingsRequest } from './settings-save';
+import { applyChange, createSerialSaver, saveWithRollback, settingsRequest } from './settings-save';
 
 const saved: RobotSettingsView = {
   bot_on: true,
@@ -77,5 +77,74 @@ describe('saving with rollback', () => {
     );
     expect(outcome).toEqual({ ok: false, error: failure });
     expect(shown).toEqual([next, saved]);
+  });
+});
+
+describe('saving one change at a time, the latest winning (issue 39: arrow keys on the risk)', () => {
+  /** A server whose answers the test releases one by one. */
+  function slowServer() {
+    const calls: { next: RobotSettingsView; answer: (ok: boolean) => void }[] = [];
+    const save = (next: RobotSettingsView) =>
+      new Promise<RobotSettingsView>((resolve, reject) => {
+        calls.push({
+          next,
+          answer: (ok) => {
+            if (ok) resolve(next);
+            else reject(new Error('refused'));
+          },
+        });
+      });
+    return { calls, save };
+  }
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('shows each change at once and saves the one made during a save right after it', async () => {
+    const server = slowServer();
+    const shown: number[] = [];
+    const outcomes: unknown[] = [];
+    const saver = createSerialSaver({
+      saved,
+      save: server.save,
+      show: (value) => shown.push(value.risk),
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    saver.change((current) => applyChange(current, { kind: 'risk', value: 2 }));
+    saver.change((current) => applyChange(current, { kind: 'risk', value: 3 }));
+    saver.change((current) => applyChange(current, { kind: 'risk', value: 4 }));
+    expect(shown).toEqual([2, 3, 4]);
+    expect(saver.saving()).toBe(true);
+    expect(server.calls.map((call) => call.next.risk)).toEqual([2]);
+    server.calls[0]?.answer(true);
+    await tick();
+    // The latest state, not every step: 3 was never the one to keep.
+    expect(server.calls.map((call) => call.next.risk)).toEqual([2, 4]);
+    expect(outcomes).toEqual([]);
+    server.calls[1]?.answer(true);
+    await tick();
+    expect(shown.at(-1)).toBe(4);
+    expect(outcomes).toEqual([{ ok: true, value: { ...saved, risk: 4 } }]);
+    expect(saver.saving()).toBe(false);
+  });
+
+  it('keeps changes of different controls made during a save, and rolls back to the server on failure', async () => {
+    const server = slowServer();
+    const shown: RobotSettingsView[] = [];
+    const outcomes: { ok: boolean }[] = [];
+    const saver = createSerialSaver({
+      saved,
+      save: server.save,
+      show: (value) => shown.push(value),
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    saver.change((current) => applyChange(current, { kind: 'risk', value: 5 }));
+    saver.change((current) => applyChange(current, { kind: 'bot_on', value: false }));
+    server.calls[0]?.answer(true);
+    await tick();
+    expect(server.calls[1]?.next).toEqual({ ...saved, risk: 5, bot_on: false });
+    server.calls[1]?.answer(false);
+    await tick();
+    // What the server last held: the first save went through, the second did not.
+    expect(shown.at(-1)).toEqual({ ...saved, risk: 5 });
+    expect(outcomes).toEqual([{ ok: false, error: expect.any(Error) as Error }]);
   });
 });

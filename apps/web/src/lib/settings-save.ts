@@ -56,3 +56,66 @@ export async function saveWithRollback<T>(
     return { ok: false, error };
   }
 }
+
+export interface SerialSaver<T> {
+  /** Shows the change at once; saves it now, or when the save in flight ends. */
+  change(update: (current: T) => T): void;
+  /** Whether a save is in flight. */
+  saving(): boolean;
+  /** What the server holds now, from elsewhere (the kill switch's answer). */
+  reset(value: T): void;
+}
+
+/**
+ * Saves one change at a time, the latest state winning (issue 39: arrow keys on the risk
+ * radios moved the focus and the selection, but a change made while the first one was saving
+ * was dropped, so the screen fell back to the first). A change made during a save is shown at
+ * once and saved when that save ends, on top of what the server answered; the outcome is told
+ * once for the whole run of changes. A failure shows again what the server last held
+ * (decision 044: the screen never claims a setting the robot does not have).
+ */
+export function createSerialSaver<T>(options: {
+  saved: T;
+  save: (next: T) => Promise<T>;
+  show: (value: T) => void;
+  onOutcome: (outcome: SaveOutcome<T>) => void;
+}): SerialSaver<T> {
+  let saved = options.saved;
+  let shown = saved;
+  let inFlight = false;
+
+  const flush = async () => {
+    inFlight = true;
+    for (;;) {
+      const target = shown;
+      try {
+        saved = await options.save(target);
+      } catch (error) {
+        inFlight = false;
+        shown = saved;
+        options.show(saved);
+        options.onOutcome({ ok: false, error });
+        return;
+      }
+      if (shown === target) break;
+    }
+    inFlight = false;
+    shown = saved;
+    options.show(saved);
+    options.onOutcome({ ok: true, value: saved });
+  };
+
+  return {
+    change(update) {
+      shown = update(shown);
+      options.show(shown);
+      if (!inFlight) void flush();
+    },
+    saving: () => inFlight,
+    reset(value) {
+      saved = value;
+      shown = value;
+      options.show(value);
+    },
+  };
+}

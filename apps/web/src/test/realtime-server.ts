@@ -118,6 +118,7 @@ export const sampleInfo = {
       probability: 0.6,
       breakEvenProbability: 0.34,
       margin: 100,
+      value: null,
       currency: 'USD',
     },
   ],

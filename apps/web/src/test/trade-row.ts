@@ -25,6 +25,7 @@ export function tradeRow(overrides: Partial<TradeRow> = {}): TradeRow {
     probability: 0.86,
     breakEvenProbability: 0.833,
     margin: 36.14,
+    value: 10_841.2,
     currency: 'USD',
     ...overrides,
   };

@@ -28,7 +28,9 @@ function parseDate(name: string, text: string, end: boolean): number {
 
 /**
  * npm run backtest -- --quotes <dir> [--risk 1] [--cadence quote|1s|1min] [--from 2014-05-05]
- * [--to 2014-05-06] [--instruments EURUSD,XAUUSD] [--accounts 1] [--out trades.jsonl]
+ * [--to 2014-05-06] [--instruments EURUSD,XAUUSD] [--accounts 1] [--warm-up 0] [--out trades.jsonl]
+ * --warm-up: minutes of the recorded quotes before --from the model learns from first, untraded
+ * (decision 149); it needs --from.
  * Relative paths resolve against the directory npm was started from.
  */
 async function main(): Promise<void> {
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       to: { type: 'string' },
       instruments: { type: 'string' },
       accounts: { type: 'string', default: '1' },
+      'warm-up': { type: 'string', default: '0' },
       out: { type: 'string' },
     },
   });
@@ -54,6 +57,10 @@ async function main(): Promise<void> {
     ...(values.from ? { from: parseDate('from', values.from, false) } : {}),
     ...(values.to ? { until: parseDate('to', values.to, true) } : {}),
   };
+  const warmUpMinutes = numberOption('warm-up', values['warm-up'], 0);
+  if (warmUpMinutes > 0 && !values.from) {
+    throw new Error('--warm-up needs --from: the model learns from the quotes before it');
+  }
   const base = process.env.INIT_CWD ?? process.cwd();
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -66,6 +73,7 @@ async function main(): Promise<void> {
     range,
     ...(values.instruments ? { instruments: values.instruments.split(',') } : {}),
     accounts: Math.floor(numberOption('accounts', values.accounts, 1)),
+    warmUpMs: warmUpMinutes * 60_000,
     now: () => performance.now(),
     onProgress: ({ done, total, time }) => {
       const elapsed = performance.now() - started;

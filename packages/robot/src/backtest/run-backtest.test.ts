@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { summarise } from '../simulation/simulation-summary';
+import { backtestFigures } from './backtest-figures';
 import { formatBacktest, recordedCatalogue, runBacktest } from './run-backtest';
 
 /** The shared sample sits beside the repository, in CI as here (decision 125). */
@@ -44,6 +45,21 @@ describe('runBacktest on the shared OANDA sample', () => {
       `Source: ${oanda}, EURUSD, first quote 2014-05-05T00:00:23.668Z, last quote 2014-05-06T23:59:56.706Z. These figures describe these recorded quotes only; they promise nothing about other markets or times.`,
     );
     expect(report).toContain('No edge: 93.75% of market-open time (2879 market-open minutes;');
+    // What the track record shows of it (decision 142).
+    expect(backtestFigures(result)).toEqual({
+      instruments: ['EURUSD'],
+      quotes: 70_041,
+      first: Date.parse('2014-05-05T00:00:23.668Z'),
+      last: Date.parse('2014-05-06T23:59:56.706Z'),
+      startingBalanceUsd: 10_000,
+      operations: 0,
+      wins: 0,
+      resultUsd: 0,
+      noEdgeShare: expect.closeTo(0.9375, 4) as number,
+      marketOpenMinutes: 2879,
+      brierSkill: expect.closeTo(-0.0041, 4) as number,
+      forecasts: 1608,
+    });
   }, 120_000);
 });
 
@@ -68,5 +84,39 @@ describe('recordedCatalogue', () => {
       'EURJPY is quoted in JPY: add the quotes of USDJPY to value its profits in USD',
     );
     expect(() => recordedCatalogue([series('EURJPY'), series('USDJPY')])).not.toThrow();
+  });
+  it('warmed up (decision 149): the model learns the quotes before --from first, untraded, and the figures are the traded quotes only', async () => {
+    const options = {
+      quotes: oanda,
+      risk: 1,
+      cadence: 60_000,
+      instruments: ['EURUSD'],
+      range: {
+        from: Date.parse('2014-05-06T00:00:00Z'),
+        until: Date.parse('2014-05-07T00:00:00Z'),
+      },
+    } as const;
+    const cold = await runBacktest(options);
+    const warm = await runBacktest({ ...options, warmUpMs: 86_400_000 });
+    // The same traded quotes, a model that had learned a day of them before.
+    expect(warm.source.instruments).toEqual(cold.source.instruments);
+    expect(warm.ticks).toBe(cold.ticks);
+    expect(cold.historyTicks).toBe(0);
+    expect(cold.source.history).toBeUndefined();
+    // Monday 5 May at one quote a minute (the cold run of both days above quotes 2739 minutes).
+    expect(warm.historyTicks).toBe(2739 - cold.ticks);
+    expect(warm.source.history).toEqual({
+      from: Date.parse('2014-05-05T00:00:00Z'),
+      quotes: warm.historyTicks,
+    });
+    // Its scorecard counts the traded day only, yet more of it: no warm-up outcomes to wait for.
+    expect(warm.model.overall.forecasts).toBeGreaterThan(cold.model.overall.forecasts);
+    expect(warm.trades.every((t) => t.openedAt >= options.range.from)).toBe(true);
+    expect(formatBacktest(summarise(warm), warm)).toContain(
+      `The model first learned from ${String(warm.historyTicks)} recorded quotes from 2014-05-05T00:00:00.000Z to 2014-05-06T00:00:00.000Z (not traded;`,
+    );
+    await expect(runBacktest({ ...options, range: {}, warmUpMs: 60_000 })).rejects.toThrow(
+      'a warm-up needs a start',
+    );
   });
 });

@@ -2,8 +2,11 @@ import type { Cents } from '../money/minor-units';
 import type { Unsubscribe } from '../market-data/tick';
 
 export type Side = 'buy' | 'sale';
-/** Why a position closed: its take-profit, its stop-loss, a margin close-out or the kill switch. */
-export type CloseReason = 'tp' | 'sl' | 'closeout' | 'kill';
+/**
+ * Why a position closed: its take-profit, its stop-loss, a margin close-out, the kill switch, or
+ * the user closing that one operation (decision 152).
+ */
+export type CloseReason = 'tp' | 'sl' | 'closeout' | 'kill' | 'manual';
 
 export interface OrderRequest {
   /** Deterministic, so that a resend after a crash is recognised as the same order. */

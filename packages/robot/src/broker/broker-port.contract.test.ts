@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InstrumentCatalogue } from '../instruments/catalogue';
 import { tradeGeometry } from '../risk/trade-geometry';
 import type { BrokerAdapter, ExecutionReport, OrderRequest } from './broker-adapter';
-import { FakeCTraderServer } from './ctrader/fake/fake-ctrader-server';
-import { EURUSD, fakeOptions } from './ctrader/fake/fixtures';
-import { connectBroker, until } from './ctrader/fake/harness';
+import { FakeCTraderServer } from '../../test-support/ctrader-fake/fake-ctrader-server';
+import { EURUSD, fakeOptions } from '../../test-support/ctrader-fake/fixtures';
+import { connectBroker, until } from '../../test-support/ctrader-fake/harness';
 import { PaperBroker } from './paper/paper-broker';
 
 /**

@@ -62,6 +62,10 @@ export class SignalRouter {
   private tickSequence = 0;
   /** Per category, the time of the latest tick that brought a signal (decision 093). */
   private readonly lastSignal = new Map<Category, number>();
+  /** Per category, the latest tick's signal, undefined when it brought none (decision 147). */
+  private readonly latestSignal = new Map<Category, Signal | undefined>();
+  /** Per category, the time of the latest tick the strategy evaluated (decision 147). */
+  private readonly lastEvaluated = new Map<Category, number>();
   private readonly converter: CurrencyConverter;
 
   constructor(
@@ -82,6 +86,16 @@ export class SignalRouter {
     return this.lastSignal.get(category);
   }
 
+  /** When the strategy last evaluated a tick of the category; undefined: not since the start. */
+  lastEvaluation(category: Category): number | undefined {
+    return this.lastEvaluated.get(category);
+  }
+
+  /** The signal of the category's latest evaluated tick, if it brought one. */
+  latestSignalOf(category: Category): Signal | undefined {
+    return this.latestSignal.get(category);
+  }
+
   async onTick(tick: Tick): Promise<void> {
     const instrument = this.deps.catalogue.get(tick.symbol);
     if (!instrument) return;
@@ -92,6 +106,8 @@ export class SignalRouter {
     this.lastTickTime.set(tick.symbol, tick.time);
     // The model learns from every tick, whether or not anyone trades the instrument.
     const signal = this.deps.strategy.onTick(tick, instrument);
+    this.lastEvaluated.set(instrument.category, tick.time);
+    this.latestSignal.set(instrument.category, signal);
     if (!signal) return;
     this.lastSignal.set(instrument.category, tick.time);
     if (this.control.state === 'HALTED') return;

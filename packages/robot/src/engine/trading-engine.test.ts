@@ -1,3 +1,4 @@
+import type { Category } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionReport } from '../broker/broker-adapter';
 import type { ExecutionStore } from '../execution/execution-store';
@@ -8,6 +9,8 @@ import { RecordingEventSink } from '../events/engine-events';
 import { TickDispatcher } from '../market-data/market-data-feed';
 import { InMemoryAccountSettingsSource } from '../settings/robot-settings';
 import { FixedSignalStrategy } from '../strategy/fixed-signal-strategy';
+import type { Strategy, StrategyOutlook } from '../strategy/strategy';
+import { isMarketOpen } from '../instruments/trading-hours';
 import { ManualClock } from '../time/clock';
 import { catalogue, createRig, deliveringTwice, robotOn, tuesday } from './engine-test-rig';
 import { TradingEngine, noEdgeAfterMs } from './trading-engine';
@@ -438,6 +441,29 @@ describe('TradingEngine per-account kill switch', () => {
   });
 });
 
+describe('TradingEngine closing one operation (decision 152)', () => {
+  it('closes that position only, by the user (manual), and only while it is open', async () => {
+    const rig = await createRig({ accounts: { a: robotOn(), b: robotOn() } });
+    await rig.tick('EURUSD', 1.1, 1.1001);
+    await rig.tick('USDJPY', 150, 150.01);
+    const [first, second] = rig.engine.openTrades('a');
+    const other = rig.engine.openTrades('b')[0];
+    if (!first?.positionId || !second?.positionId || !other?.positionId) {
+      throw new Error('the rig opened no positions');
+    }
+    expect(rig.engine.closePosition('a', first.positionId)).toBe(true);
+    await rig.engine.idle();
+    expect(rig.engine.openTrades('a').map((t) => t.positionId)).toEqual([second.positionId]);
+    expect(rig.events.ofType('PositionClosed').map((e) => e.reason)).toEqual(['manual']);
+    // Already closed, or another account's position: nothing is asked of the platform.
+    expect(rig.engine.closePosition('a', first.positionId)).toBe(false);
+    expect(rig.engine.closePosition('a', other.positionId)).toBe(false);
+    await rig.engine.idle();
+    expect(rig.engine.openTrades('b')).toHaveLength(2);
+    expect(rig.events.ofType('PositionClosed')).toHaveLength(1);
+  });
+});
+
 describe('TradingEngine account status', () => {
   const saturday = Date.parse('2024-06-15T12:00:00Z');
 
@@ -496,5 +522,133 @@ describe('TradingEngine account status', () => {
     expect(rig.engine.openTrades('a').map((t) => t.side)).toEqual(['sale']);
     await rig.tick('EURUSD', 1.15, 1.1501, (time += 1_000));
     expect(status()).toBe('DAILY_LOSS_LIMIT');
+  });
+});
+
+describe('what the robot does per category (decision 147)', () => {
+  const saturday = Date.parse('2024-06-15T12:00:00Z');
+
+  /** A strategy that signals nothing and says what the test tells it to, per category. */
+  class OutlookStrategy implements Strategy {
+    readonly outlooks = new Map<Category, StrategyOutlook>();
+    onTick(): undefined {
+      return undefined;
+    }
+    outlook(category: Category): StrategyOutlook {
+      return this.outlooks.get(category) ?? {};
+    }
+  }
+
+  const activityOf = (engine: TradingEngine, accountId: string) =>
+    engine.accountStatus(accountId).activity?.categories ?? [];
+
+  it('says when a closed market opens, per chosen category only', async () => {
+    const rig = await createRig({
+      accounts: { a: robotOn({ stocks: true, cripto: true }) },
+      strategy: new OutlookStrategy(),
+    });
+    rig.clock.set(saturday);
+    const [crypto, stocks, ...others] = activityOf(rig.engine, 'a');
+    expect(others).toEqual([]);
+    expect(crypto).toMatchObject({ category: 'cripto' });
+    expect(crypto?.state).not.toBe('MARKET_CLOSED');
+    expect(stocks).toMatchObject({ category: 'stocks', state: 'MARKET_CLOSED' });
+    const opensAt = stocks?.state === 'MARKET_CLOSED' ? stocks.opensAt : null;
+    if (opensAt === null) throw new Error('the catalogue knows when shares open');
+    // The first stock exchange to open after the weekend: closed everywhere a minute before.
+    const opening = Date.parse(opensAt);
+    expect(opening).toBeGreaterThan(saturday);
+    expect(opening - saturday).toBeLessThan(2 * 86_400_000);
+    const open = (time: number) =>
+      catalogue.inCategory('stocks').some((i) => isMarketOpen(i.schedule, time));
+    expect(open(opening)).toBe(true);
+    expect(open(opening - 60_000)).toBe(false);
+  });
+
+  it('says how much a learning model has learned of what it needs', async () => {
+    const strategy = new OutlookStrategy();
+    strategy.outlooks.set('forex', { learning: { outcomes: 120, outcomesNeeded: 3_000 } });
+    const rig = await createRig({ accounts: { a: robotOn({ forex: true }) }, strategy });
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 5_000);
+    expect(activityOf(rig.engine, 'a')).toEqual([
+      {
+        category: 'forex',
+        state: 'LEARNING',
+        outcomes: 120,
+        outcomesNeeded: 3_000,
+        openOperations: 0,
+        evaluatedAt: new Date(tuesday + 5_000).toISOString(),
+      },
+    ]);
+  });
+
+  it('says no edge at once, with the best forecast against what it needs', async () => {
+    const strategy = new OutlookStrategy();
+    const forecast = {
+      symbol: 'EURUSD',
+      probability: 0.51,
+      breakEvenProbability: 0.53,
+      requiredProbability: 0.54,
+      time: tuesday,
+    };
+    strategy.outlooks.set('forex', { best: forecast });
+    const rig = await createRig({ accounts: { a: robotOn({ forex: true }) }, strategy });
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday);
+    const status = rig.engine.accountStatus('a');
+    // The account as a whole still says nothing for hours (decision 093); the category does.
+    expect(status.idleReason).toBeNull();
+    expect(status.activity).toEqual({
+      asOf: new Date(tuesday).toISOString(),
+      categories: [
+        {
+          category: 'forex',
+          state: 'NO_EDGE',
+          best: {
+            symbol: 'EURUSD',
+            probability: 0.51,
+            breakEvenProbability: 0.53,
+            requiredProbability: 0.54,
+          },
+          openOperations: 0,
+          evaluatedAt: new Date(tuesday).toISOString(),
+        },
+      ],
+    });
+    // A forecast that reaches what it needs is trading, and so is one with operations open.
+    strategy.outlooks.set('forex', { best: { ...forecast, probability: 0.55 } });
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 1_000);
+    expect(activityOf(rig.engine, 'a')[0]?.state).toBe('TRADING');
+  });
+
+  it('counts the operations open in the category while it trades', async () => {
+    const rig = await createRig({ accounts: { a: robotOn({ forex: true, index: true }) } });
+    await rig.tick('EURUSD', 1.1, 1.1001, tuesday + 1_000);
+    await rig.tick('USDJPY', 150, 150.01, tuesday + 2_000);
+    const [forex, index] = activityOf(rig.engine, 'a');
+    expect(forex).toMatchObject({
+      category: 'forex',
+      state: 'TRADING',
+      openOperations: 2,
+      evaluatedAt: new Date(tuesday + 2_000).toISOString(),
+      best: { symbol: 'USDJPY', probability: 0.999 },
+    });
+    // Indexes: open, nothing evaluated yet, nothing to show.
+    expect(index).toEqual({
+      category: 'index',
+      state: 'NO_EDGE',
+      best: null,
+      openOperations: 0,
+      evaluatedAt: null,
+    });
+  });
+
+  it('says nothing per category while the robot is off or halted', async () => {
+    const rig = await createRig({
+      accounts: { off: { ...robotOn(), bot_on: false }, on: robotOn({ forex: true }) },
+    });
+    expect(rig.engine.accountStatus('off').activity).toBeUndefined();
+    expect(rig.engine.accountStatus('on').activity?.categories).toHaveLength(1);
+    rig.engine.halt('test');
+    expect(rig.engine.accountStatus('on').activity).toBeUndefined();
   });
 });

@@ -1,16 +1,23 @@
-import { categories, type Category, type RobotIdleReason } from '@tradebot/contract';
+import {
+  categories,
+  type BestForecast,
+  type Category,
+  type CategoryActivity,
+  type RobotActivity,
+  type RobotIdleReason,
+} from '@tradebot/contract';
 import type { AccountState, BrokerAdapter } from '../broker/broker-adapter';
 import type { EventSink } from '../events/engine-events';
 import type { ExecutionStore } from '../execution/execution-store';
 import type { TradeRecord } from '../execution/trade-record';
 import type { InstrumentCatalogue } from '../instruments/catalogue';
 import type { Instrument } from '../instruments/instrument';
-import { isMarketOpen } from '../instruments/trading-hours';
+import { isMarketOpen, nextOpening } from '../instruments/trading-hours';
 import type { MarketDataFeed } from '../market-data/market-data-feed';
 import type { Tick, Unsubscribe } from '../market-data/tick';
 import { RiskGate, categoryBit, type TradingState } from '../risk/risk-gate';
 import type { AccountSettingsSource, RobotSettings } from '../settings/robot-settings';
-import type { Strategy } from '../strategy/strategy';
+import type { Strategy, StrategyOutlook } from '../strategy/strategy';
 import type { Clock } from '../time/clock';
 import { AccountBook, type AccountRuntime } from './account-book';
 import type { EngineControl } from './engine-control';
@@ -75,21 +82,19 @@ export type EngineIdleReason = (typeof engineIdleReasons)[number];
 export interface AccountStatus {
   /** Null while the robot may trade; otherwise the first reason it cannot. */
   readonly idleReason: EngineIdleReason | null;
+  /**
+   * Per category the account chose, what the robot does there now (decision 147): present
+   * while it is on and watches them (not off, halted, or without a category).
+   */
+  readonly activity?: RobotActivity;
 }
 
-const statusOf: Readonly<Record<EngineIdleReason | 'TRADING', AccountStatus>> = {
+/** The statuses said before any category is looked at: the same object every time. */
+const statusOf = {
   ROBOT_OFF: { idleReason: 'ROBOT_OFF' },
   NO_CATEGORY_ENABLED: { idleReason: 'NO_CATEGORY_ENABLED' },
-  MARKET_CLOSED: { idleReason: 'MARKET_CLOSED' },
-  DAILY_LOSS_LIMIT: { idleReason: 'DAILY_LOSS_LIMIT' },
-  EXPOSURE_CAP_REACHED: { idleReason: 'EXPOSURE_CAP_REACHED' },
   TRADING_HALTED: { idleReason: 'TRADING_HALTED' },
-  NO_EDGE: { idleReason: 'NO_EDGE' },
-  BROKER_DISCONNECTED: { idleReason: 'BROKER_DISCONNECTED' },
-  BROKER_RECONNECT_NEEDED: { idleReason: 'BROKER_RECONNECT_NEEDED' },
-  WARMING_UP: { idleReason: 'WARMING_UP' },
-  TRADING: { idleReason: null },
-};
+} as const satisfies Readonly<Record<string, AccountStatus>>;
 
 /**
  * The kernel: the same code runs paper trading, simulations and, with another BrokerAdapter,
@@ -115,6 +120,13 @@ export class TradingEngine {
   private unsubscribes: Unsubscribe[] = [];
   /** Per category: whether any of its markets is open, as of a minute (see accountStatus). */
   private readonly marketHours = new Map<Category, { minute: number; open: boolean }>();
+  /** Per category: its next opening (epoch ms, null: not known), as of a minute. */
+  private readonly openings = new Map<Category, { minute: number; at: number | null }>();
+  /** Per category: the strategy's outlook, as of its latest evaluated tick and a minute. */
+  private readonly outlooks = new Map<
+    Category,
+    { evaluated: number | undefined; minute: number; outlook: StrategyOutlook }
+  >();
 
   private constructor(private readonly deps: TradingEngineDependencies) {
     // An engine that cannot record what happened must not keep trading.
@@ -228,6 +240,19 @@ export class TradingEngine {
   }
 
   /**
+   * The user closes one operation (decision 152): asks the platform to close that position at
+   * the market (reason 'manual'). False when the account has no such position open (it closed
+   * meanwhile, or it is another account's).
+   */
+  closePosition(accountId: string, positionId: string): boolean {
+    const open = this.deps.broker
+      .openPositions(accountId)
+      .some((position) => position.positionId === positionId);
+    if (open) this.deps.broker.closePosition(accountId, positionId, 'manual');
+    return open;
+  }
+
+  /**
    * Why the account's robot is idle now, or null while it may trade: cheap enough for every API
    * request (market hours are looked up once per category and minute). An account the engine
    * does not know has its robot off.
@@ -239,12 +264,126 @@ export class TradingEngine {
     if (!runtime.botOn) return statusOf.ROBOT_OFF;
     if (runtime.categoryMask === 0) return statusOf.NO_CATEGORY_ENABLED;
     const now = this.deps.clock.now();
-    if (!this.anyMarketOpen(runtime.categoryMask, now)) return statusOf.MARKET_CLOSED;
+    const activity = this.activity(accountId, runtime.categoryMask, now);
+    const status = (reason: EngineIdleReason | null): AccountStatus => ({
+      idleReason: reason,
+      activity,
+    });
+    if (activity.categories.every((entry) => entry.state === 'MARKET_CLOSED')) {
+      return status('MARKET_CLOSED');
+    }
     const standing = this.gate.standing(runtime, Math.floor(now / dayMs));
-    if (standing === 'NO_FIGURES') return statusOf.TRADING;
-    if (standing !== 'WITHIN_LIMITS') return statusOf[standing];
-    if (!this.edgeSeen(runtime.categoryMask, now)) return statusOf.NO_EDGE;
-    return statusOf.TRADING;
+    if (standing === 'NO_FIGURES') return status(null);
+    if (standing !== 'WITHIN_LIMITS') return status(standing);
+    if (!this.edgeSeen(runtime.categoryMask, now)) return status('NO_EDGE');
+    return status(null);
+  }
+
+  /**
+   * What the robot does in each category in `mask` (decision 147): a closed market first (with
+   * its next opening), then a model still learning, then its best forecast against what it
+   * needs: trading when it reaches it or operations are open there, no edge otherwise.
+   */
+  private activity(accountId: string, mask: number, now: number): RobotActivity {
+    const open = new Map<Category, number>();
+    for (const position of this.deps.broker.openPositions(accountId)) {
+      const category = this.deps.catalogue.get(position.symbol)?.category;
+      if (category) open.set(category, (open.get(category) ?? 0) + 1);
+    }
+    const entries: CategoryActivity[] = [];
+    for (const category of categories) {
+      if ((mask & categoryBit(category)) === 0) continue;
+      entries.push(this.categoryActivity(category, open.get(category) ?? 0, now));
+    }
+    return { asOf: new Date(now).toISOString(), categories: entries };
+  }
+
+  private categoryActivity(
+    category: Category,
+    openOperations: number,
+    now: number,
+  ): CategoryActivity {
+    const evaluated = this.router.lastEvaluation(category);
+    const base = {
+      category,
+      openOperations,
+      evaluatedAt: evaluated === undefined ? null : new Date(evaluated).toISOString(),
+    };
+    if (!this.categoryOpen(category, now)) {
+      const opensAt = this.nextOpeningOf(category, now);
+      return {
+        ...base,
+        state: 'MARKET_CLOSED',
+        opensAt: opensAt === null ? null : new Date(opensAt).toISOString(),
+      };
+    }
+    const outlook = this.outlookOf(category, evaluated, now);
+    if (outlook.learning) return { ...base, state: 'LEARNING', ...outlook.learning };
+    const best = this.bestForecast(category, outlook);
+    const edge = best !== null && best.probability >= best.requiredProbability;
+    return { ...base, state: edge || openOperations > 0 ? 'TRADING' : 'NO_EDGE', best };
+  }
+
+  /**
+   * The strategy's best forecast of the category, asked no more than once per tick and minute
+   * for every account together; a strategy that says none is described by its latest signal.
+   */
+  private outlookOf(category: Category, evaluated: number | undefined, now: number) {
+    const minute = Math.floor(now / minuteMs);
+    const cached = this.outlooks.get(category);
+    if (cached && cached.evaluated === evaluated && cached.minute === minute) return cached.outlook;
+    const strategy = this.deps.strategy;
+    let outlook: StrategyOutlook;
+    if (strategy.outlook) {
+      outlook = strategy.outlook(category);
+    } else {
+      const signal = this.router.latestSignalOf(category);
+      outlook = signal
+        ? {
+            best: {
+              symbol: signal.symbol,
+              probability: signal.probability,
+              breakEvenProbability: signal.geometry.breakEvenProbability,
+              requiredProbability: signal.geometry.breakEvenProbability,
+              time: signal.time,
+            },
+          }
+        : {};
+    }
+    this.outlooks.set(category, { evaluated, minute, outlook });
+    return outlook;
+  }
+
+  /** The outlook's best forecast, asking at least the risk gate's margin above break-even. */
+  private bestForecast(category: Category, outlook: StrategyOutlook): BestForecast | null {
+    const best = outlook.best;
+    if (!best || this.deps.catalogue.get(best.symbol)?.category !== category) return null;
+    const gate = best.breakEvenProbability + (this.deps.minimumEdge ?? 0);
+    return {
+      symbol: best.symbol,
+      probability: best.probability,
+      breakEvenProbability: best.breakEvenProbability,
+      requiredProbability: Math.max(best.requiredProbability, gate),
+    };
+  }
+
+  /**
+   * The category's next opening by our catalogue's hours, as of a minute; null under a broker's
+   * own hours (not known ahead) or when none of its instruments opens within eight days.
+   */
+  private nextOpeningOf(category: Category, now: number): number | null {
+    if (this.deps.marketOpen !== undefined) return null;
+    const minute = Math.floor(now / minuteMs);
+    const cached = this.openings.get(category);
+    if (cached?.minute === minute) return cached.at;
+    let at: number | null = null;
+    const schedules = new Set(this.deps.catalogue.inCategory(category).map((i) => i.schedule));
+    for (const schedule of schedules) {
+      const opening = nextOpening(schedule, now);
+      if (opening !== undefined && (at === null || opening < at)) at = opening;
+    }
+    this.openings.set(category, { minute, at });
+    return at;
   }
 
   /**
@@ -266,23 +405,19 @@ export class TradingEngine {
     return byBroker ? byBroker(instrument.symbol, time) : isMarketOpen(instrument.schedule, time);
   }
 
-  /** Whether an instrument of the categories in `mask` is open at `time` (cached per minute). */
-  private anyMarketOpen(mask: number, time: number): boolean {
+  /** Whether an instrument of the category is open at `time` (cached per minute). */
+  private categoryOpen(category: Category, time: number): boolean {
     const minute = Math.floor(time / minuteMs);
-    for (const category of categories) {
-      if ((mask & categoryBit(category)) === 0) continue;
-      let cached = this.marketHours.get(category);
-      // A broker's hours change with its events: asked every time (a few intervals per symbol).
-      if (cached?.minute !== minute || this.deps.marketOpen !== undefined) {
-        const open = this.deps.catalogue
-          .inCategory(category)
-          .some((instrument) => this.marketOpen(instrument, time));
-        cached = { minute, open };
-        this.marketHours.set(category, cached);
-      }
-      if (cached.open) return true;
+    let cached = this.marketHours.get(category);
+    // A broker's hours change with its events: asked every time (a few intervals per symbol).
+    if (cached?.minute !== minute || this.deps.marketOpen !== undefined) {
+      const open = this.deps.catalogue
+        .inCategory(category)
+        .some((instrument) => this.marketOpen(instrument, time));
+      cached = { minute, open };
+      this.marketHours.set(category, cached);
     }
-    return false;
+    return cached.open;
   }
 
   account(accountId: string): AccountState | undefined {

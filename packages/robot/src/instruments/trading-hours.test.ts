@@ -3,6 +3,7 @@ import {
   isMarketOpen,
   latestWeekdayAt,
   mondayToFriday,
+  nextOpening,
   session,
   sessionPosition,
   sundayToThursday,
@@ -73,6 +74,26 @@ describe('exchange hours', () => {
 
   it('treats always-open markets as open', () => {
     expect(isMarketOpen({ kind: 'always' }, at('2024-01-20T12:00:00Z'))).toBe(true);
+  });
+});
+
+describe('the next opening (decision 147)', () => {
+  it('finds Monday 09:30 New York from a weekend, across the DST change', () => {
+    expect(nextOpening(nyse, at('2024-03-09T12:00:00Z'))).toBe(at('2024-03-11T13:30:00Z'));
+    expect(nextOpening(nyse, at('2024-01-20T12:00:00Z'))).toBe(at('2024-01-22T14:30:00Z'));
+  });
+
+  it('finds the same day after the close and after the lunch break, never the instant given', () => {
+    expect(nextOpening(tokyo, at('2024-05-13T03:00:00Z'))).toBe(at('2024-05-13T03:30:00Z'));
+    expect(nextOpening(nyse, at('2024-03-11T13:30:00Z'))).toBe(at('2024-03-12T13:30:00Z'));
+  });
+
+  it("does not take forex's daily rollover for an opening", () => {
+    expect(nextOpening(forex, at('2024-01-17T03:00:00Z'))).toBe(at('2024-01-21T22:00:00Z'));
+  });
+
+  it('says none for a market that never closes', () => {
+    expect(nextOpening({ kind: 'always' }, at('2024-01-20T12:00:00Z'))).toBeUndefined();
   });
 });
 

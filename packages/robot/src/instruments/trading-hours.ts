@@ -149,3 +149,35 @@ export function latestWeekdayAt(weekday: Weekday, minutes: number, now: number):
   const instant = midnight - back * dayMs + minutes * 60_000;
   return instant > now ? instant - 7 * dayMs : instant;
 }
+
+/**
+ * The first instant after `from` at which the market opens, or undefined when it never closes
+ * (`always`) or opens in none of the next eight days (decision 147: "opens Mon 10:30"). Each
+ * session's opening on each of the next eight local days is turned back into UTC with the zone's
+ * offset there, and kept only if the market is open at it and closed just before (a session
+ * that only continues the one before is not an opening).
+ */
+export function nextOpening(schedule: TradingSchedule, from: number): number | undefined {
+  if (schedule.kind === 'always') return undefined;
+  const minuteMs = 60_000;
+  const dayMs = 86_400_000;
+  const localNow = from + timeZoneOffsetMs(schedule.timeZone, from);
+  const localMidnight = localNow - (((localNow % dayMs) + dayMs) % dayMs);
+  let first: number | undefined;
+  for (let days = 0; days <= 8; days++) {
+    const midnight = localMidnight + days * dayMs;
+    const weekday = new Date(midnight).getUTCDay() as Weekday;
+    for (const s of schedule.sessions) {
+      if (!s.opensOn.includes(weekday)) continue;
+      const localOpen = midnight + s.open * minuteMs;
+      // Local wall time back to UTC: the offset at the guess, then at the corrected instant.
+      let instant = localOpen - timeZoneOffsetMs(schedule.timeZone, localOpen);
+      instant = localOpen - timeZoneOffsetMs(schedule.timeZone, instant);
+      if (instant <= from || (first !== undefined && instant >= first)) continue;
+      if (!isMarketOpen(schedule, instant) || isMarketOpen(schedule, instant - minuteMs)) continue;
+      first = instant;
+    }
+    if (first !== undefined) return first;
+  }
+  return first;
+}

@@ -11,6 +11,7 @@ import type { Cents } from '../money/minor-units';
 import { InMemoryAccountSettingsSource, type RobotSettings } from '../settings/robot-settings';
 import type { ForecastReport } from '../strategy/forecast-metrics';
 import { SignalModel } from '../strategy/signal-model';
+import { learnFromFeed } from '../strategy/warm-up';
 import { ManualClock } from '../time/clock';
 
 /** What the robot ran on, and for how long: the simulator and a backtest build this the same way. */
@@ -26,8 +27,21 @@ export interface RobotRunOptions {
   readonly depositCents: Cents;
   /** Wall clock, only to report how long the run took. */
   readonly now?: () => number;
-  /** Called now and then (every 65,536 steps) with the run's current time. */
+  /** Called now and then (every `progressEvery` steps, 65,536 by default) with the run's time. */
   readonly onProgress?: (time: number) => void;
+  readonly progressEvery?: number;
+  /**
+   * Gives the event loop a turn (setImmediate) every this many steps: a run inside a server
+   * keeps it answering (absent: the loop is only the engine's own awaits).
+   */
+  readonly yieldEvery?: number;
+  /** Checked at every such turn: an aborted run stops there (it throws the signal's reason). */
+  readonly signal?: AbortSignal;
+  /**
+   * Quotes before `startTime` the model learns from first (decision 149): no account sees them,
+   * and the scorecard starts afresh after them, so the run's figures are the traded time's.
+   */
+  readonly history?: SteppedFeed;
 }
 
 /** Market-open minutes and how many of them the robot said it had no edge (decision 093). */
@@ -46,6 +60,8 @@ export interface RobotRun {
     byCategory: Partial<Record<Category, ForecastReport>>;
   };
   readonly ticks: number;
+  /** Quotes the model learned from before the run (`history`); 0 for a cold start. */
+  readonly historyTicks: number;
   readonly wallClockMs: number;
   /** The first account's status, read at every whole minute of the run. */
   readonly time: MarketTime;
@@ -95,6 +111,11 @@ export async function runRobot(options: RobotRunOptions): Promise<RobotRun> {
   const clock = new ManualClock(options.startTime);
   const store = new InMemoryExecutionStore();
   const strategy = new SignalModel({ calibrationErrors: true });
+  let historyTicks = 0;
+  if (options.history) {
+    historyTicks = learnFromFeed(strategy, catalogue, options.history, options.startTime);
+    strategy.restartScorecard();
+  }
   const { engine } = await tradeOnFeed(feed, strategy, {
     clock,
     store,
@@ -114,6 +135,8 @@ export async function runRobot(options: RobotRunOptions): Promise<RobotRun> {
   let noEdgeMinutes = 0;
   let minute = Math.ceil(options.startTime / minuteMs) * minuteMs;
   let steps = 0;
+  const reportEvery = options.progressEvery ?? progressEvery;
+  const { yieldEvery } = options;
   for (
     let t = feed.nextTime();
     t !== undefined && (options.endTime === undefined || t < options.endTime);
@@ -129,7 +152,14 @@ export async function runRobot(options: RobotRunOptions): Promise<RobotRun> {
     clock.set(t);
     feed.advanceTo(t);
     await engine.idle();
-    if (++steps % progressEvery === 0) options.onProgress?.(t);
+    if (++steps % reportEvery === 0) options.onProgress?.(t);
+    if (yieldEvery !== undefined && steps % yieldEvery === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (options.signal?.aborted) {
+        engine.stop();
+        options.signal.throwIfAborted();
+      }
+    }
   }
   engine.stop();
 
@@ -144,6 +174,7 @@ export async function runRobot(options: RobotRunOptions): Promise<RobotRun> {
     accounts: ids.flatMap((id) => broker.account(id) ?? []),
     model: strategy.report(),
     ticks,
+    historyTicks,
     wallClockMs: now() - started,
     time: { openMinutes, noEdgeMinutes },
   };

@@ -52,6 +52,12 @@ export const defaultIsotonicOptions: IsotonicCalibratorOptions = {
   averaging: 0.002,
 };
 
+/** Outcomes a calibrator with these options learns before its first fit (decision 147). */
+export function firstFitOutcomes(options: Partial<IsotonicCalibratorOptions>): number {
+  const { refitEvery, minimumBlock } = { ...defaultIsotonicOptions, ...options };
+  return Math.max(refitEvery, 2 * minimumBlock);
+}
+
 const logitMin = -7;
 const logitMax = 7;
 const binsPerUnit = 20;
@@ -93,6 +99,16 @@ export class IsotonicCalibrator {
   /** Whether a fit exists: before it, `calibrate` has nothing measured to say. */
   get ready(): boolean {
     return this.fitted !== undefined;
+  }
+
+  /**
+   * Outcomes learned towards the first fit, and how many it takes (at least `refitEvery` since
+   * the start, and twice `minimumBlock` in the window): what "still learning" counts
+   * (decision 147). Learned equals needed once, and only once, the first fit exists.
+   */
+  get firstFitProgress(): { learned: number; needed: number } {
+    const needed = firstFitOutcomes(this.options);
+    return { learned: this.ready ? needed : Math.min(this.learned, needed - 1), needed };
   }
 
   /** The measured probability for a raw score (the raw score itself before the first fit). */

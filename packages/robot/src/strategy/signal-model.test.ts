@@ -105,3 +105,25 @@ describe('ForecastMetrics', () => {
     expect(report.coinFlipBrierScore).toBe(0.25);
   });
 });
+
+describe('SignalModel outlook (decision 147)', () => {
+  it('counts what it learned towards its first decision, then gives its best forecast', () => {
+    const model = new SignalModel();
+    expect(model.outlook('forex')).toEqual({ learning: { outcomes: 0, outcomesNeeded: 3_000 } });
+    feed(model, 0.5, 500, 3);
+    const early = model.outlook('forex').learning;
+    expect(early?.outcomesNeeded).toBe(3_000);
+    expect(early?.outcomes).toBeGreaterThan(0);
+    expect(early?.outcomes).toBeLessThan(3_000);
+    feed(model, 0.5, 6000, 4);
+    const { learning, best } = model.outlook('forex');
+    expect(learning).toBeUndefined();
+    expect(best).toMatchObject({ symbol: 'EURUSD' });
+    // What it needs is break-even, spread included, plus its margin for costs.
+    expect(best?.requiredProbability).toBeCloseTo((best?.breakEvenProbability ?? 0) + 0.01, 10);
+    expect(best?.probability).toBeGreaterThan(0);
+    expect(best?.probability).toBeLessThan(1);
+    // A category it has seen nothing of is still to learn.
+    expect(model.outlook('cripto').learning?.outcomes).toBe(0);
+  });
+});

@@ -5,8 +5,13 @@ import type { Tick } from '../market-data/tick';
 import { tradeGeometry, type TradeGeometry } from '../risk/trade-geometry';
 import { ForecastMetrics, type ForecastReport } from './forecast-metrics';
 import { OnlineLogisticRegression } from './logistic-regression';
-import { IsotonicCalibrator, type IsotonicCalibratorOptions } from './isotonic-calibrator';
-import type { Signal, Strategy } from './strategy';
+import {
+  IsotonicCalibrator,
+  firstFitOutcomes,
+  type IsotonicCalibratorOptions,
+} from './isotonic-calibrator';
+import { LevelHeap } from './level-heap';
+import type { Forecast, Signal, Strategy, StrategyOutlook } from './strategy';
 
 /**
  * The robot's "AI" (decision 021): per instrument, an online logistic regression on scaled
@@ -60,8 +65,14 @@ const varianceSpan = 60;
 const featureCount = 8;
 const reopeningGapMs = 15 * 60_000;
 const maxAwaitingCalibration = 20_000;
+/** Calibration queue entries already learned before the queue's array is compacted. */
+const queueCompactionAt = 4_096;
+/** Stale entries (trades decided by their other level) a level heap may hold beyond the live. */
+const heapSlack = 64;
 
 interface PendingForecast {
+  /** Its place in the order the model made forecasts: outcomes are learned in that order. */
+  readonly order: number;
   readonly side: Side;
   readonly features: Float64Array;
   readonly rawProbability: number;
@@ -87,11 +98,39 @@ interface InstrumentModel {
   lastTime: number;
   variance: number;
   /** Virtual trades the market has not decided yet. */
-  pending: PendingForecast[];
-  /** Every virtual trade in the order it was made, until the calibrator has learned it. */
+  undecided: number;
+  /**
+   * The undecided trades by the level that decides them (decision 149): a buy's take-profit
+   * (smallest first) and stop-loss (largest first), a sale's take-profit (largest first) and
+   * stop-loss (smallest first). A trade decided by one level stays in its other heap until it
+   * comes out there or the heap is rebuilt.
+   */
+  readonly levels: LevelHeaps;
+  /** Forecasts made so far: the next one's `order`. */
+  made: number;
+  /** Every virtual trade in the order it was made, from `calibrateHead` on, until learned. */
   toCalibrate: PendingForecast[];
+  calibrateHead: number;
   outcomes: number;
   positives: number;
+  /** The best side's forecast at the latest tick, costs known (decision 147). */
+  latest: Forecast | undefined;
+}
+
+interface LevelHeaps {
+  readonly buyTakeProfit: LevelHeap<PendingForecast>;
+  readonly buyStopLoss: LevelHeap<PendingForecast>;
+  readonly saleTakeProfit: LevelHeap<PendingForecast>;
+  readonly saleStopLoss: LevelHeap<PendingForecast>;
+}
+
+function levelHeaps(): LevelHeaps {
+  return {
+    buyTakeProfit: new LevelHeap(),
+    buyStopLoss: new LevelHeap(),
+    saleTakeProfit: new LevelHeap(),
+    saleStopLoss: new LevelHeap(),
+  };
 }
 
 function clip(x: number, limit: number): number {
@@ -100,12 +139,15 @@ function clip(x: number, limit: number): number {
 
 export class SignalModel implements Strategy {
   private readonly models = new Map<string, InstrumentModel>();
+  private readonly modelsByCategory = new Map<Category, InstrumentModel[]>();
   private readonly regressions = new Map<
     Category,
     { regression: OnlineLogisticRegression; calibrator: IsotonicCalibrator }
   >();
   private readonly metricsByCategory = new Map<Category, ForecastMetrics>();
   private readonly options: SignalModelOptions;
+  /** The trades one tick decides, reused from tick to tick. */
+  private readonly decided: PendingForecast[] = [];
 
   constructor(options: Partial<SignalModelOptions> = {}) {
     this.options = { ...defaultSignalModelOptions, ...options };
@@ -125,6 +167,7 @@ export class SignalModel implements Strategy {
     const scored = model.outcomes >= this.options.warmUpOutcomes && model.calibrator.ready;
     let best: Signal | undefined;
     let bestEdge = -Infinity;
+    let latest: Forecast | undefined;
     // The market's figures (features, outcomes) never depend on costs; the break-even does.
     const cost = this.options.costs ? this.options.costs(instrument, tick) : 0;
     for (const side of ['buy', 'sale'] as const) {
@@ -136,8 +179,9 @@ export class SignalModel implements Strategy {
       const probability = model.calibrator.calibrate(rawProbability);
       const edge = probability - costed.breakEvenProbability;
       const confident = scored && cost !== undefined && edge >= this.options.minimumEdge;
-      if (model.pending.length < this.options.maxPendingPerInstrument) {
+      if (model.undecided < this.options.maxPendingPerInstrument) {
         const forecast: PendingForecast = {
+          order: model.made++,
           side,
           features,
           rawProbability,
@@ -150,15 +194,67 @@ export class SignalModel implements Strategy {
           scored,
           outcome: undefined,
         };
-        model.pending.push(forecast);
+        addUndecided(model, forecast);
         model.toCalibrate.push(forecast);
+      }
+      if (
+        cost !== undefined &&
+        (latest === undefined || edge > latest.probability - latest.breakEvenProbability)
+      ) {
+        latest = {
+          symbol: tick.symbol,
+          probability,
+          breakEvenProbability: costed.breakEvenProbability,
+          requiredProbability: costed.breakEvenProbability + this.options.minimumEdge,
+          time: tick.time,
+        };
       }
       if (confident && edge > bestEdge) {
         bestEdge = edge;
         best = { symbol: tick.symbol, side, probability, geometry: costed, time: tick.time };
       }
     }
+    model.latest = latest;
     return best;
+  }
+
+  /**
+   * What the model makes of a category now (decision 147). Learning while none of its
+   * instruments may signal yet: the outcomes towards the first calibration fit or towards an
+   * instrument's warm-up, whichever is further from done. Otherwise the forecast with the most
+   * edge among instruments that may signal, at their latest ticks no older than a reopening
+   * gap before the category's newest one (a market that closed keeps no say).
+   */
+  outlook(category: Category): StrategyOutlook {
+    const models = this.modelsByCategory.get(category) ?? [];
+    const warmUp = this.options.warmUpOutcomes;
+    const calibration = this.regressions.get(category)?.calibrator.firstFitProgress ?? {
+      learned: 0,
+      needed: firstFitOutcomes(this.options.calibration),
+    };
+    let newest = -Infinity;
+    let mostOutcomes = 0;
+    for (const model of models) {
+      if (model.latest && model.latest.time > newest) newest = model.latest.time;
+      if (model.outcomes > mostOutcomes) mostOutcomes = model.outcomes;
+    }
+    if (mostOutcomes < warmUp || calibration.learned < calibration.needed) {
+      const instruments = { outcomes: Math.min(mostOutcomes, warmUp), outcomesNeeded: warmUp };
+      const fit = { outcomes: calibration.learned, outcomesNeeded: calibration.needed };
+      const learning =
+        instruments.outcomes / instruments.outcomesNeeded < fit.outcomes / fit.outcomesNeeded
+          ? instruments
+          : fit;
+      return { learning };
+    }
+    let best: Forecast | undefined;
+    for (const model of models) {
+      const latest = model.latest;
+      if (!latest || model.outcomes < warmUp || newest - latest.time > reopeningGapMs) continue;
+      const edge = latest.probability - latest.requiredProbability;
+      if (!best || edge > best.probability - best.requiredProbability) best = latest;
+    }
+    return best ? { best } : {};
   }
 
   /**
@@ -174,8 +270,13 @@ export class SignalModel implements Strategy {
       const shift = Math.log((quote.bid + quote.ask) / 2) - model.lastLogMid;
       for (let i = 0; i < model.emas.length; i++) model.emas[i] = (model.emas[i] ?? 0) + shift;
       model.lastLogMid += shift;
-      model.pending = [];
+      model.undecided = 0;
+      model.levels.buyTakeProfit.clear();
+      model.levels.buyStopLoss.clear();
+      model.levels.saleTakeProfit.clear();
+      model.levels.saleStopLoss.clear();
       model.toCalibrate = [];
+      model.calibrateHead = 0;
     }
   }
 
@@ -211,12 +312,19 @@ export class SignalModel implements Strategy {
         lastLogMid: Number.NaN,
         lastTime: Number.NaN,
         variance: 0,
-        pending: [],
+        undecided: 0,
+        levels: levelHeaps(),
+        made: 0,
         toCalibrate: [],
+        calibrateHead: 0,
         outcomes: 0,
         positives: 0,
+        latest: undefined,
       };
       this.models.set(instrument.symbol, model);
+      const inCategory = this.modelsByCategory.get(instrument.category);
+      if (inCategory) inCategory.push(model);
+      else this.modelsByCategory.set(instrument.category, [model]);
     }
     return model;
   }
@@ -290,15 +398,22 @@ export class SignalModel implements Strategy {
    * it, during a trend, the quick wins before the slow losses and make it claim too much.
    */
   private resolvePending(model: InstrumentModel, tick: Tick): void {
-    if (model.pending.length === 0) return;
-    let undecided = 0;
-    for (const forecast of model.pending) {
-      const outcome = outcomeAt(forecast, tick);
-      if (outcome === undefined) {
-        model.pending[undecided++] = forecast;
-        continue;
-      }
-      forecast.outcome = outcome;
+    if (model.undecided === 0) return;
+    const decided = this.decided;
+    decided.length = 0;
+    const { levels } = model;
+    // Each heap gives up the trades whose level this tick reaches (stale ones are skipped);
+    // outcomeAt then decides each exactly as a visit of every undecided trade would.
+    takeReached(levels.buyTakeProfit, tick.bid, tick, decided);
+    takeReached(levels.buyStopLoss, -tick.bid, tick, decided);
+    takeReached(levels.saleTakeProfit, -tick.ask, tick, decided);
+    takeReached(levels.saleStopLoss, tick.ask, tick, decided);
+    if (decided.length === 0) return;
+    // The regression and the scorecard learn them in the order they were made.
+    if (decided.length > 1) decided.sort(byOrder);
+    for (const forecast of decided) {
+      // Set by takeReached: every trade taken out here was decided by this tick.
+      const outcome = forecast.outcome ?? 0;
       if (forecast.scored) {
         let metrics = this.metricsByCategory.get(model.category);
         if (!metrics) {
@@ -320,18 +435,76 @@ export class SignalModel implements Strategy {
       model.outcomes++;
       model.positives += outcome;
     }
-    if (undecided === model.pending.length) return;
-    model.pending.length = undecided;
-    let learned = 0;
-    for (const forecast of model.toCalibrate) {
-      if (forecast.outcome === undefined) break;
+    model.undecided -= decided.length;
+    decided.length = 0;
+    // Trades decided by one level linger in their other heap: rebuilt once they outnumber the
+    // live ones, so memory stays bounded by the undecided trades.
+    const bound = 2 * model.undecided + heapSlack;
+    dropDecided(levels.buyTakeProfit, bound);
+    dropDecided(levels.buyStopLoss, bound);
+    dropDecided(levels.saleTakeProfit, bound);
+    dropDecided(levels.saleStopLoss, bound);
+    const queue = model.toCalibrate;
+    let head = model.calibrateHead;
+    for (; head < queue.length; head++) {
+      const forecast = queue[head];
+      if (forecast?.outcome === undefined) break;
       model.calibrator.learn(forecast.rawProbability, forecast.outcome);
-      learned++;
     }
-    if (learned > 0) model.toCalibrate.splice(0, learned);
     // A virtual trade the market leaves undecided for very long is not waited for forever.
-    if (model.toCalibrate.length > maxAwaitingCalibration) model.toCalibrate.shift();
+    if (queue.length - head > maxAwaitingCalibration) head++;
+    if (head >= queueCompactionAt && 2 * head >= queue.length) {
+      queue.copyWithin(0, head);
+      queue.length -= head;
+      head = 0;
+    }
+    model.calibrateHead = head;
   }
+}
+
+/** Files an undecided trade under the levels that can decide it (a NaN level never does). */
+function addUndecided(model: InstrumentModel, forecast: PendingForecast): void {
+  const { levels } = model;
+  const { takeProfit, stopLoss } = forecast;
+  model.undecided++;
+  if (forecast.side === 'buy') {
+    if (!Number.isNaN(takeProfit)) levels.buyTakeProfit.push(takeProfit, forecast);
+    if (!Number.isNaN(stopLoss)) levels.buyStopLoss.push(-stopLoss, forecast);
+  } else {
+    if (!Number.isNaN(takeProfit)) levels.saleTakeProfit.push(-takeProfit, forecast);
+    if (!Number.isNaN(stopLoss)) levels.saleStopLoss.push(stopLoss, forecast);
+  }
+}
+
+/**
+ * Takes from `heap` every trade whose key is at most `reached` (the tick reaches its level),
+ * decides each still undecided one with outcomeAt and adds it to `decided`.
+ */
+function takeReached(
+  heap: LevelHeap<PendingForecast>,
+  reached: number,
+  tick: Tick,
+  decided: PendingForecast[],
+): void {
+  while (heap.peekKey() <= reached) {
+    const forecast = heap.pop();
+    if (!forecast || forecast.outcome !== undefined) continue;
+    forecast.outcome = outcomeAt(forecast, tick);
+    decided.push(forecast);
+  }
+}
+
+/** Rebuilds `heap` without its decided trades once it holds more than `bound` entries. */
+function dropDecided(heap: LevelHeap<PendingForecast>, bound: number): void {
+  if (heap.size > bound) heap.retain(isUndecided);
+}
+
+function isUndecided(forecast: PendingForecast): boolean {
+  return forecast.outcome === undefined;
+}
+
+function byOrder(a: PendingForecast, b: PendingForecast): number {
+  return a.order - b.order;
 }
 
 /** Same triggers as the broker: the bid for a buy, the ask for a sale. */

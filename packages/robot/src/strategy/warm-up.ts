@@ -1,4 +1,5 @@
 import type { InstrumentCatalogue } from '../instruments/catalogue';
+import type { SteppedFeed } from '../market-data/market-data-feed';
 import { MarketSimulator, type RegimeOptions } from '../market-data/market-simulator';
 import type { Tick } from '../market-data/tick';
 import type { Strategy } from './strategy';
@@ -38,13 +39,30 @@ export function warmUpStrategy(
     tickIntervalMs: options.tickIntervalMs,
     ...(options.regimes ? { regimes: options.regimes } : {}),
   });
+  const ticks = learnFromFeed(strategy, catalogue, market, options.to);
+  return { ticks, lastQuotes: market.lastQuotes() };
+}
+
+/**
+ * Teaches a strategy on a feed's quotes up to but not including `to`, synchronously, before it
+ * trades (decision 149): simulated history, or recorded quotes before the first traded one. Only
+ * the strategy sees them; what it signals on them is discarded. Quotes of instruments the
+ * catalogue does not hold are skipped. Returns how many quotes it learned from.
+ */
+export function learnFromFeed(
+  strategy: Strategy,
+  catalogue: InstrumentCatalogue,
+  feed: SteppedFeed,
+  to: number,
+): number {
   let ticks = 0;
-  market.subscribe((tick) => {
+  const unsubscribe = feed.subscribe((tick) => {
     const instrument = catalogue.get(tick.symbol);
     if (!instrument) return;
     strategy.onTick(tick, instrument);
     ticks++;
   });
-  market.advanceTo(options.to - 1);
-  return { ticks, lastQuotes: market.lastQuotes() };
+  feed.advanceTo(to - 1);
+  unsubscribe();
+  return ticks;
 }

@@ -1,7 +1,8 @@
+import type { Category } from '@tradebot/contract';
 import type { InstrumentCatalogue } from '../instruments/catalogue';
 import type { Instrument } from '../instruments/instrument';
 import type { Tick } from '../market-data/tick';
-import type { Signal, Strategy } from './strategy';
+import type { Signal, Strategy, StrategyOutlook } from './strategy';
 
 /** Live ticks held while the history is read; beyond this the oldest are dropped. */
 const maxHeldTicks = 50_000;
@@ -40,6 +41,17 @@ export class WarmingStrategy implements Strategy {
   /** Ticks of history the strategy learned from. */
   get historyTicks(): number {
     return this.learned;
+  }
+
+  /**
+   * The inner strategy's (decision 147), but learning while the history is read: the inner
+   * one's own count while it has one; once that is met, a count met (1 of 1), as what is left
+   * is the live ticks held meanwhile.
+   */
+  outlook(category: Category): StrategyOutlook {
+    const inner = this.inner.outlook?.(category) ?? {};
+    if (!this.warming || inner.learning) return inner;
+    return { learning: { outcomes: 1, outcomesNeeded: 1 } };
   }
 
   onTick(tick: Tick, instrument: Instrument): Signal | undefined {

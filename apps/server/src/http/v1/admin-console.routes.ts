@@ -14,6 +14,7 @@ import {
   adminPromoCodesResponseSchema,
   adminPromoCodeUsesResponseSchema,
   adminReplyRequestSchema,
+  adminSystemResponseSchema,
   adminUserResponseSchema,
   adminUserSearchQuerySchema,
   adminUserSearchResponseSchema,
@@ -42,7 +43,8 @@ const consoleRoute = { tags: ['admin'], security: [{ bearer: [] }] };
  * every read of a user's page or a message thread (decision 117), is audited by its service.
  */
 export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { supportInbox, adminUsers, adminPromoCodes, partnerReport, adminAudit } = app.services;
+  const { supportInbox, adminUsers, adminPromoCodes, partnerReport, adminAudit, systemStatus } =
+    app.services;
   // Before validation: who asks decides first (401, 403), whatever the request says.
   app.addHook('onRequest', requireAdmin(app));
   const admin = (request: Parameters<typeof adminOf>[0]) => adminOf(request).row;
@@ -279,5 +281,18 @@ export const adminConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await adminAudit.page(request.query.offset) }),
+  );
+
+  app.get(
+    paths.adminSystem,
+    {
+      schema: {
+        ...consoleRoute,
+        summary:
+          'The processes running the robot: accounts held, tick lag, lease moves in the last hour, last errors',
+        response: { 200: adminSystemResponseSchema, ...refusals },
+      },
+    },
+    async () => ({ data: await systemStatus.status() }),
   );
 };

@@ -8,6 +8,7 @@ import {
   killSwitchResponseSchema,
   orderRejectionsQuerySchema,
   orderRejectionsResponseSchema,
+  robotStatusResponseSchema,
   settingsRequestSchema,
   settingsResponseSchema,
   untradableSymbolsResponseSchema,
@@ -37,6 +38,24 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await trading.tradingData(userOf(request), request.query) }),
+  );
+
+  app.get(
+    v1Paths.robotStatus,
+    {
+      schema: {
+        tags: ['trading'],
+        summary: "The robot's status and what it does in each category the user chose",
+        description:
+          "get-all-data's `robot` alone (decision 147): on or off, why it is idle, and per " +
+          'chosen category a closed market (and when it opens), a model still learning, no ' +
+          'edge (its best forecast against what it needs) or trading, with when it last ' +
+          'evaluated a price. The dashboard reads it every few seconds.',
+        security: [{ bearer: [] }],
+        response: { 200: robotStatusResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({ data: await trading.robotStatusFor(userOf(request)) }),
   );
 
   app.get(
@@ -120,15 +139,17 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['trading'],
-        summary: 'The closed operations of a period, as CSV',
+        summary: 'The closed operations of a period, as CSV for a spreadsheet',
         description:
-          'UTF-8, comma-separated, one header row, oldest first. The headers are these field ' +
-          'names, the same in every language (decision 075): open_time, close_time (ISO 8601, ' +
-          'UTC), asset, symbol, direction (buy or sell), amount_lots, units, open_price, ' +
-          'close_price, take_profit, stop_loss, close_reason (tp, sl, closeout or kill), ' +
-          'profit (two decimals, a point as the decimal separator), currency (ISO 4217 code of ' +
-          'the profit: USD on the simulated platform, the broker account currency otherwise; ' +
-          'empty for a former broker link, decision 097).',
+          "For a person's spreadsheet (decision 154): UTF-8 with a byte order mark, `;` " +
+          'between fields, a decimal comma, one header row, oldest first. Headers and words ' +
+          "(direction, closing reason) are in `language` (the account's when absent); times " +
+          'are "YYYY-MM-DD hh:mm:ss" in `time_zone` (UTC when absent), named in the headers. ' +
+          'Columns: opening and closing time, asset, symbol, direction, lots, units, opening ' +
+          'and closing price, take-profit, stop-loss, closing reason, result (two decimals) ' +
+          'and its currency (ISO 4217; empty for a former broker link, decision 097), and the ' +
+          'market the prices came from (decision 140). The ' +
+          'machine-readable copy is the data export (decision 153).',
         security: [{ bearer: [] }],
         querystring: historyCsvQuerySchema,
         produces: ['text/csv'],
@@ -136,11 +157,14 @@ export const tradingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { period } = request.query;
-      const csv = await trading.historyCsv(userOf(request), period);
+      const { period, language, time_zone: timeZone } = request.query;
+      const { fileName, csv } = await trading.historyCsv(userOf(request), period, {
+        language,
+        timeZone,
+      });
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="operations-${period}.csv"`)
+        .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'no-store')
         .send(csv);
     },

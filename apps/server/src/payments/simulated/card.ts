@@ -57,6 +57,32 @@ function expiryProblem(expiry: string, now: Date): CardProblem | undefined {
   return firstOfNextMonth <= now.getTime() ? 'expired' : undefined;
 }
 
+/** Which field of the form each problem is about: it is shown beside that field. */
+export const problemField: Record<CardProblem, keyof CardForm> = {
+  name_required: 'name',
+  invalid_number: 'number',
+  not_a_test_card: 'number',
+  invalid_expiry: 'expiry',
+  expired: 'expiry',
+  invalid_cvc: 'cvc',
+};
+
+const separators = String.raw`[\s\-]*`;
+
+/**
+ * The checks below as HTML `pattern`s (the whole value must match), for the page's script to
+ * tell when a refused field was corrected (decision 156). Whether a date is past is the
+ * server's to say: the expiry's pattern is its format only.
+ */
+export const cardFieldPatterns: Record<keyof CardForm, string> = {
+  name: String.raw`.*\S.*\S.*`,
+  number: Object.values(simulatedTestCards)
+    .map((card) => `${separators}${digitsOf(card).split('').join(separators)}${separators}`)
+    .join('|'),
+  expiry: String.raw`\s*(0?[1-9]|1[0-2])\s*/\s*(\d{2}|\d{4})\s*`,
+  cvc: String.raw`\s*\d{3,4}\s*`,
+};
+
 export function checkCard(form: CardForm, now: Date): CardCheck {
   const problems: CardProblem[] = [];
   if (form.name.trim().length < 2) problems.push('name_required');

@@ -9,7 +9,7 @@ import {
 } from '@tradebot/contract';
 import { formatAmount, formatDay } from '../../formats';
 import { translator } from '../../i18n';
-import type { CardProblem } from './card';
+import { cardFieldPatterns, problemField, type CardForm, type CardProblem } from './card';
 
 /**
  * The simulated provider's hosted checkout page: server-rendered HTML that works without
@@ -26,6 +26,7 @@ function layout(language: Language, title: string, body: string): string {
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · Tradebot</title>
 <link rel="stylesheet" href="${simulatedPaymentsPath}/checkout.css">
+<script src="${simulatedPaymentsPath}/checkout.js" defer></script>
 </head>
 <body>
 <main class="checkout">
@@ -45,36 +46,67 @@ export interface CheckoutPageInput {
   amountCents: number;
   trialEnd: Date | null;
   cancelUrl: string;
-  /** Kept from a refused submission (never the card number or the CVC). */
-  values?: { name: string; expiry: string };
+  /** What a refused submission sent, written back into its fields (decision 156). */
+  values?: Partial<CardForm>;
   declined?: boolean;
   problems?: CardProblem[];
 }
 
-function field(id: string, label: string, attributes: string, value = ''): string {
-  return `<p class="field"><label for="${id}">${escapeHtml(label)}</label>
-<input id="${id}" ${attributes} value="${escapeHtml(value)}"></p>`;
+interface CardFields {
+  language: Language;
+  values?: Partial<CardForm> | undefined;
+  problems?: CardProblem[] | undefined;
 }
 
-/** The card fields, with the standard autocomplete attributes (cc-name, cc-number, cc-exp, cc-csc). */
-function cardFields(language: Language, values?: { name: string; expiry: string }): string {
+/**
+ * One field, and beside it what is wrong with it (`aria-describedby`); the first field with a
+ * problem takes the focus. Its `pattern` lets the page's script clear the problem once the
+ * field is corrected; the form is `novalidate`, so browsers do not check it themselves.
+ */
+function field(
+  { language, values, problems = [] }: CardFields,
+  name: keyof CardForm,
+  label: string,
+  attributes: string,
+): string {
   const t = translator(language, 'checkout');
-  return `${field('name', t('name'), 'name="name" autocomplete="cc-name" required maxlength="100"', values?.name)}
-${field('number', t('number'), 'name="number" autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
+  const own = problems.filter((problem) => problemField[problem] === name);
+  const first = problems[0] !== undefined && problemField[problems[0]] === name;
+  const invalid =
+    own.length > 0
+      ? ` aria-invalid="true" aria-describedby="${name}-problem"${first ? ' autofocus' : ''}`
+      : '';
+  const problemText =
+    own.length > 0
+      ? `\n<span class="problem" id="${name}-problem">${own.map((problem) => escapeHtml(t(`problems.${problem}`))).join(' ')}</span>`
+      : '';
+  return `<p class="field"><label for="${name}">${escapeHtml(label)}</label>
+<input id="${name}" name="${name}" ${attributes} pattern="${escapeHtml(cardFieldPatterns[name])}" value="${escapeHtml(values?.[name] ?? '')}"${invalid}>${problemText}</p>`;
+}
+
+/**
+ * The card fields, with the standard autocomplete attributes (cc-name, cc-number, cc-exp,
+ * cc-csc), holding what was sent. A number that is no test card may be a real one: neither it
+ * nor its code is written back into the page.
+ */
+function cardFields(input: CardFields): string {
+  const t = translator(input.language, 'checkout');
+  const fields = input.problems?.includes('not_a_test_card')
+    ? { ...input, values: { ...input.values, number: '', cvc: '' } }
+    : input;
+  return `${field(fields, 'name', t('name'), 'autocomplete="cc-name" required maxlength="100"')}
+${field(fields, 'number', t('number'), 'autocomplete="cc-number" inputmode="numeric" required maxlength="23"')}
 <div class="row">
-${field('expiry', t('expiry'), 'name="expiry" autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"', values?.expiry)}
-${field('cvc', t('cvc'), 'name="cvc" autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
+${field(fields, 'expiry', t('expiry'), 'autocomplete="cc-exp" placeholder="MM/AA" required maxlength="7"')}
+${field(fields, 'cvc', t('cvc'), 'autocomplete="cc-csc" inputmode="numeric" required maxlength="4"')}
 </div>`;
 }
 
-function errorsOf(language: Language, declined?: boolean, problems?: CardProblem[]): string {
+/** A declined card is about the whole form: said above it. A field's problem is said beside it. */
+function declinedNotice(language: Language, declined?: boolean): string {
   const t = translator(language, 'checkout');
-  const errors = [
-    ...(declined ? [t('declined')] : []),
-    ...(problems ?? []).map((problem) => t(`problems.${problem}`)),
-  ];
-  return errors.length > 0
-    ? `<div class="error" role="alert">${errors.map((error) => `<p>${escapeHtml(error)}</p>`).join('')}</div>`
+  return declined
+    ? `<div class="error" role="alert"><p>${escapeHtml(t('declined'))}</p></div>`
     : '';
 }
 
@@ -99,7 +131,7 @@ export interface CardUpdatePageInput {
   /** A past-due charge, tried again with the new card. */
   dueCents: number | null;
   returnUrl: string;
-  values?: { name: string; expiry: string };
+  values?: Partial<CardForm>;
   declined?: boolean;
   problems?: CardProblem[];
 }
@@ -115,9 +147,9 @@ export function cardUpdatePage(input: CardUpdatePageInput): string {
 <p>${escapeHtml(t('currentCard', { card: input.card }))}</p>
 ${due ? `<p>${escapeHtml(t('due', { amount: due }))}</p>` : ''}
 </section>
-${errorsOf(input.language, input.declined, input.problems)}
-<form method="post" action="${simulatedPaymentsPath}/card?session=${escapeHtml(input.token)}">
-${cardFields(input.language, input.values)}
+${declinedNotice(input.language, input.declined)}
+<form method="post" action="${simulatedPaymentsPath}/card?session=${escapeHtml(input.token)}" novalidate>
+${cardFields(input)}
 <button type="submit">${escapeHtml(due ? t('saveAndPay', { amount: due }) : t('save'))}</button>
 </form>
 <p><a href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('keepCard'))}</a></p>
@@ -152,9 +184,9 @@ ${trial ? `<p>${escapeHtml(t('trial', { day: trial }))}</p>` : ''}
 <p class="muted">${escapeHtml(t('renews'))}</p>
 <p class="muted">${escapeHtml(t('email'))}: ${escapeHtml(input.email)}</p>
 </section>
-${errorsOf(input.language, input.declined, input.problems)}
-<form method="post" action="${simulatedPaymentsPath}/checkout/${escapeHtml(input.sessionId)}">
-${cardFields(input.language, input.values)}
+${declinedNotice(input.language, input.declined)}
+<form method="post" action="${simulatedPaymentsPath}/checkout/${escapeHtml(input.sessionId)}" novalidate>
+${cardFields(input)}
 <button type="submit">${escapeHtml(trial ? t('subscribe') : t('pay', { amount }))}</button>
 </form>
 <p><a href="${escapeHtml(input.cancelUrl)}">${escapeHtml(t('cancel'))}</a></p>
@@ -199,6 +231,9 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem}
 .muted{color:#4a5a68;font-size:.9rem}
 .error{background:#fdecec;border:1px solid #d64545;color:#8a1c1c;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem}
 .error p{margin:.25rem 0}
+.problem{display:block;color:#a61b1b;font-size:.9rem;margin-top:.25rem}
+.problem[hidden]{display:none}
+input[aria-invalid=true]{border-color:#d64545;border-width:2px}
 form{background:#fff;border:1px solid #d5dde3;border-radius:.75rem;padding:1rem}
 .field{margin:0 0 .75rem}
 .row{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end}
@@ -211,4 +246,26 @@ a{color:#1d5fb4}
 .test-cards{font-size:.9rem;color:#4a5a68}
 .test-cards ul{padding-left:1.25rem}
 code{font-size:.95rem;color:#15202b}
+`;
+
+/**
+ * The page's only script (decision 156), from our origin as the CSP asks: a field refused by
+ * the server loses its problem once corrected, so no stale message stays beside it; typed back
+ * to the refused value, or still wrong, it shows the problem again. Without it the page works as
+ * before: the server checks every field on each submission.
+ */
+export const checkoutScript = `'use strict';
+document.querySelectorAll('input[aria-invalid="true"]').forEach(function (input) {
+  var problemId = input.getAttribute('aria-describedby');
+  var problem = document.getElementById(problemId);
+  var refused = input.value;
+  var pattern = new RegExp('^(?:' + input.getAttribute('pattern') + ')$', 'u');
+  input.addEventListener('input', function () {
+    var corrected = input.value !== refused && pattern.test(input.value);
+    problem.hidden = corrected;
+    input.setAttribute('aria-invalid', String(!corrected));
+    if (corrected) input.removeAttribute('aria-describedby');
+    else input.setAttribute('aria-describedby', problemId);
+  });
+});
 `;

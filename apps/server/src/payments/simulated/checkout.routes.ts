@@ -13,6 +13,7 @@ import {
   checkoutGonePage,
   checkoutSubscribedPage,
   checkoutPage,
+  checkoutScript,
   type CheckoutPageInput,
 } from './checkout-page';
 import type { CardCheck, CardForm } from './card';
@@ -74,14 +75,14 @@ function cardFormOf(body: Record<string, unknown> | undefined) {
 }
 
 /**
- * A refused card form, shown again with what the user typed (never the number or the code):
- * 402 for a declined card, 422 for a form to correct.
+ * A refused card form, shown again with what the user typed (decision 156): 402 for a declined
+ * card, 422 for a form to correct.
  */
 function refusal(check: CardCheck | { ok: false; declined: true }, form: CardForm) {
   return {
     status: 'declined' in check ? 402 : 422,
     page: {
-      values: { name: form.name, expiry: form.expiry },
+      values: form,
       ...('declined' in check ? { declined: true } : {}),
       ...('problems' in check ? { problems: check.problems } : {}),
     },
@@ -121,6 +122,13 @@ export function simulatedCheckoutRoutes(provider: SimulatedPaymentProvider, coun
         .header('cache-control', 'public, max-age=3600')
         .type('text/css; charset=utf-8')
         .send(checkoutCss),
+    );
+
+    app.get('/checkout.js', hidden, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=3600')
+        .type('text/javascript; charset=utf-8')
+        .send(checkoutScript),
     );
 
     app.get<{ Params: { id: string } }>('/checkout/:id', hidden, async (request, reply) => {

@@ -100,11 +100,6 @@ export class SimulatedPaymentProvider implements PaymentProvider {
     return this.options.clock.now();
   }
 
-  /** Retries due deliveries every second (with autoDeliver). */
-  start(): void {
-    this.outbox.start();
-  }
-
   stop(): Promise<void> {
     return this.outbox.stop();
   }

@@ -65,7 +65,10 @@ export interface WebhookOutboxOptions {
    * database it is sent by one of them (decision 078).
    */
   claims: JobClaims;
-  /** Deliver as soon as an event is recorded (and retry on a timer): off in tests. */
+  /**
+   * Deliver as soon as an event is recorded: off in tests. The retries run on billing's job
+   * (`payment-webhooks`, capabilities/billing/plugin.ts), with the same switch.
+   */
   autoDeliver: boolean;
   onError: (error: unknown, what: string) => void;
   /** A delivery that failed and will be tried again (or given up: `nextAttemptAt` null). */
@@ -81,7 +84,6 @@ export class SimulatedWebhookOutbox {
   private readonly transport: WebhookTransport;
   private delivering: Promise<void> | undefined;
   private deliverAgain = false;
-  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly options: WebhookOutboxOptions) {
@@ -92,18 +94,9 @@ export class SimulatedWebhookOutbox {
     return this.options.clock.now();
   }
 
-  /** Retries due deliveries every second (with autoDeliver). */
-  start(): void {
-    if (!this.options.autoDeliver) return;
-    this.timer = setInterval(() => {
-      void this.deliverDue();
-    }, 1000);
-    this.timer.unref();
-  }
-
+  /** No delivery starts after this; resolves once the one under way is over. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await this.delivering;
   }
 

@@ -1,5 +1,6 @@
 import type { CTraderAccount, CTraderEnvironment } from '@tradebot/contract';
 import { CTraderClient, CTraderProtocol, CTraderTokenError } from '@tradebot/robot/ctrader';
+import type { Config } from '../../config';
 
 /** Where the Open API listens, and the application's credentials (decision 091). */
 export interface CTraderEndpoint {
@@ -25,6 +26,19 @@ export function ctraderProtocol(): CTraderProtocol {
   return protocol;
 }
 
+/** A client of the Open API at `endpoint`, not yet connected. */
+export function ctraderClient(endpoint: CTraderEndpoint, requestTimeoutMs: number): CTraderClient {
+  return new CTraderClient({
+    host: endpoint.host,
+    port: endpoint.port,
+    tls: endpoint.tls,
+    clientId: endpoint.clientId,
+    clientSecret: endpoint.clientSecret,
+    protocol: ctraderProtocol(),
+    requestTimeoutMs,
+  });
+}
+
 /** The access token was refused by the Open API: expired or revoked. */
 export class CTraderAccessRefused extends Error {
   constructor() {
@@ -45,15 +59,7 @@ export async function listCTraderAccounts(
   endpoint: CTraderEndpoint,
   accessToken: string,
 ): Promise<CTraderAccount[]> {
-  const client = new CTraderClient({
-    host: endpoint.host,
-    port: endpoint.port,
-    tls: endpoint.tls,
-    clientId: endpoint.clientId,
-    clientSecret: endpoint.clientSecret,
-    protocol: ctraderProtocol(),
-    requestTimeoutMs: 10_000,
-  });
+  const client = ctraderClient(endpoint, 10_000);
   try {
     await client.connect();
     const list = await client.request('ProtoOAGetAccountListByAccessTokenReq', { accessToken });
@@ -96,4 +102,31 @@ export async function listCTraderAccounts(
   } finally {
     client.close();
   }
+}
+
+/**
+ * The Open API endpoint this server uses (decision 091): CTRADER_HOST, else Spotware's host of
+ * CTRADER_ENVIRONMENT. Undefined without the application's credentials: the cTrader choice is
+ * shown disabled and linked accounts do not trade.
+ */
+export function ctraderEndpoint(
+  config: Pick<
+    Config,
+    | 'CTRADER_CLIENT_ID'
+    | 'CTRADER_CLIENT_SECRET'
+    | 'CTRADER_HOST'
+    | 'CTRADER_ENVIRONMENT'
+    | 'CTRADER_PORT'
+    | 'CTRADER_TLS'
+  >,
+): CTraderEndpoint | undefined {
+  if (!config.CTRADER_CLIENT_ID || !config.CTRADER_CLIENT_SECRET) return undefined;
+  return {
+    host: config.CTRADER_HOST ?? ctraderHosts[config.CTRADER_ENVIRONMENT],
+    port: config.CTRADER_PORT,
+    tls: config.CTRADER_TLS,
+    clientId: config.CTRADER_CLIENT_ID,
+    clientSecret: config.CTRADER_CLIENT_SECRET,
+    environment: config.CTRADER_ENVIRONMENT,
+  };
 }

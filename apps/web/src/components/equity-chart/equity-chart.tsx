@@ -2,8 +2,17 @@ import type { EquityPoint } from '@tradebot/contract';
 import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { formatMoney, localeOf } from '../../lib/format';
+import { useTranslation } from '../../lib/i18n';
 import type { NumberLocale } from '../../lib/number-locale';
 import { chartPoints } from './equity-points';
+import styles from './equity-chart.module.css';
+
+/**
+ * Where the attribution the library's licence asks for (its NOTICE: a link to TradingView on
+ * the page) points. The library's own logo link is turned off: its name is English and its
+ * address carries this page's path (issue 39).
+ */
+const attributionUrl = 'https://www.tradingview.com/';
 
 /**
  * Reads a design token, so the canvas follows the palette (tokens.css is loaded with the app,
@@ -16,8 +25,8 @@ function token(name: string): string {
 }
 
 /**
- * The canvas itself. It holds the chart library's attribution link, so it cannot be one
- * image for assistive technology; the figure's caption says what it shows.
+ * The canvas itself, and under it the chart library's attribution as a text link named in
+ * the page's language; the figure's caption says what the chart shows.
  */
 export default function EquityChart({
   points,
@@ -30,6 +39,7 @@ export default function EquityChart({
   /** The amounts' currency, ISO 4217 (decision 097); null writes bare numbers. */
   currency?: string | null;
 }) {
+  const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -41,7 +51,7 @@ export default function EquityChart({
       layout: {
         background: { color: 'transparent' },
         textColor: token('--color-muted'),
-        attributionLogo: true,
+        attributionLogo: false,
       },
       grid: {
         vertLines: { visible: false },
@@ -84,5 +94,14 @@ export default function EquityChart({
     };
   }, [points, locale, currency]);
 
-  return <div ref={container} style={{ height: '12rem' }} />;
+  return (
+    <>
+      <div ref={container} style={{ height: '12rem' }} />
+      <p className={styles.attribution}>
+        <a href={attributionUrl} target="_blank" rel="noopener noreferrer">
+          {t('chart.attribution')}
+        </a>
+      </p>
+    </>
+  );
 }

@@ -6,4 +6,5 @@ export const adminPaths = {
   promoCodes: '/admin/promo-codes',
   partners: '/admin/partners',
   audit: '/admin/audit-log',
+  system: '/admin/system',
 } as const;

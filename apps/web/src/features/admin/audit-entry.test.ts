@@ -79,3 +79,22 @@ describe("the audit log's rows (decision 079)", () => {
     });
   });
 });
+
+describe("a user's own download of their data in the audit log (decision 153)", () => {
+  it('names the user as who, in es and pt', () => {
+    const exported = entry({
+      admin: null,
+      action: 'user.data_exported',
+      targetType: 'user',
+      targetId: 'u1',
+      after: { bytes: 1200, counts: { operations: 3 } },
+    });
+    expect(auditEntryText(exported, translate('es'))).toEqual({
+      who: 'El propio usuario',
+      whoDetail: null,
+      what: 'El usuario descargó sus datos (LGPD)',
+      target: 'user u1',
+    });
+    expect(auditEntryText(exported, translate('pt')).who).toBe('O próprio usuário');
+  });
+});

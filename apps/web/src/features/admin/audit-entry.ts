@@ -27,7 +27,10 @@ const isFailure = (value: unknown): value is AdminSignInFailure =>
 export function auditEntryText(entry: AdminAuditEntry, t: Translate): AuditEntryText {
   const who = entry.admin
     ? { who: entry.admin.name, whoDetail: entry.admin.email }
-    : { who: t('audit.unknownEmail'), whoDetail: null };
+    : // A user's own action (decision 153: "download my data") has no admin either.
+      entry.action === 'user.data_exported'
+      ? { who: t('audit.theUser'), whoDetail: null }
+      : { who: t('audit.unknownEmail'), whoDetail: null };
   if (entry.action === 'admin.sign_in_failed') {
     const { reason, address, emailDigest } = entry.after ?? {};
     return {

@@ -83,8 +83,19 @@ describe('the register form', () => {
     });
   });
 
-  it('says the passwords differ (once the other fields pass, as zod refines objects)', async () => {
+  it('says the passwords differ', async () => {
     expect(await shown({ ...values, confirm_password: 'segura124' })).toEqual({
+      confirm_password: { key: 'contract:validation.passwordsMatch' },
+    });
+  });
+
+  it('says the passwords differ together with the other errors, in one submit (issue 39)', async () => {
+    expect(
+      await shown({ ...values, name: '', password: 'abc', accept_terms: false }),
+    ).toMatchObject({
+      name: { key: 'contract:validation.required' },
+      password: { key: 'contract:validation.min', count: 8 },
+      accept_terms: { key: 'contract:validation.acceptTerms' },
       confirm_password: { key: 'contract:validation.passwordsMatch' },
     });
   });

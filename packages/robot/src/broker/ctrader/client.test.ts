@@ -8,9 +8,17 @@ import {
   CTraderRateLimitError,
   CTraderTokenError,
 } from './errors';
-import { FakeCTraderServer, type FakeCTraderOptions } from './fake/fake-ctrader-server';
-import { DEMO_ACCOUNT, EURUSD, FAKE_APP, fakeOptions } from './fake/fixtures';
-import { until } from './fake/harness';
+import {
+  FakeCTraderServer,
+  type FakeCTraderOptions,
+} from '../../../test-support/ctrader-fake/fake-ctrader-server';
+import {
+  DEMO_ACCOUNT,
+  EURUSD,
+  FAKE_APP,
+  fakeOptions,
+} from '../../../test-support/ctrader-fake/fixtures';
+import { until } from '../../../test-support/ctrader-fake/harness';
 import type { DecodedMessage } from './protocol';
 import { CTraderProtocol } from './protocol';
 

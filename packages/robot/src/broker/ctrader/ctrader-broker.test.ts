@@ -9,9 +9,16 @@ import {
   FakeCTraderServer,
   type FakeAccount,
   type FakeCTraderOptions,
-} from './fake/fake-ctrader-server';
-import { BRL_ACCOUNT, BTCUSD, DEMO_ACCOUNT, EURUSD, USDBRL, fakeOptions } from './fake/fixtures';
-import { connectBroker, until } from './fake/harness';
+} from '../../../test-support/ctrader-fake/fake-ctrader-server';
+import {
+  BRL_ACCOUNT,
+  BTCUSD,
+  DEMO_ACCOUNT,
+  EURUSD,
+  USDBRL,
+  fakeOptions,
+} from '../../../test-support/ctrader-fake/fixtures';
+import { connectBroker, until } from '../../../test-support/ctrader-fake/harness';
 import { CTraderProtocol } from './protocol';
 
 const protocol = CTraderProtocol.load();

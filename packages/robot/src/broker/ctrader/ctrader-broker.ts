@@ -26,6 +26,7 @@ import {
   CTraderTokenError,
 } from './errors';
 import type { DecodedMessage, MessageBody } from './protocol';
+import { CTraderTickHistory } from './tick-history';
 import { brokerHours, brokerSession, type BrokerHours, type BrokerSession } from './schedule';
 
 /**
@@ -224,6 +225,8 @@ interface Account {
 
 export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   private readonly client: CTraderClient;
+  /** The broker's recorded quotes (ProtoOAGetTickDataReq), read apart from trading. */
+  private readonly tickHistory: CTraderTickHistory;
   private readonly catalogue: InstrumentCatalogue;
   private readonly ticks = new TickDispatcher();
   private readonly now: () => number;
@@ -236,6 +239,7 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
 
   constructor(private readonly options: CTraderBrokerOptions) {
     this.client = options.client;
+    this.tickHistory = new CTraderTickHistory(options.client);
     this.catalogue = options.catalogue;
     this.now = options.now ?? Date.now;
   }
@@ -1207,12 +1211,8 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   // Price history -----------------------------------------------------------------------------
 
   /**
-   * The broker's own quotes of the account's mapped symbols from `from` to `to`, oldest first:
-   * each symbol's bid and ask ticks (ProtoOAGetTickDataReq, one side a request, paged back from
-   * `to` while the server has more, at most `maxPages` pages a side), merged into ticks that
-   * carry both sides, as spot events do. Nothing is invented: a tick is given once both sides
-   * have been quoted in the window. The client paces these requests at the API's historical
-   * limit (HISTORICAL_REQUESTS).
+   * The broker's own quotes of the account's mapped symbols from `from` to `to`, oldest first,
+   * bid and ask merged into ticks (read by CTraderTickHistory, at most `maxPages` pages a side).
    */
   async recentTicks(
     accountId: string,
@@ -1222,42 +1222,13 @@ export class CTraderBroker implements BrokerAdapter, MarketDataFeed {
   ): Promise<Tick[]> {
     const account = this.accounts.get(accountId);
     if (account === undefined) return [];
-    const ticks: Tick[] = [];
-    for (const symbol of account.symbolsById.values()) {
-      const bids = await this.tickSide(account, symbol.symbolId, 'BID', from, to, maxPages);
-      const asks = await this.tickSide(account, symbol.symbolId, 'ASK', from, to, maxPages);
-      ticks.push(...mergeSides(symbol.instrument.symbol, bids, asks));
-    }
-    return ticks.sort((a, b) => a.time - b.time);
-  }
-
-  /** One side's quotes, oldest first, paged backwards from `to` (the server answers newest first). */
-  private async tickSide(
-    account: Account,
-    symbolId: number,
-    type: 'BID' | 'ASK',
-    from: number,
-    to: number,
-    maxPages: number,
-  ): Promise<SideQuote[]> {
-    const pages: SideQuote[][] = [];
-    let end = to;
-    for (let page = 0; page < maxPages && end >= from; page++) {
-      const answer = await this.client.request('ProtoOAGetTickDataReq', {
-        ctidTraderAccountId: account.link.ctidTraderAccountId,
-        symbolId,
-        type,
-        fromTimestamp: from,
-        toTimestamp: end,
-      });
-      const quotes = decodeTickData((answer.body.tickData as MessageBody[] | undefined) ?? []);
-      pages.push(quotes);
-      const oldest = quotes.at(-1);
-      if (answer.body.hasMore !== true || oldest === undefined) break;
-      // The next page ends just before this one's oldest tick: always further back.
-      end = oldest.time - 1;
-    }
-    return pages.flat().reverse();
+    const symbols = [...account.symbolsById.values()].map((symbol) => ({
+      symbolId: symbol.symbolId,
+      symbol: symbol.instrument.symbol,
+    }));
+    return this.tickHistory.ticks(account.link.ctidTraderAccountId, symbols, from, to, {
+      maxPagesPerSide: maxPages,
+    });
   }
 
   // Account data ------------------------------------------------------------------------------
@@ -1514,65 +1485,8 @@ export function relativeProtection(
   return { relativeTakeProfit: pip, relativeStopLoss: spread + 5 * distance };
 }
 
-/** One side's quote at a time, in price units. */
-export interface SideQuote {
-  readonly time: number;
-  readonly price: number;
-}
-
-/**
- * ProtoOAGetTickDataRes.tickData as quotes, newest first as sent: the first entry carries the
- * Unix time in milliseconds and the price (in 1/100000); every later one the difference from the
- * entry before it, in both fields (so, going back in time, negative time differences).
- */
-export function decodeTickData(tickData: readonly MessageBody[]): SideQuote[] {
-  const quotes: SideQuote[] = [];
-  let time = 0;
-  let price = 0;
-  for (const [index, entry] of tickData.entries()) {
-    time = index === 0 ? num(entry.timestamp) : time + num(entry.timestamp);
-    price = index === 0 ? num(entry.tick) : price + num(entry.tick);
-    quotes.push({ time, price: price / PRICE_SCALE });
-  }
-  return quotes;
-}
-
-/**
- * A symbol's bid and ask quotes (each oldest first) as ticks, oldest first: one at each time a
- * side moved, with the other side's latest quote, from the first time both are known.
- */
-function mergeSides(
-  symbol: string,
-  bids: readonly SideQuote[],
-  asks: readonly SideQuote[],
-): Tick[] {
-  const ticks: Tick[] = [];
-  let bid: number | undefined;
-  let ask: number | undefined;
-  let b = 0;
-  let a = 0;
-  while (b < bids.length || a < asks.length) {
-    const nextBid = bids[b];
-    const nextAsk = asks[a];
-    const time = Math.min(nextBid?.time ?? Infinity, nextAsk?.time ?? Infinity);
-    if (nextBid?.time === time) {
-      bid = nextBid.price;
-      b++;
-    }
-    if (nextAsk?.time === time) {
-      ask = nextAsk.price;
-      a++;
-    }
-    if (bid === undefined || ask === undefined) continue;
-    const last = ticks.at(-1);
-    // Several quotes in one millisecond: the last one stands.
-    if (last?.time === time) ticks[ticks.length - 1] = { symbol, time, bid, ask };
-    else ticks.push({ symbol, time, bid, ask });
-  }
-  return ticks;
-}
-
-function symbolKey(name: string): string {
+/** A symbol name as compared with the catalogue: letters and digits, case-folded (decision 096). */
+export function symbolKey(name: string): string {
   return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 

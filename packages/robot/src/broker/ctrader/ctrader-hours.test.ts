@@ -1,9 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionReport, OrderRequest } from '../broker-adapter';
 import { CTraderMarketClosedError } from './errors';
-import { ALWAYS_OPEN, FakeCTraderServer } from './fake/fake-ctrader-server';
-import { BTCUSD, closedFor, DEMO_ACCOUNT, EURUSD, FOREX_HOURS, fakeOptions } from './fake/fixtures';
-import { connectBroker, until } from './fake/harness';
+import {
+  ALWAYS_OPEN,
+  FakeCTraderServer,
+} from '../../../test-support/ctrader-fake/fake-ctrader-server';
+import {
+  BTCUSD,
+  closedFor,
+  DEMO_ACCOUNT,
+  EURUSD,
+  FOREX_HOURS,
+  fakeOptions,
+} from '../../../test-support/ctrader-fake/fixtures';
+import { connectBroker, until } from '../../../test-support/ctrader-fake/harness';
 import { CTraderProtocol } from './protocol';
 
 /**

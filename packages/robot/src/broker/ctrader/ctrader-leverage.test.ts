@@ -5,15 +5,18 @@ import { tradeGeometry } from '../../risk/trade-geometry';
 import { defaultRobotSettings } from '../../settings/robot-settings';
 import type { ExecutionReport, OrderRequest } from '../broker-adapter';
 import type { CTraderBroker } from './ctrader-broker';
-import { FakeCTraderServer, type FakeSymbol } from './fake/fake-ctrader-server';
+import {
+  FakeCTraderServer,
+  type FakeSymbol,
+} from '../../../test-support/ctrader-fake/fake-ctrader-server';
 import {
   DEMO_ACCOUNT,
   EURUSD,
   LOW_LEVERAGE,
   TWO_TIER_LEVERAGE,
   fakeOptions,
-} from './fake/fixtures';
-import { connectBroker, until } from './fake/harness';
+} from '../../../test-support/ctrader-fake/fixtures';
+import { connectBroker, until } from '../../../test-support/ctrader-fake/harness';
 import { CTraderProtocol } from './protocol';
 
 /**

@@ -12,7 +12,17 @@ export {
   CTraderBroker,
   type CTraderAccountLink,
   type CTraderBrokerOptions,
+  symbolKey,
 } from './ctrader-broker';
+export {
+  CTraderTickHistory,
+  decodeTickData,
+  mergeSides,
+  type HistorySymbol,
+  type SideQuote,
+  type TickHistoryOptions,
+  type TickHistoryProgress,
+} from './tick-history';
 export {
   brokerHours,
   brokerSession,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closedFor, FOREX_HOURS } from './fake/fixtures';
+import { closedFor, FOREX_HOURS } from '../../../test-support/ctrader-fake/fixtures';
 import { brokerHours, brokerSession, secondOfWeek, type BrokerHours } from './schedule';
 
 const at = (iso: string) => Date.parse(iso);

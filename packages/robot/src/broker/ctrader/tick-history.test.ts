@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstrumentCatalogue } from '../../instruments/catalogue';
 import type { Tick } from '../../market-data/tick';
-import { decodeTickData } from './ctrader-broker';
-import { FakeCTraderServer, type FakeQuote } from './fake/fake-ctrader-server';
-import { DEMO_ACCOUNT, EURUSD, fakeOptions } from './fake/fixtures';
-import { connectBroker } from './fake/harness';
+import { CTraderRateLimitError } from './errors';
+import { CTraderTickHistory, decodeTickData, mergeSides } from './tick-history';
+import {
+  FakeCTraderServer,
+  type FakeQuote,
+} from '../../../test-support/ctrader-fake/fake-ctrader-server';
+import { DEMO_ACCOUNT, EURUSD, fakeOptions } from '../../../test-support/ctrader-fake/fixtures';
+import { connectBroker } from '../../../test-support/ctrader-fake/harness';
 import { CTraderProtocol } from './protocol';
 
 /**
@@ -60,6 +64,87 @@ describe('decodeTickData', () => {
       { time: 1_700_000_001_500, price: 1.08129 },
     ]);
     expect(decodeTickData([])).toEqual([]);
+  });
+});
+
+describe('mergeSides', () => {
+  it('gives a tick at each move of either side once both are known, the last of a millisecond standing', () => {
+    const bids = [
+      { time: 1000, price: 1.1 },
+      { time: 3000, price: 1.2 },
+      { time: 3000, price: 1.25 },
+      { time: 5000, price: 1.3 },
+    ];
+    const asks = [
+      { time: 2000, price: 1.11 },
+      { time: 3000, price: 1.26 },
+      { time: 4000, price: 1.31 },
+    ];
+    expect(mergeSides('EURUSD', bids, asks)).toEqual([
+      { symbol: 'EURUSD', time: 2000, bid: 1.1, ask: 1.11 },
+      { symbol: 'EURUSD', time: 3000, bid: 1.25, ask: 1.26 },
+      { symbol: 'EURUSD', time: 4000, bid: 1.25, ask: 1.31 },
+      { symbol: 'EURUSD', time: 5000, bid: 1.3, ask: 1.31 },
+    ]);
+    // One side never quoted: nothing is invented.
+    expect(mergeSides('EURUSD', bids, [])).toEqual([]);
+  });
+});
+
+describe('CTraderTickHistory on the fake', () => {
+  it('asks again after REQUEST_FREQUENCY_EXCEEDED and reports every page', async () => {
+    const start = Date.now() - 3_600_000;
+    const past = quotes(start, 100);
+    const server = await fakeWith(past, 10);
+    // A client that believes the limit is ten a second: the fake refuses past its five.
+    const { client, close } = await connectBroker(server, 'acc-1', {
+      catalogue,
+      client: { historicalRequestsPerSecond: 10 },
+    });
+    cleanups.push(close);
+    await client.authorizeAccount(DEMO_ACCOUNT.ctidTraderAccountId, DEMO_ACCOUNT.accessToken);
+    const history = new CTraderTickHistory(client);
+    const pages: number[] = [];
+    const ticks = await history.ticks(
+      DEMO_ACCOUNT.ctidTraderAccountId,
+      [{ symbolId: EURUSD.symbolId, symbol: 'EURUSD' }],
+      start,
+      start + 99_000,
+      {
+        rateLimitWaitMs: 300,
+        onProgress: (progress) => pages.push(progress.requests),
+        maxPagesPerSide: 50,
+      },
+    );
+    expect(ticks).toEqual(past.map((quote) => ({ symbol: 'EURUSD', ...quote })));
+    // 50 bid moves and 51 ask moves in pages of 10: 11 pages, some refused and asked again.
+    expect(pages).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+    const sent = server.requests('ProtoOAGetTickDataReq').length;
+    expect(sent).toBeGreaterThan(11);
+  });
+
+  it('gives up after its retries when the server keeps refusing', async () => {
+    const start = Date.now() - 3_600_000;
+    const server = await fakeWith(quotes(start, 200), 10);
+    const { client, close } = await connectBroker(server, 'acc-1', {
+      catalogue,
+      client: { historicalRequestsPerSecond: 50 },
+    });
+    cleanups.push(close);
+    await client.authorizeAccount(DEMO_ACCOUNT.ctidTraderAccountId, DEMO_ACCOUNT.accessToken);
+    const history = new CTraderTickHistory(client);
+    const read = (symbolId: number) =>
+      history.side(DEMO_ACCOUNT.ctidTraderAccountId, symbolId, 'BID', start, start + 199_000, {
+        rateLimitWaitMs: 1,
+        rateLimitRetries: 0,
+        maxPagesPerSide: 50,
+      });
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => read(EURUSD.symbolId)),
+    );
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(CTraderRateLimitError);
   });
 });
 

@@ -1,9 +1,12 @@
+import { BrokerBacktestCard } from '../../../components/broker-backtest/broker-backtest-card';
 import { Button } from '../../../components/ui/button';
 import { Notice } from '../../../components/ui/notice';
 import { Page } from '../../../components/ui/page';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useTranslation } from '../../../lib/i18n';
+import { useAuthStore } from '../../../stores/auth';
 import { useAccountDetails } from '../api/account-details';
+import { DataExportCard } from '../components/data-export-card';
 import { DeleteAccountCard } from '../components/delete-account-card';
 import { DetailsCard } from '../components/details-card';
 import { EmailCard } from '../components/email-card';
@@ -20,6 +23,7 @@ import { UnlinkAccountCard } from '../components/unlink-account-card';
 export default function AccountSettingsRoute() {
   const { t } = useTranslation('account-settings');
   const details = useAccountDetails();
+  const linked = useAuthStore((state) => state.userConfig?.linked ?? false);
   return (
     <Page title={t('title')} intro={t('intro')} width="narrow">
       {details.isPending && <Skeleton height="12rem" />}
@@ -39,6 +43,8 @@ export default function AccountSettingsRoute() {
       {details.data && <EmailCard currentEmail={details.data.email} />}
       <PasswordCard />
       <SessionsCard />
+      <DataExportCard />
+      <BrokerBacktestCard enabled={linked} />
       <UnlinkAccountCard />
       <DeleteAccountCard />
     </Page>

@@ -28,6 +28,7 @@ const row = (currency: string | null): TradeRow => ({
   probability: 0.95,
   breakEvenProbability: 0.9,
   margin: 0,
+  value: null,
   currency,
 });
 

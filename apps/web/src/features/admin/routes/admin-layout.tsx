@@ -19,6 +19,7 @@ const sections = [
   { to: adminPaths.promoCodes, key: 'nav.promoCodes' },
   { to: adminPaths.partners, key: 'nav.partners' },
   { to: adminPaths.audit, key: 'nav.audit' },
+  { to: adminPaths.system, key: 'nav.system' },
 ] as const;
 
 /**

@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Language } from '@tradebot/contract';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
@@ -10,24 +9,21 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ApiRequestError } from '../../../lib/api-client';
 import { getBilling } from '../../../lib/billing';
 import { failureMessage, type FieldError } from '../../../lib/form-errors';
-import { formatDay } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
-import { chosenPlan, welcomeState } from '../../../lib/onboarding';
+import { chosenPlan, freeMonthState, welcomeState } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
 import { confirmRegistration, registrationNonce } from '../api/register';
 import { AuthCard } from './auth-card';
 
-/** Says when the free month started at registration ends (the overlay, spec §2 Root shell). */
-async function announceFreeMonth(language: Language): Promise<void> {
+/**
+ * When the free month started at registration ends. Said on the linking page, above its form,
+ * not in the overlay: a dialog there opened over the form the user was starting (decision 156).
+ */
+async function freeMonthEnd(): Promise<string | null> {
   const billing = await getBilling().catch(() => undefined);
-  const end = billing?.subscription?.freeMonth ? billing.subscription.currentPeriodEnd : null;
-  if (!end) return;
-  useAppStore.getState().showMessage({
-    key: 'auth:promo.freeMonthStarted',
-    values: { date: formatDay(language, end) },
-  });
+  return billing?.subscription?.freeMonth ? billing.subscription.currentPeriodEnd : null;
 }
 
 type State =
@@ -65,8 +61,11 @@ export function ConfirmRegistration({ token }: { token: string }) {
       if (confirmed.promocode === 'expired') showMessage({ key: 'auth:confirm.promocodeExpired' });
       if (useAuthStore.getState().userConfig?.authorized) {
         // A free-month code: access from now on, and the user is told until when.
-        await announceFreeMonth(language);
-        await navigate(routePath('LinkAccount'), { replace: true });
+        const end = await freeMonthEnd();
+        await navigate(routePath('LinkAccount'), {
+          replace: true,
+          ...(end ? { state: freeMonthState(end) } : {}),
+        });
         return;
       }
       // A new user has not paid: the payment page welcomes them (decision 086), rather than

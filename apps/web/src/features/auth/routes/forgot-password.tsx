@@ -2,6 +2,7 @@ import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
 import { forgotPasswordRequestSchema } from '@tradebot/contract';
 import { useNavigate } from 'react-router';
+import { useWatch } from 'react-hook-form';
 import { Button } from '../../../components/ui/button';
 import { FormEmailField } from '../../../components/form/form-fields';
 import { useContractForm } from '../../../lib/contract-form';
@@ -11,7 +12,10 @@ import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { forgotPassword, resetEmail } from '../api/password';
 
-/** /forgot-password: always the same confirmation, then on to Set password with the e-mail. */
+/**
+ * /forgot-password: always the same confirmation, then on to Set password with the e-mail; the
+ * "I already have a code" link carries the e-mail typed too.
+ */
 export default function ForgotPasswordRoute() {
   const { t, language } = useTranslation('auth');
   const navigate = useNavigate();
@@ -28,6 +32,10 @@ export default function ForgotPasswordRoute() {
     if (stored && getValues('email') === '') setValue('email', stored);
   });
 
+  // "I already have a code" takes the address typed so far along, in the router's state (not
+  // the URL, which would keep it in the history): Set password starts with it (issue 39).
+  const typed = useWatch({ control, name: 'email' }).trim();
+
   const onSubmit = submitWith(async (data) => {
     await forgotPassword({ email: data.email, language });
     resetEmail.set(data.email);
@@ -42,7 +50,9 @@ export default function ForgotPasswordRoute() {
         <Button type="submit" label={t('forgot.submit')} loading={sending} block />
       </form>
       <p>
-        <AppLink to={routePath('SetPassword')}>{t('forgot.haveCode')}</AppLink>
+        <AppLink to={routePath('SetPassword')} state={typed ? { email: typed } : undefined}>
+          {t('forgot.haveCode')}
+        </AppLink>
       </p>
       <p>
         <AppLink to={routePath('Login')}>{t('forgot.back')}</AppLink>

@@ -1,6 +1,5 @@
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard } from '../components/auth-card';
-import { loginRequestSchema } from '@tradebot/contract';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routePath } from '../../../lib/route-paths';
@@ -19,6 +18,9 @@ import { dropSignInToken, heldSignInToken, takeSignInToken } from '../sign-in-li
 import { ApiRequestError } from '../../../lib/api-client';
 import { useAuthStore } from '../../../stores/auth';
 
+const loadLoginSchema = () =>
+  import('../api/login-schema').then(({ loginRequestSchema }) => loginRequestSchema);
+
 /** /login (spec §3 Login form: email, password, rememberMe). */
 export default function LoginRoute() {
   const { t } = useTranslation('auth');
@@ -35,8 +37,10 @@ export default function LoginRoute() {
     if (rest) setSearch(rest, { replace: true });
   }, [search, setSearch]);
   // A refused sign-in is said in the form, next to what to fix (issue 23), not in a dialog.
-  const { control, failure, sending, submitWith } = useContractForm({
-    schema: loginRequestSchema,
+  // The schema is imported on the form's first focus (or when it is sent): zod is not needed
+  // to show or hydrate the page (docs/benchmarks.md, issue 39 point 12).
+  const { control, failure, prepare, sending, submitWith } = useContractForm({
+    schema: loadLoginSchema,
     defaultValues: { email: '', password: '', rememberMe: false },
     failureKey: 'forms:errors.login',
     inline: true,
@@ -67,7 +71,7 @@ export default function LoginRoute() {
   return (
     <AuthCard titleId="login-title" title={t('login.title')} lead={t('login.lead')}>
       {withLink && <Notice tone="info">{t('login.withLink')}</Notice>}
-      <form noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form noValidate onFocus={prepare} onSubmit={(event) => void onSubmit(event)}>
         <FormEmailField control={control} name="email" label={t('fields.email')} />
         <FormTextField
           control={control}

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { AppLink } from '../../../components/ui/app-link';
 import { AuthCard, FinePrint } from '../components/auth-card';
 import { privacyPolicyVersion, registerRequestSchema, type Language } from '@tradebot/contract';
@@ -17,7 +17,11 @@ import { queryClient } from '../../../lib/query-client';
 import { routePath } from '../../../lib/route-paths';
 import { storedTracking } from '../../../lib/tracking';
 import { register, registrationNonce } from '../api/register';
-import { usePromocodeStatus, type PromocodeStatus } from '../hooks/use-promocode-status';
+import {
+  promocodeRefused,
+  usePromocodeStatus,
+  type PromocodeStatus,
+} from '../hooks/use-promocode-status';
 import { useHydrated } from '../../../lib/use-hydrated';
 import { ConfirmRegistration } from '../components/confirm-registration';
 import { registerPayload, type RegisterValues } from '../register-form';
@@ -78,7 +82,8 @@ export default function RegisterRoute() {
 function RegisterForm() {
   const { t, language } = useTranslation('auth');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { control, getValues, setValue, sending, submitWith } = useContractForm({
+  const client = useQueryClient();
+  const { control, getValues, setValue, setFocus, sending, submitWith } = useContractForm({
     schema: registerRequestSchema,
     defaultValues: {
       name: '',
@@ -116,7 +121,12 @@ function RegisterForm() {
       registrationNonce.set(await register(data));
       setSentTo(data.email);
     },
-    () => promocode.state === 'invalid' || promocode.state === 'validating',
+    // A code still being checked is waited for, not a reason to drop the click (issue 39).
+    async () => {
+      const refused = await promocodeRefused(client, getValues('promocode'));
+      if (refused) setFocus('promocode');
+      return refused;
+    },
   );
 
   if (sentTo) {
@@ -125,6 +135,7 @@ function RegisterForm() {
         titleId="register-title"
         title={t('checkInbox.title')}
         lead={t('checkInbox.lead', { email: sentTo })}
+        replacesView
       >
         <Notice tone="success">{t('checkInbox.sameBrowser')}</Notice>
         <p>{t('checkInbox.validity')}</p>

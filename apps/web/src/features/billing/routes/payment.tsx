@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { builtInPlatform, type BillingOverview, type PlanId } from '@tradebot/contract';
+import { builtInPlatform, plans, type BillingOverview, type PlanId } from '@tradebot/contract';
 import { useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { PlanCards } from '../../../components/plan-cards';
@@ -25,6 +25,7 @@ import { chosenPlan, isWelcome } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAuthStore } from '../../../stores/auth';
 
+import { CancelRenewal } from '../components/cancel-renewal';
 import { Waiting } from '../components/waiting';
 
 import styles from './payment.module.css';
@@ -152,6 +153,8 @@ function Payment({
           </Button>
         )}
       />
+      <PricesNote account={billing.account} />
+      <GiftRule account={billing.account} />
       <PlansNote />
       {state.kind === 'none' && !billing.freeMonthUsed && <PromocodeCard />}
     </>
@@ -192,6 +195,37 @@ function PromocodeCard() {
       <p className={styles.note}>{t('promocode.intro')}</p>
       <PromocodeForm />
     </Card>
+  );
+}
+
+/**
+ * The prices' currency beside the linked account's (issue 39): the plans are priced in USD, the
+ * built-in platform's account is in USD, and a cTrader account is in the currency its broker
+ * said (BRL, EUR...), which the dashboard shows its figures in (decision 097).
+ */
+function PricesNote({ account }: { account: BillingOverview['account'] }) {
+  const { t } = useTranslation('billing');
+  let text: string;
+  if (account === null) text = t('payment.pricesUnlinked');
+  else if (account.kind === 'simulated') text = t('payment.pricesSimulated');
+  else if (account.currency === null) text = t('payment.pricesBrokerUnknown');
+  else text = t('payment.pricesBroker', { currency: account.currency });
+  return <p className={styles.note}>{text}</p>;
+}
+
+/**
+ * Before the yearly plan is bought: its gift is simulated money on the built-in platform only
+ * (decision 157), never a deposit at a broker; said again to a user whose linked account is one.
+ */
+function GiftRule({ account }: { account: BillingOverview['account'] }) {
+  const { t, language } = useTranslation('billing');
+  const numberLocale = useNumberLocale(language);
+  const amount = formatCents(numberLocale, plans.yearly.brokerGiftCents);
+  return (
+    <p className={styles.note}>
+      {t('payment.giftRule', { amount })}
+      {account !== null && account.kind !== 'simulated' && <> {t('payment.giftRuleBroker')}</>}
+    </p>
   );
 }
 
@@ -254,7 +288,16 @@ function Subscribed({ state, waitingForCard }: { state: BillingState; waitingFor
   switch (state.kind) {
     case 'trialing':
       return (
-        <Notice tone="success" title={t('payment.trialing')} action={next}>
+        <Notice
+          tone="success"
+          title={t('payment.trialing')}
+          action={
+            <div className={styles.actions}>
+              {next}
+              <CancelRenewal periodEnd={state.firstChargeAt} />
+            </div>
+          }
+        >
           <p>
             {t('payment.trialingText', {
               plan: tPlans(`names.${state.plan}`),
@@ -266,7 +309,16 @@ function Subscribed({ state, waitingForCard }: { state: BillingState; waitingFor
       );
     case 'active':
       return (
-        <Notice tone="success" title={t('payment.active')} action={next}>
+        <Notice
+          tone="success"
+          title={t('payment.active')}
+          action={
+            <div className={styles.actions}>
+              {next}
+              <CancelRenewal periodEnd={state.nextChargeAt} />
+            </div>
+          }
+        >
           <p>
             {t('payment.activeText', {
               plan: tPlans(`names.${state.plan}`),

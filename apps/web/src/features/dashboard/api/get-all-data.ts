@@ -45,6 +45,7 @@ export function useLiveTradingData() {
         closed: data.closed,
         robot: data.robot,
         accountKind: data.accountKind,
+        prices: data.prices,
         accountCurrency: data.accountCurrency,
       });
     },

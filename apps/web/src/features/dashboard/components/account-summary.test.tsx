@@ -44,6 +44,7 @@ const row: TradeRow = {
   probability: 0.95,
   breakEvenProbability: 0.9,
   margin: 9_985.1,
+  value: null,
   currency: 'BRL',
 };
 

@@ -1,4 +1,4 @@
-import type { AccountKind, TradingAccount } from '@tradebot/contract';
+import type { AccountKind, PriceSource, TradingAccount } from '@tradebot/contract';
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card';
 import { Meter } from '../../../components/ui/meter';
@@ -8,18 +8,22 @@ import { formatMoney, formatPercent, formatSignedMoney, toneOf } from '../../../
 import { useTranslation } from '../../../lib/i18n';
 import { useAccountCurrency } from '../account-currency';
 import styles from './dashboard.module.css';
+import { PricesLabel } from './prices-label';
 import { useNumberLocale } from '../../../lib/number-locale';
 
 /** spec §2: balance, available capital, equity, earnings, and the exposure against the cap. */
 export function AccountSummary({
   account,
   accountKind,
+  prices,
   loading,
   footer,
 }: {
   account: TradingAccount | null;
   /** Where the account lives: said on every view, simulated until a real account is linked. */
   accountKind: AccountKind | null;
+  /** Which market its prices come from (decision 140); null while unknown. */
+  prices?: PriceSource | null;
   loading: boolean;
   /** Said under the figures (a broker account's instruments the robot does not trade). */
   footer?: ReactNode;
@@ -43,6 +47,7 @@ export function AccountSummary({
               {t(`account.kind.${accountKind}`)}
             </p>
           ) : null}
+          {prices ? <PricesLabel prices={prices} /> : null}
           <StatGrid label={t('account.figures')}>
             <Stat
               label={t('account.balance')}

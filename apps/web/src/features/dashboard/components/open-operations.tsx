@@ -2,10 +2,16 @@ import type { TradeRow } from '@tradebot/contract';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useTranslation } from '../../../lib/i18n';
+import { useCloseOperation } from '../api/close-operation';
+import { CloseOperation, CloseOutcome } from './close-operation';
 import { OperationRow, OperationsHeader } from './operation-row';
 import styles from './operations.module.css';
 
-/** The open operations, their profit moving with prices (real-time events replace them). */
+/**
+ * The open operations, their profit moving with prices (real-time events replace them). Each
+ * can be closed on its own (decision 152): a button beside its row, since the row itself is the
+ * button that opens its detail.
+ */
 export function OpenOperations({
   trades,
   loading,
@@ -16,6 +22,7 @@ export function OpenOperations({
   onSelect: (id: string) => void;
 }) {
   const { t } = useTranslation('dashboard');
+  const closing = useCloseOperation();
   return (
     <Card
       title={t('open.title')}
@@ -26,6 +33,7 @@ export function OpenOperations({
         )
       }
     >
+      <CloseOutcome closing={closing} />
       {loading ? (
         <div className={styles.list}>
           <Skeleton height="3rem" />
@@ -38,8 +46,11 @@ export function OpenOperations({
           <OperationsHeader kind="open" />
           <ul className={styles.list} aria-labelledby="open-operations-title">
             {trades.map((row) => (
-              <li key={row.id}>
+              <li key={row.id} className={styles.closable}>
                 <OperationRow row={row} kind="open" onSelect={onSelect} />
+                <div className={styles.closeAction}>
+                  <CloseOperation row={row} closing={closing} />
+                </div>
               </li>
             ))}
           </ul>

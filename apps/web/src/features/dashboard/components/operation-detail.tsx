@@ -54,6 +54,11 @@ export function OperationDetail({
               {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })} ·{' '}
               {t('detail.units', { value: formatLots(numberLocale, row.units) })}
             </Fact>
+            {row.value !== null && (
+              <Fact label={t('detail.value')}>
+                <Money locale={numberLocale} amount={row.value} currency={row.currency} />
+              </Fact>
+            )}
             <Fact label={t('detail.openPrice')}>{formatPrice(numberLocale, row.openPrice)}</Fact>
             <Fact label={t('detail.closePrice')}>
               {row.closePrice === null

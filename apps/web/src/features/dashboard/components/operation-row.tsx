@@ -6,6 +6,7 @@ import {
   formatDateTime,
   formatDuration,
   formatLots,
+  formatMoney,
   formatPrice,
   toneOf,
 } from '../../../lib/format';
@@ -21,7 +22,7 @@ export type OperationListKind = 'open' | 'closed';
 export function OperationsHeader({ kind }: { kind: OperationListKind }) {
   const { t } = useTranslation('dashboard');
   return (
-    <div className={styles.header} aria-hidden="true">
+    <div className={styles.header} data-kind={kind} aria-hidden="true">
       <span>{t('operation.asset')}</span>
       <span className={styles.number}>{t('operation.capital')}</span>
       <span className={styles.number}>
@@ -35,7 +36,7 @@ export function OperationsHeader({ kind }: { kind: OperationListKind }) {
 
 /**
  * One operation (spec §2): asset and direction, the capital it uses in the account's currency
- * (lots as a detail), its price, its time and its result. A closed one shows its opening and
+ * (lots as a detail, with what they are worth in that currency: decision 156), its price, its time and its result. A closed one shows its opening and
  * closing prices, its closing time and how long it lasted. The whole row is the button that
  * opens its detail; each figure carries its own label for a screen reader and for the phone
  * layout, where there are no column headings.
@@ -66,7 +67,9 @@ export function OperationRow({
     >
       <span className={styles.asset}>
         <AssetBadge base={row.Icon1} quote={row.Icon2} />
-        <span className={styles.name}>{row.OutputName}</span>
+        <span className={styles.name} data-asset-name>
+          {row.OutputName}
+        </span>
         <VisuallyHidden>{t('operation.direction')}</VisuallyHidden>
         <Badge tone={row.Cmd === 0 ? 'info' : 'warning'}>{direction}</Badge>
       </span>
@@ -74,7 +77,12 @@ export function OperationRow({
         <span className={styles.cellLabel}>{t('operation.capital')}</span>
         <Money locale={numberLocale} amount={row.margin} currency={row.currency} />
         <span className={styles.detail}>
-          {t('operation.lots', { value: formatLots(numberLocale, row.Amount) })}
+          {row.value === null
+            ? t('operation.lots', { value: formatLots(numberLocale, row.Amount) })
+            : t('operation.lotsWorth', {
+                lots: formatLots(numberLocale, row.Amount),
+                money: formatMoney(numberLocale, row.value, row.currency),
+              })}
         </span>
       </span>
       <span className={`${styles.cell} ${styles.number} ${styles.price}`}>

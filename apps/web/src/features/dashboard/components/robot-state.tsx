@@ -4,9 +4,19 @@ import { Badge } from '../../../components/ui/badge';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useTranslation } from '../../../lib/i18n';
 import styles from './dashboard.module.css';
+import { RobotActivityList } from './robot-activity';
 
-/** The robot's state in words: on or off, and why it is idle when it is. */
-export function RobotState({ robot }: { robot: RobotStatus | null }) {
+/**
+ * The robot's state in words: on or off, why it is idle when it is, and what it does in each
+ * category the user chose (decision 147). `stale`: the last refresh of that failed.
+ */
+export function RobotState({
+  robot,
+  stale = false,
+}: {
+  robot: RobotStatus | null;
+  stale?: boolean;
+}) {
   const { t } = useTranslation('dashboard');
   if (!robot) {
     return (
@@ -26,6 +36,9 @@ export function RobotState({ robot }: { robot: RobotStatus | null }) {
         </Badge>
       </h2>
       <p className={styles.robotText}>{sentence}</p>
+      {robot.bot_on && robot.activity ? (
+        <RobotActivityList key={robot.activity.asOf} activity={robot.activity} stale={stale} />
+      ) : null}
       {robot.idleReason === 'BROKER_RECONNECT_NEEDED' ? (
         <AppLink className={styles.robotLink} to="/account-settings">
           {t('robot.reconnectLink')}

@@ -9,6 +9,7 @@ import { useAuthStore } from '../../../stores/auth';
 import type { LiveTrading } from '../../../lib/live-trading';
 import { AccountCurrency } from '../account-currency';
 import { useLiveTradingData } from '../api/get-all-data';
+import { useRobotStatusRefresh } from '../api/get-robot-status';
 import { closedHistoryKey, useClosedHistory } from '../api/get-closed-history';
 import { equityCurveKey } from '../api/get-equity-curve';
 import { AccountSummary } from '../components/account-summary';
@@ -19,6 +20,7 @@ import { OperationDetail } from '../components/operation-detail';
 import { OrderRejections } from '../components/order-rejections';
 import { RobotState } from '../components/robot-state';
 import { StopEverything } from '../components/stop-everything';
+import { BrokerBacktestCard } from '../../../components/broker-backtest/broker-backtest-card';
 import { SwitchOnStep } from '../components/switch-on-step';
 import { UntradableSymbols } from '../components/untradable-symbols';
 import { flattenPages, newlyClosed, prependClosed, type HistoryPage } from '../history-pages';
@@ -63,6 +65,8 @@ export default function DashboardRoute() {
   const account = live.data?.account ?? null;
   const trades = live.data?.trades ?? noTrades;
   const robot = live.data?.robot ?? null;
+  // What the robot does per category stays current while the page is open (decision 147).
+  const robotRefresh = useRobotStatusRefresh(robot);
   // spec §3: the first load lasts until data arrives, from this call or a real-time event.
   const isFirstLoad = live.data === undefined;
   // Access ended (refunded, past due): the page is read-only, with the kill switch (decision 063).
@@ -115,16 +119,20 @@ export default function DashboardRoute() {
               robot={robot}
               neverTraded={trades.length === 0 && history.isSuccess && historyRows.length === 0}
             />
-            <RobotState robot={robot} />
+            <RobotState robot={robot} stale={robotRefresh.isError} />
             <AccountSummary
               account={account}
               accountKind={live.data?.accountKind ?? null}
+              prices={live.data?.prices ?? null}
               loading={loading}
               footer={
                 <UntradableSymbols
                   linkedBroker={live.data !== undefined && live.data.accountKind !== 'simulated'}
                 />
               }
+            />
+            <BrokerBacktestCard
+              enabled={live.data !== undefined && live.data.accountKind !== 'simulated'}
             />
             {!phone && (
               <OpenOperations trades={trades} loading={loading} onSelect={setSelectedId} />

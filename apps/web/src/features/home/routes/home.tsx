@@ -6,6 +6,7 @@ import { translateObject, useTranslation } from '../../../lib/i18n';
 import { useGeoStore } from '../../../stores/geo';
 import { PlansSection } from '../components/plans-section';
 import { ProductPicture } from '../components/product-picture';
+import { RealPricesSection } from '../components/real-prices-section';
 import styles from './home.module.css';
 
 const features = ['watch', 'control', 'broker', 'live'] as const;
@@ -85,6 +86,8 @@ export default function HomeRoute() {
         </ol>
         <p className={styles.honest}>{t('decides.honest')}</p>
       </section>
+
+      <RealPricesSection />
 
       <section aria-labelledby="product-title">
         <h2 id="product-title">{t('product.title')}</h2>

@@ -1,17 +1,19 @@
 import { builtInPlatform, linkAccountRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FactList } from '../../../components/ui/fact-list';
+import { Notice } from '../../../components/ui/notice';
 import { FormTextField } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
 import { Page } from '../../../components/ui/page';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useContractForm } from '../../../lib/contract-form';
-import { formatMoney } from '../../../lib/format';
+import { formatDay, formatMoney } from '../../../lib/format';
 import { useTranslation } from '../../../lib/i18n';
+import { freeMonthUntil } from '../../../lib/onboarding';
 import { routePath } from '../../../lib/route-paths';
 import { useAppStore } from '../../../stores/app';
 import { useAuthStore } from '../../../stores/auth';
@@ -38,6 +40,8 @@ export default function LinkAccountRoute() {
   const showMessage = useAppStore((state) => state.showMessage);
   const openDialog = useAppStore((state) => state.setTradingAccountModalOpen);
   const [opened, setOpened] = useState<OpenedAccount | null>(null);
+  // Right after a free-month code made the account: until when, said in the page (decision 156).
+  const freeMonthEnd = freeMonthUntil(useLocation().state);
   const { control, sending, submitWith } = useContractForm({
     schema: linkAccountRequestSchema,
     defaultValues: { password: '', confirm_password: '' },
@@ -62,6 +66,11 @@ export default function LinkAccountRoute() {
 
   return (
     <Page title={t('link.title')} intro={t('link.intro')} width="wide">
+      {freeMonthEnd && (
+        <Notice tone="success">
+          {t('link.freeMonth', { date: formatDay(language, freeMonthEnd) })}
+        </Notice>
+      )}
       <p>{t('link.choose')}</p>
       <h2>{t('platform.choice')}</h2>
       <div className={styles.columns}>

@@ -6,7 +6,13 @@ import { apiRequest } from '../../../lib/api-client';
 const workerUrl = '/push-worker.js';
 const pushStateKey = ['notifications', 'push'] as const;
 
-export type PushState = 'unsupported' | 'blocked' | 'off' | 'on';
+/**
+ * `ask`: the browser has not asked for the permission yet (Notification.permission 'default'),
+ * so turning them on makes it ask; `blocked`: the permission is denied (by the user, or by the
+ * browser's settings before any question), only the site settings can allow it; `off`:
+ * allowed, but this browser is not subscribed (issue 39).
+ */
+export type PushState = 'unsupported' | 'blocked' | 'ask' | 'off' | 'on';
 
 export function pushSupported(): boolean {
   return (
@@ -26,7 +32,8 @@ async function currentSubscription(): Promise<PushSubscription | null> {
 async function pushState(): Promise<PushState> {
   if (!pushSupported()) return 'unsupported';
   if (Notification.permission === 'denied') return 'blocked';
-  return (await currentSubscription()) ? 'on' : 'off';
+  if (await currentSubscription()) return 'on';
+  return Notification.permission === 'default' ? 'ask' : 'off';
 }
 
 export function usePushState() {
@@ -50,7 +57,7 @@ async function changePush(on: boolean): Promise<PushState> {
     return 'off';
   }
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') return permission === 'denied' ? 'blocked' : 'off';
+  if (permission !== 'granted') return permission === 'denied' ? 'blocked' : 'ask';
   const { data } = await apiRequest<{ data: { publicKey: string } }>(
     `/api/v1${notificationPaths.pushKey}`,
   );

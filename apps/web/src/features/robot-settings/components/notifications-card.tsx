@@ -21,17 +21,9 @@ import {
 } from '../api/notification-settings';
 import { useChangePush, usePushState } from '../api/push-subscription';
 import styles from './profile-config.module.css';
+import { browserTimeZone } from '../../../lib/time-zone';
 
 type Say = (tone: ToastMessage['tone'], title: string, description?: string) => void;
-
-/** The browser's time zone: where the daily summary's evening is (decision 088). */
-function browserTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Which events reach the user by e-mail (issue 22; decision 088), beside the newsletter: each
@@ -70,9 +62,10 @@ export function NotificationsCard({ say }: { say: Say }) {
 
 /**
  * The same notices pushed to this browser: the permission prompt comes only after the click
- * (decision 088); a browser that blocked them is told where to allow them.
+ * (decision 088), and the text says the browser will ask; a browser where they are blocked is
+ * told how to allow them (issue 39: not "blocked" before anything was asked).
  */
-function PushControl({ say }: { say: Say }) {
+export function PushControl({ say }: { say: Say }) {
   const { t } = useTranslation('robot-settings');
   const state = usePushState();
   const change = useChangePush();
@@ -85,7 +78,7 @@ function PushControl({ say }: { say: Say }) {
   const on = current === 'on';
   return (
     <div>
-      <p className={styles.text}>{on ? t('notifications.push.on') : t('notifications.push.off')}</p>
+      <p className={styles.text}>{t(`notifications.push.${current}`)}</p>
       <Button
         color="secondary"
         label={on ? t('notifications.push.disable') : t('notifications.push.enable')}

@@ -1,5 +1,5 @@
 import type { Category, RobotSettingsView, UserConfig } from '@tradebot/contract';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { routePath } from '../../../lib/route-paths';
@@ -18,7 +18,13 @@ import { CategoriesField } from '../components/categories-field';
 import { KillSwitch } from '../components/kill-switch';
 import { NotificationsCard } from '../components/notifications-card';
 import { RiskLevelField } from '../components/risk-level-field';
-import { applyChange, saveWithRollback, type SettingsChange } from '../../../lib/settings-save';
+import {
+  applyChange,
+  createSerialSaver,
+  saveWithRollback,
+  type SerialSaver,
+  type SettingsChange,
+} from '../../../lib/settings-save';
 import styles from '../components/profile-config.module.css';
 
 let toastCount = 0;
@@ -49,8 +55,8 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   const updateSettings = useUpdateSettings();
   const toggleNewsletter = useToggleNewsletter();
   const killRobot = useKillRobot();
-  // One save at a time, so two never race. The controls stay enabled (a disabled control
-  // drops keyboard focus); a change made while a save runs is refused instead.
+  // The newsletter and the kill switch: one at a time, so two never race. The controls stay
+  // enabled (a disabled control drops keyboard focus); such a change made meanwhile is refused.
   const busy = useRef(false);
 
   const say = (tone: ToastMessage['tone'], title: string, description?: string) => {
@@ -64,22 +70,32 @@ function ProfileConfig({ config }: { config: UserConfig }) {
     if (current) useAuthStore.getState().setUserConfig(update(current));
   };
 
-  const change = async (settingsChange: SettingsChange) => {
+  // The robot's settings: every change shows at once and is saved, one save at a time, the
+  // latest state winning (issue 39: a second arrow key on the risk during a save was dropped).
+  const latest = useRef({ save: updateSettings.mutateAsync, remember, say, t });
+  useEffect(() => {
+    latest.current = { save: updateSettings.mutateAsync, remember, say, t };
+  });
+  const saverRef = useRef<SerialSaver<RobotSettingsView> | null>(null);
+  /** Made at the first change, from what the screen shows then. */
+  const saverFrom = (shown: RobotSettingsView) =>
+    (saverRef.current ??= createSerialSaver<RobotSettingsView>({
+      saved: shown,
+      save: (next) => latest.current.save(next),
+      show: setSettings,
+      onOutcome: (outcome) => {
+        const { remember: keep, say: tell, t: text } = latest.current;
+        if (outcome.ok) {
+          keep((current) => ({ ...current, settings: outcome.value }));
+          tell('success', text('saved'));
+        } else {
+          tell('error', text('saveFailed'), text('saveFailedHint'));
+        }
+      },
+    }));
+  const change = (settingsChange: SettingsChange) => {
     if (busy.current) return;
-    busy.current = true;
-    const outcome = await saveWithRollback(
-      settings,
-      applyChange(settings, settingsChange),
-      (next) => updateSettings.mutateAsync(next),
-      setSettings,
-    );
-    busy.current = false;
-    if (outcome.ok) {
-      remember((current) => ({ ...current, settings: outcome.value }));
-      say('success', t('saved'));
-    } else {
-      say('error', t('saveFailed'), t('saveFailedHint'));
-    }
+    saverFrom(settings).change((current) => applyChange(current, settingsChange));
   };
 
   const changeNewsletter = async (next: boolean) => {
@@ -105,14 +121,15 @@ function ProfileConfig({ config }: { config: UserConfig }) {
   };
 
   const stopEverything = () => {
-    if (busy.current) return;
+    if (busy.current || saverRef.current?.saving()) return;
     busy.current = true;
     killRobot.mutate(undefined, {
       onSettled: () => {
         busy.current = false;
       },
       onSuccess: (result) => {
-        setSettings(result.settings);
+        if (saverRef.current) saverRef.current.reset(result.settings);
+        else setSettings(result.settings);
         remember((current) => ({ ...current, settings: result.settings }));
         say('success', t('kill.done', { count: result.closed }));
       },
@@ -136,7 +153,9 @@ function ProfileConfig({ config }: { config: UserConfig }) {
             label={t('robot.switch')}
             description={settings.bot_on ? t('robot.on') : t('robot.off')}
             checked={settings.bot_on}
-            onCheckedChange={(value) => void change({ kind: 'bot_on', value })}
+            onCheckedChange={(value) => {
+              change({ kind: 'bot_on', value });
+            }}
             busy={updateSettings.isPending}
           />
         </Card>
@@ -144,7 +163,9 @@ function ProfileConfig({ config }: { config: UserConfig }) {
           <p className={styles.text}>{t('risk.intro')}</p>
           <RiskLevelField
             value={settings.risk}
-            onChange={(value) => void change({ kind: 'risk', value })}
+            onChange={(value) => {
+              change({ kind: 'risk', value });
+            }}
             busy={updateSettings.isPending}
           />
         </Card>
@@ -152,9 +173,9 @@ function ProfileConfig({ config }: { config: UserConfig }) {
           <p className={styles.text}>{t('categories.intro')}</p>
           <CategoriesField
             enabled={settings.categories_enabled}
-            onChange={(category: Category | 'all', value) =>
-              void change({ kind: 'category', category, value })
-            }
+            onChange={(category: Category | 'all', value) => {
+              change({ kind: 'category', category, value });
+            }}
             busy={updateSettings.isPending}
           />
         </Card>

@@ -11,8 +11,9 @@ import { formatDateTime, formatMoney, formatPercent, formatSignedMoney } from '.
 import { useTranslation } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { useTrackRecord } from '../api/get-track-record';
-import { BreakEven } from '../components/break-even';
+import { BreakEven, BreakEvenStat } from '../components/break-even';
 import { EquityCard } from '../components/equity-card';
+import { MarketsComparison } from '../../../components/markets-comparison/markets-comparison';
 import { ModelScorecard } from '../components/model-scorecard';
 import { OperationsTable } from '../components/operations-table';
 import styles from '../components/track-record.module.css';
@@ -78,6 +79,8 @@ function TrackRecordBody() {
           {t('notRunning.text')}
         </Notice>
       )}
+      <p className={styles.muted}>{t('markets.lead')}</p>
+      <MarketsComparison record={first} />
       <Record
         record={first}
         rows={rows}
@@ -141,11 +144,7 @@ function Record({
           value={percent(summary.winRate)}
           hint={t('figures.winRateHint', { wins: summary.wins, losses: summary.losses })}
         />
-        <Stat
-          label={t('figures.breakEven')}
-          value={percent(summary.breakEvenWinRate)}
-          hint={t('figures.breakEvenHint')}
-        />
+        <BreakEvenStat summary={summary} />
       </StatGrid>
       <BreakEven summary={summary} />
       <ModelScorecard model={summary.model} />

@@ -1,0 +1,1 @@
+ALTER TABLE "trading_platform_links" ADD COLUMN "broker_backtest" jsonb;

@@ -1,0 +1,1 @@
+ALTER TABLE "robot_processes" ADD COLUMN "report" jsonb;

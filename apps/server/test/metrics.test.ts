@@ -1,0 +1,77 @@
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from './helpers/app';
+import { getAllData, runMarket, storedTrades, trader, useRobotApp } from './helpers/trading';
+
+/** GET /metrics (decision 150): Prometheus' text format, behind METRICS_TOKEN. */
+
+// The file's first app pays for the server's first import and schema on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const metricsToken = 'metrics-token-for-the-tests-0123456789';
+const scrape = { authorization: `Bearer ${metricsToken}` };
+
+/** Each sample line's value by its name and labels, as written (`name{labels}`). */
+function samples(text: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    values.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return values;
+}
+
+describe('/metrics after a trade', () => {
+  const context = useRobotApp({ METRICS_TOKEN: metricsToken });
+
+  it('counts the orders sent and filled, the robot’s accounts and the HTTP answers by route', async () => {
+    const { app } = context;
+    const read = async () => {
+      const answer = await app.inject({ url: '/metrics', headers: scrape });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-type']).toContain('text/plain');
+      return samples(answer.body);
+    };
+    const before = await read();
+    const { userId, headers } = await trader(app);
+    const traded = await runMarket(
+      context,
+      async () => (await storedTrades(app, userId)).length > 0,
+    );
+    expect(traded).toBe(true);
+    expect((await getAllData(app, headers)).statusCode).toBe(200);
+
+    const after = await read();
+    const moved = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    expect(moved('tradebot_orders_sent_total')).toBeGreaterThan(0);
+    expect(moved('tradebot_orders_filled_total')).toBeGreaterThan(0);
+    expect(after.get('tradebot_robot_accounts_held')).toBe(1);
+    expect(after.has('tradebot_robot_tick_lag_seconds')).toBe(true);
+    const allData =
+      'tradebot_http_request_duration_seconds_count{method="GET",route="/core-api/public/api/v1/get-all-data",status="2xx"}';
+    expect(moved(allData)).toBeGreaterThanOrEqual(1);
+    // Labels carry route patterns and reasons, never a user's id.
+    expect([...after.keys()].some((name) => name.includes(userId))).toBe(false);
+  });
+
+  it('answers 401 without the token or with another', async () => {
+    const { app } = context;
+    expect((await app.inject({ url: '/metrics' })).statusCode).toBe(401);
+    const wrong = await app.inject({
+      url: '/metrics',
+      headers: { authorization: `Bearer ${metricsToken}x` },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).not.toContain('tradebot_');
+  });
+});
+
+describe('/metrics without METRICS_TOKEN', () => {
+  const context = useTestApp();
+
+  it('is not there', async () => {
+    const answer = await context.app.inject({ url: '/metrics', headers: scrape });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.body).not.toContain('tradebot_');
+  });
+});
