@@ -116,6 +116,13 @@ describe.skipIf(testEngine !== 'postgres')('account leases with several robot pr
   };
 
   const stopAll = async () => {
+    // A process still loading (slow on a loaded machine) has no SIGTERM handler yet, and would
+    // die of the signal rather than stop: signal each once it is ready, or it has ended.
+    await Promise.all(
+      robots.map((robot) =>
+        Promise.race([robot.waitFor((line) => line.type === 'ready', 90_000), robot.exited]),
+      ),
+    );
     for (const robot of robots) robot.child.kill('SIGTERM');
     for (const robot of robots) expect(await robot.exited).toBe(0);
     robots = [];

@@ -12,7 +12,7 @@ import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
-import { pgArrayLiteral } from '../db/pg-array';
+import { pgArrayLiteral, unnestRows } from '../db/pg-array';
 import { dayStarts, operations, orderIntents, tradingPlatformLinks } from '../db/schema';
 import { fenced, type WriteFence } from './write-fence';
 
@@ -63,24 +63,8 @@ export function tradeOf(row: OperationRow): TradeRecord {
 
 type OperationInsert = typeof operations.$inferInsert;
 
-/**
- * The operations table's columns, from its Drizzle definition: the bulk insert's column list and
- * its `unnest` casts are generated from them, so the table is the one place they are written.
- */
-const operationColumns = Object.entries(getTableColumns(operations)).map(
-  ([key, column]) =>
-    [key as keyof OperationInsert, { name: column.name, sqlType: column.getSQLType() }] as const,
-);
-const operationColumnNames = sql.join(
-  operationColumns.map(([, { name }]) => sql.identifier(name)),
-  sql`, `,
-);
-
-/** A value as a column of `pgArrayLiteral` takes it (instants as ISO text). */
-function driverValue(value: OperationInsert[keyof OperationInsert]): string | number | null {
-  if (value === undefined || value === null) return null;
-  return value instanceof Date ? value.toISOString() : value;
-}
+/** Every column of an operation: a fill writes them all (`unnestRows` types them from the table). */
+const operationKeys = Object.keys(getTableColumns(operations)) as (keyof OperationInsert)[];
 
 function operationRow(trade: TradeRecord): OperationInsert {
   return {
@@ -231,34 +215,26 @@ export class DrizzleExecutionStore implements ExecutionStore {
     const days = of('day');
     return this.db.transaction(async (tx) => {
       if (statuses.length > 0) {
-        const column = (read: (write: (typeof statuses)[number]) => string | null) =>
-          pgArrayLiteral(statuses.map(read));
+        const v = unnestRows(
+          orderIntents,
+          ['clientOrderId', 'status', 'rejectReason', 'rejectBrokerCode'],
+          statuses,
+        );
         const updated = await tx.execute(sql`
           update ${orderIntents} as i
-            set status = v.status, reject_reason = v.reason, reject_broker_code = v.code
-          from unnest(
-            ${column((w) => w.clientOrderId)}::text[],
-            ${column((w) => w.status)}::text[],
-            ${column((w) => w.rejectReason)}::text[],
-            ${column((w) => w.rejectBrokerCode)}::text[]) as v(id, status, reason, code)
-          where i.client_order_id = v.id and i.status = 'pending'
+            set ${v.set(['status', 'rejectReason', 'rejectBrokerCode'])}
+          from ${v.source}
+          where i.client_order_id = v.client_order_id and i.status = 'pending'
             and ${this.fence(sql`i.account_id`)}
           returning i.client_order_id`);
         this.counted('intent statuses', statuses.length, updated);
       }
       if (fills.length > 0) {
         const rows = fills.map(operationRow);
-        const column = (read: (row: OperationInsert) => string | number | null | undefined) =>
-          pgArrayLiteral(rows.map((row) => read(row) ?? null));
+        const v = unnestRows(operations, operationKeys, rows);
         const inserted = await tx.execute(sql`
-          insert into ${operations} (${operationColumnNames})
-          select * from unnest(${sql.join(
-            operationColumns.map(
-              ([key, { sqlType }]) =>
-                sql`${column((r) => driverValue(r[key]))}::${sql.raw(sqlType)}[]`,
-            ),
-            sql`, `,
-          )}) as v(${operationColumnNames})
+          insert into ${operations} (${v.columns})
+          select * from ${v.source}
           where ${this.fence(sql`v.account_id`)}
           on conflict do nothing
           returning position_id`);
@@ -266,25 +242,27 @@ export class DrizzleExecutionStore implements ExecutionStore {
         // transaction see the lease at different moments, so the fence decides once, above.
         await tx.execute(sql`
           update ${orderIntents} as i set status = 'filled', reject_reason = null
-          where client_order_id = any(${column((r) => r.clientOrderId)}::text[])
+          where client_order_id = any(${pgArrayLiteral(rows.map((r) => r.clientOrderId))}::text[])
             and exists (select 1 from ${operations} o where o.client_order_id = i.client_order_id)`);
         this.counted('fills', rows.length, inserted);
       }
       let closedAccounts: string[] = [];
       if (closes.length > 0) {
-        const column = (read: (write: (typeof closes)[number]) => string | number | null) =>
-          pgArrayLiteral(closes.map(read));
+        const v = unnestRows(
+          operations,
+          ['positionId', 'closedAt', 'closePrice', 'closeReason', 'profitCents'],
+          closes.map(({ positionId, closure }) => ({
+            positionId,
+            closedAt: new Date(closure.closedAt),
+            closePrice: closure.closePrice,
+            closeReason: closure.closeReason,
+            profitCents: closure.profitCents,
+          })),
+        );
         const closed = await tx.execute(sql`
           update ${operations} as o
-          set closed_at = v.closed_at, close_price = v.close_price,
-              close_reason = v.close_reason, profit_cents = v.profit_cents
-          from unnest(
-            ${column((w) => w.positionId)}::text[],
-            ${column((w) => new Date(w.closure.closedAt).toISOString())}::timestamptz[],
-            ${column((w) => w.closure.closePrice)}::float8[],
-            ${column((w) => w.closure.closeReason)}::text[],
-            ${column((w) => w.closure.profitCents)}::int8[])
-            as v(position_id, closed_at, close_price, close_reason, profit_cents)
+          set ${v.set(['closedAt', 'closePrice', 'closeReason', 'profitCents'])}
+          from ${v.source}
           where o.position_id = v.position_id and o.close_reason = 'open'
             and ${this.fence(sql`o.account_id`)}
           returning o.account_id`);
@@ -292,14 +270,10 @@ export class DrizzleExecutionStore implements ExecutionStore {
         closedAccounts = rowsOf<{ account_id: string }>(closed).map((row) => row.account_id);
       }
       if (days.length > 0) {
-        const column = (read: (write: (typeof days)[number]) => string | number) =>
-          pgArrayLiteral(days.map(read));
+        const v = unnestRows(dayStarts, ['accountId', 'day', 'equityCents'], days);
         await tx.execute(sql`
-          insert into ${dayStarts} (account_id, day, equity_cents)
-          select * from unnest(
-            ${column((w) => w.accountId)}::uuid[],
-            ${column((w) => w.day)}::int4[],
-            ${column((w) => w.equityCents)}::int8[])
+          insert into ${dayStarts} (${v.columns})
+          select * from ${v.source}
           on conflict do nothing`);
       }
       return closedAccounts;
@@ -309,37 +283,33 @@ export class DrizzleExecutionStore implements ExecutionStore {
   /** One statement whatever the wave's size: a parameter per column (see pgArrayLiteral). */
   async saveIntents(intents: readonly OrderIntent[]): Promise<void> {
     if (intents.length === 0) return;
-    const column = (read: (intent: OrderIntent) => string | number | null) =>
-      pgArrayLiteral(intents.map(read));
+    const v = unnestRows(
+      orderIntents,
+      [
+        'clientOrderId',
+        'accountId',
+        'symbol',
+        'category',
+        'side',
+        'units',
+        'takeProfit',
+        'stopLoss',
+        'decidedAt',
+        'decisionBid',
+        'decisionAsk',
+        'probability',
+        'breakEvenProbability',
+        'estimatedMarginCents',
+        'equityAtEntryCents',
+        'freeMarginAtEntryCents',
+        'status',
+        'rejectReason',
+      ],
+      intents.map((intent) => ({ ...intent, decidedAt: new Date(intent.decidedAt) })),
+    );
     const inserted = await this.db.execute(sql`
-      insert into ${orderIntents} (
-        client_order_id, account_id, symbol, category, side, units, take_profit, stop_loss,
-        decided_at, decision_bid, decision_ask, probability, break_even_probability,
-        estimated_margin_cents, equity_at_entry_cents, free_margin_at_entry_cents, status,
-        reject_reason)
-      select * from unnest(
-        ${column((i) => i.clientOrderId)}::text[],
-        ${column((i) => i.accountId)}::uuid[],
-        ${column((i) => i.symbol)}::text[],
-        ${column((i) => i.category)}::text[],
-        ${column((i) => i.side)}::text[],
-        ${column((i) => i.units)}::float8[],
-        ${column((i) => i.takeProfit)}::float8[],
-        ${column((i) => i.stopLoss)}::float8[],
-        ${column((i) => new Date(i.decidedAt).toISOString())}::timestamptz[],
-        ${column((i) => i.decisionBid)}::float8[],
-        ${column((i) => i.decisionAsk)}::float8[],
-        ${column((i) => i.probability)}::float8[],
-        ${column((i) => i.breakEvenProbability)}::float8[],
-        ${column((i) => i.estimatedMarginCents)}::int8[],
-        ${column((i) => i.equityAtEntryCents)}::int8[],
-        ${column((i) => i.freeMarginAtEntryCents)}::int8[],
-        ${column((i) => i.status)}::text[],
-        ${column((i) => i.rejectReason ?? null)}::text[])
-        as v(client_order_id, account_id, symbol, category, side, units, take_profit, stop_loss,
-        decided_at, decision_bid, decision_ask, probability, break_even_probability,
-        estimated_margin_cents, equity_at_entry_cents, free_margin_at_entry_cents, status,
-        reject_reason)
+      insert into ${orderIntents} (${v.columns})
+      select * from ${v.source}
       where ${this.fence(sql`v.account_id`)}
       on conflict do nothing
       returning client_order_id`);

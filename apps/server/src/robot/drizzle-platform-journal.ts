@@ -12,7 +12,7 @@ import type {
 } from '@tradebot/robot';
 import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { pgArrayLiteral } from '../db/pg-array';
+import { pgArrayLiteral, unnestRows } from '../db/pg-array';
 import { rowsOf } from '../db/migrate';
 import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../db/schema';
 import { fenced, type WriteFence } from './write-fence';
@@ -29,31 +29,31 @@ async function insertOrders(
   rows: readonly OrderInsert[],
   fence: WriteFence | undefined,
 ): Promise<void> {
-  const column = (read: (row: OrderInsert) => string | number | null | undefined) =>
-    pgArrayLiteral(rows.map((row) => read(row) ?? null));
+  const v = unnestRows(
+    platformOrders,
+    [
+      'clientOrderId',
+      'accountId',
+      'outcome',
+      'settledAt',
+      'rejectReason',
+      'positionId',
+      'positionNumber',
+      'symbol',
+      'side',
+      'units',
+      'price',
+      'bid',
+      'ask',
+      'takeProfit',
+      'stopLoss',
+      'marginCents',
+    ],
+    rows,
+  );
   const inserted = await db.execute(sql`
-    insert into ${platformOrders} (
-      client_order_id, account_id, outcome, settled_at, reject_reason, position_id,
-      position_number, symbol, side, units, price, bid, ask, take_profit, stop_loss, margin_cents)
-    select * from unnest(
-      ${column((r) => r.clientOrderId)}::text[],
-      ${column((r) => r.accountId)}::uuid[],
-      ${column((r) => r.outcome)}::text[],
-      ${column((r) => (r.settledAt instanceof Date ? r.settledAt.toISOString() : null))}::timestamptz[],
-      ${column((r) => r.rejectReason)}::text[],
-      ${column((r) => r.positionId)}::text[],
-      ${column((r) => r.positionNumber)}::int8[],
-      ${column((r) => r.symbol)}::text[],
-      ${column((r) => r.side)}::text[],
-      ${column((r) => r.units)}::float8[],
-      ${column((r) => r.price)}::float8[],
-      ${column((r) => r.bid)}::float8[],
-      ${column((r) => r.ask)}::float8[],
-      ${column((r) => r.takeProfit)}::float8[],
-      ${column((r) => r.stopLoss)}::float8[],
-      ${column((r) => r.marginCents)}::int8[])
-      as v(client_order_id, account_id, outcome, settled_at, reject_reason, position_id,
-      position_number, symbol, side, units, price, bid, ask, take_profit, stop_loss, margin_cents)
+    insert into ${platformOrders} (${v.columns})
+    select * from ${v.source}
     where ${fenced(fence, sql`v.account_id`)}
     on conflict do nothing
     returning client_order_id`);
@@ -155,21 +155,22 @@ export class DrizzlePlatformJournal implements PlatformJournal {
         // With leases, a deposit lands where no process holds the account now (an account just
         // opened, before any claim) or this run holds it: a process whose lease moved on would
         // book money the holder's platform never sees (decision 105, addendum).
-        const column = (read: (entry: EntryOf<'deposited'>) => string | number) =>
-          pgArrayLiteral(deposited.map(read));
+        const v = unnestRows(
+          platformDeposits,
+          ['accountId', 'depositedAt', 'cents', 'balanceAfterCents', 'opening'],
+          deposited.map((e) => ({
+            accountId: e.accountId,
+            depositedAt: new Date(e.at),
+            cents: e.cents,
+            balanceAfterCents: e.balanceCents,
+            opening: e.opening === true,
+          })),
+        );
         // The fence's refusals are counted apart from deposits already booked (`on conflict do
         // nothing`: a replay, or the one opening deposit another process wrote first, decision
         // 110), which are no news for an operator.
         const result = await tx.execute(sql`
-          with v as (
-            select * from unnest(
-              ${column((e) => e.accountId)}::uuid[],
-              ${column((e) => new Date(e.at).toISOString())}::timestamptz[],
-              ${column((e) => e.cents)}::int8[],
-              ${column((e) => e.balanceCents)}::int8[],
-              ${column((e) => String(e.opening === true))}::bool[]
-            ) as v(account_id, deposited_at, cents, balance_after, opening)
-          ),
+          with v as (select * from ${v.source}),
           allowed as (
             select v.* from v
             where not exists (select 1 from robot_leases l
@@ -177,9 +178,8 @@ export class DrizzlePlatformJournal implements PlatformJournal {
               or ${fenced(this.fence, sql`v.account_id`)}
           ),
           booked as (
-            insert into ${platformDeposits}
-              (account_id, deposited_at, cents, balance_after_cents, opening)
-            select account_id, deposited_at, cents, balance_after, opening from allowed
+            insert into ${platformDeposits} (${v.columns})
+            select * from allowed
             on conflict do nothing
             returning account_id, cents
           )
@@ -222,22 +222,24 @@ export class DrizzlePlatformJournal implements PlatformJournal {
       const profits = new Map<string, number>();
       if (closed.length > 0) {
         const reports = closed.map((entry) => entry.report);
-        const column = (read: (report: PositionClosedReport) => string | number) =>
-          pgArrayLiteral(reports.map(read));
+        const v = unnestRows(
+          platformOrders,
+          ['clientOrderId', 'closedAt', 'closePrice', 'closeReason', 'closeProfitCents'],
+          reports.map((r) => ({
+            clientOrderId: r.clientOrderId,
+            closedAt: new Date(r.time),
+            closePrice: r.closePrice,
+            closeReason: r.reason,
+            closeProfitCents: r.profitCents,
+          })),
+        );
         const result = await tx.execute(sql`
           update ${platformOrders} as o
-          set closed_at = v.closed_at, close_price = v.close_price,
-              close_reason = v.close_reason, close_profit_cents = v.profit
-          from unnest(
-            ${column((r) => r.clientOrderId)}::text[],
-            ${column((r) => new Date(r.time).toISOString())}::timestamptz[],
-            ${column((r) => r.closePrice)}::float8[],
-            ${column((r) => r.reason)}::text[],
-            ${column((r) => r.profitCents)}::int8[]
-          ) as v(client_order_id, closed_at, close_price, close_reason, profit)
+          set ${v.set(['closedAt', 'closePrice', 'closeReason', 'closeProfitCents'])}
+          from ${v.source}
           where o.client_order_id = v.client_order_id and o.outcome = 'filled' and o.closed_at is null
             and ${fenced(this.fence, sql`o.account_id`)}
-          returning o.account_id, v.profit as cents`);
+          returning o.account_id, v.close_profit_cents as cents`);
         const missing = reports.length - rowsOf(result).length;
         if (this.fence && missing > 0) this.fence.refused('platform closures', missing);
         for (const row of rowsOf<BookedRow>(result)) {
