@@ -10,7 +10,6 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
 import { openDatabase, pgliteDirectory } from '../db/database';
 import { migrate, readMigrations } from '../db/migrate';
 import { AdminsRepository } from '../repositories/admins.repository';
@@ -18,7 +17,7 @@ import { argon2PasswordHasher } from '../repositories/password-hasher';
 import { otplibTotp } from '../repositories/totp';
 import { adminTotpCipher, TotpSecretSealer } from '../repositories/totp-secret-sealer';
 import { AdminEnrolmentError, enrolAdmin } from '../services/admin-enrolment';
-import { StartupError } from '../startup-error';
+import { cliConfig, runCli } from './run-cli';
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 const usage = 'usage: npm run admin:create -- --email <e-mail> --name "<name>"';
@@ -82,9 +81,7 @@ async function main(): Promise<number> {
     console.error(usage);
     return 2;
   }
-  // npm runs workspace scripts in the workspace: a relative DATA_DIR means where it was typed.
-  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  const config = loadConfig();
+  const config = cliConfig();
   const password = await readPassword();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -110,20 +107,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (
-      error instanceof ConfigError ||
-      error instanceof AdminEnrolmentError ||
-      error instanceof StartupError
-    ) {
-      console.error(error.message);
-    } else {
-      console.error('admin:create failed:', error instanceof Error ? error.message : error);
-    }
-    process.exitCode = 1;
-  },
-);
+runCli('admin:create', main, [AdminEnrolmentError]);

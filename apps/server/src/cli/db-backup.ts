@@ -10,16 +10,13 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
 import { backupPglite, defaultBackupFile } from '../db/backup';
 import { pgliteDirectory } from '../db/database';
-import { StartupError } from '../startup-error';
+import { cliConfig, runCli } from './run-cli';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  // npm runs workspace scripts in the workspace: relative paths mean where it was typed.
-  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  const config = loadConfig();
+  const config = cliConfig();
   if (config.DATABASE_URL) {
     console.error('DATABASE_URL is set: back up that PostgreSQL database with pg_dump');
     return 1;
@@ -34,13 +31,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-    else console.error('db:backup failed:', error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+runCli('db:backup', main);

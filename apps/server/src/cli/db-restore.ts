@@ -8,10 +8,9 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
 import { restorePglite } from '../db/backup';
 import { pgliteDirectory } from '../db/database';
-import { StartupError } from '../startup-error';
+import { cliConfig, runCli } from './run-cli';
 
 const usage = 'usage: npm run db:restore -- <backup file>';
 
@@ -22,8 +21,7 @@ async function main(): Promise<number> {
     console.error(usage);
     return 2;
   }
-  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  const config = loadConfig();
+  const config = cliConfig();
   if (config.DATABASE_URL) {
     console.error('DATABASE_URL is set: restore that PostgreSQL database with pg_restore or psql');
     return 1;
@@ -35,13 +33,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
-    else console.error('db:restore failed:', error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+runCli('db:restore', main);
