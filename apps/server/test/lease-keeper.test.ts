@@ -118,6 +118,44 @@ describe('account leases (decision 092)', () => {
     });
   });
 
+  it('an outage is logged once at warn when it starts, and once when the database answers again', async () => {
+    const [id = ''] = await seedPlatformAccounts(db, 1);
+    const logs: { message: string; level: string }[] = [];
+    const a = new LeaseKeeper(
+      db,
+      { owner: 'a', leaseMs: 60_000, marginMs: 1_000, capacity: 10 },
+      (message, _accounts, level = 'info') => logs.push({ message, level }),
+    );
+    await a.round();
+    expect(a.mayTrade(id)).toBe(true);
+    const reached = logs.length;
+    // The database refuses every query (it is down), round after round, renewal after renewal.
+    const refusing = {
+      execute: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')),
+    } as unknown as Db;
+    Object.assign(a, { db: refusing });
+    for (let round = 0; round < 3; round++) {
+      await a.round();
+      await a.renewNow();
+    }
+    expect(logs.slice(reached)).toEqual([
+      {
+        message: 'leases: the database could not be reached (connect ECONNREFUSED 127.0.0.1:5432)',
+        level: 'warn',
+      },
+    ]);
+    Object.assign(a, { db });
+    await a.round();
+    await a.renewNow();
+    expect(logs.slice(reached + 1)).toEqual([
+      { message: 'leases: the database answers again', level: 'info' },
+    ]);
+    // A second outage is a new event.
+    Object.assign(a, { db: refusing });
+    await a.renewNow();
+    expect(logs.slice(reached + 2).map((line) => line.level)).toEqual(['warn']);
+  });
+
   it('releases on shutdown: another process claims at once', async () => {
     const ids = await seedPlatformAccounts(db, 3);
     const a = keeper(db, 'a', 60_000);

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { httpDuration } from '../src/metrics/server-metrics';
 import { useTestApp } from './helpers/app';
 import { getAllData, runMarket, storedTrades, trader, useRobotApp } from './helpers/trading';
 
@@ -73,5 +74,18 @@ describe('/metrics without METRICS_TOKEN', () => {
     const answer = await context.app.inject({ url: '/metrics', headers: scrape });
     expect(answer.statusCode).toBe(404);
     expect(answer.body).not.toContain('tradebot_');
+  });
+
+  it('times no answer: nobody could read the timings (decision 162)', async () => {
+    // The histogram is the process's; an app with METRICS_TOKEN in this file feeds it too.
+    const answered = async () =>
+      (await httpDuration.get()).values
+        .filter((value) => value.metricName === 'tradebot_http_request_duration_seconds_count')
+        .reduce((sum, value) => sum + value.value, 0);
+    const before = await answered();
+    for (let i = 0; i < 3; i++) {
+      expect((await context.app.inject({ url: '/core-api/health' })).statusCode).toBe(200);
+    }
+    expect(await answered()).toBe(before);
   });
 });

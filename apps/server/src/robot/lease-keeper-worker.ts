@@ -24,8 +24,8 @@ const database = await openLinkedDatabase(link, { poolSize: 2 });
 const send = (message: KeeperMessage) => {
   port.postMessage(message);
 };
-const keeper = new LeaseKeeper(database.db, options, (message, accountIds) => {
-  send({ type: 'log', message, accountIds });
+const keeper = new LeaseKeeper(database.db, options, (message, accountIds, level) => {
+  send({ type: 'log', message, accountIds, ...(level ? { level } : {}) });
 });
 
 /** Each held account's slot. */

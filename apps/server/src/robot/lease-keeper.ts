@@ -59,6 +59,19 @@ export function monotonicMs(): number {
 }
 const now = monotonicMs;
 
+/**
+ * How a keeper's line is logged: `warn` when an operator must act (the database is out of
+ * reach), `info` for the rest (claims, releases, accounts handed over).
+ */
+export type LeaseLogLevel = 'info' | 'warn';
+
+/** Where a keeper's lines go: one per event, with the accounts it concerns. */
+export type LeaseLog = (
+  message: string,
+  accounts: readonly string[],
+  level?: LeaseLogLevel,
+) => void;
+
 /** What the robot's host needs of a keeper: this one, or one on its own thread. */
 export interface LeaseKeeping {
   readonly options: LeaseOptions;
@@ -74,11 +87,16 @@ export interface LeaseKeeping {
 
 export class LeaseKeeper implements LeaseKeeping {
   private readonly held = new Map<string, HeldLease>();
+  /**
+   * The last query failed: an outage is logged once, at warn when it starts, and once more when
+   * the database answers again, not on every round and renewal in between.
+   */
+  private unreachable = false;
 
   constructor(
     private readonly db: Db,
     readonly options: LeaseOptions,
-    private readonly log: (message: string, accounts: readonly string[]) => void = () => undefined,
+    private readonly log: LeaseLog = () => undefined,
   ) {}
 
   /** Whether this process may send orders for the account now (held and not about to lapse). */
@@ -121,8 +139,9 @@ export class LeaseKeeper implements LeaseKeeping {
         const step = Math.max(1, Math.ceil(share / 10));
         surplus = [...this.held.keys()].slice(0, Math.min(-room, step));
       }
+      this.answered();
     } catch (error) {
-      this.log(`leases: the database could not be reached (${errorText(error)})`, []);
+      this.failed(error);
     }
     lost.push(...this.lapsed());
     if (lost.length > 0) {
@@ -135,9 +154,12 @@ export class LeaseKeeper implements LeaseKeeping {
   async renewNow(): Promise<string[]> {
     const lost: string[] = [];
     try {
+      // Nothing held asks the database nothing, and so says nothing of it.
+      const asked = this.held.size > 0;
       await this.renew(lost);
+      if (asked) this.answered();
     } catch (error) {
-      this.log(`leases: the database could not be reached (${errorText(error)})`, []);
+      this.failed(error);
     }
     lost.push(...this.lapsed());
     if (lost.length > 0) {
@@ -158,6 +180,20 @@ export class LeaseKeeper implements LeaseKeeping {
       this.log('leases: stopped trading accounts whose lease this process lost', lost);
     }
     return lost;
+  }
+
+  /** A query failed: the start of an outage is logged (at warn), the rest of it is not. */
+  private failed(error: unknown): void {
+    if (this.unreachable) return;
+    this.unreachable = true;
+    this.log(`leases: the database could not be reached (${errorText(error)})`, [], 'warn');
+  }
+
+  /** A query answered: the end of an outage is logged. */
+  private answered(): void {
+    if (!this.unreachable) return;
+    this.unreachable = false;
+    this.log('leases: the database answers again', []);
   }
 
   private lapsed(): string[] {

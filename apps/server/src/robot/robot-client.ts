@@ -45,6 +45,7 @@ export type RobotThread =
 
 export interface RobotLog {
   error(details: object, message: string): void;
+  warn(details: object, message: string): void;
   info(details: object, message: string): void;
 }
 
@@ -257,7 +258,13 @@ export class RobotClient implements RobotRuntime {
       case 'leases':
         // One line per event; the accounts only when it concerns some (the process is on the
         // logger: the robot plugin gives a child naming it).
-        if (message.accountIds.length > 0) {
+        // At warn only what an operator must act on (the database out of reach, once an outage).
+        if (message.level === 'warn') {
+          this.options.log.warn(
+            message.accountIds.length > 0 ? { accounts: message.accountIds } : {},
+            message.message,
+          );
+        } else if (message.accountIds.length > 0) {
           this.options.log.info({ accounts: message.accountIds }, message.message);
         } else this.options.log.info({}, message.message);
         return;

@@ -4,7 +4,7 @@ import type { DatabaseLink, Db } from '../db/database';
 import { orderRejectionOf, tradeRowOf } from '../services/trading-rows';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
-import { LeaseKeeper, type LeaseKeeping } from './lease-keeper';
+import { LeaseKeeper, type LeaseKeeping, type LeaseLog } from './lease-keeper';
 import { ThreadedLeaseKeeper } from './threaded-lease-keeper';
 import { RobotCore, type RobotCoreOptions } from './robot-core';
 import { RobotStatsCounter } from './robot-stats';
@@ -177,8 +177,8 @@ export class RobotHost {
         : {}),
     };
     if (options.leases) {
-      const log = (message: string, accountIds: readonly string[]) => {
-        port.postMessage({ type: 'leases', message, accountIds });
+      const log: LeaseLog = (message, accountIds, level) => {
+        port.postMessage({ type: 'leases', message, accountIds, ...(level ? { level } : {}) });
       };
       const link = extras.leaseLink;
       host.keeper =

@@ -7,6 +7,7 @@ import type {
   TestOnlyStrategyName,
 } from '@tradebot/robot';
 import type { DatabaseLink } from '../db/database';
+import type { LeaseLogLevel } from './lease-keeper';
 import type { BuiltInMarketChoice } from './built-in-market';
 import type { TestOnlyCrashPoint } from './test-only-crash';
 
@@ -263,7 +264,12 @@ export type HostMessage =
       readonly message: string;
       readonly fields: Readonly<Record<string, unknown>>;
     }
-  /** Leases (decision 092): what the keeper did, for the log. */
-  | { readonly type: 'leases'; readonly message: string; readonly accountIds: readonly string[] }
+  /** Leases (decision 092): what the keeper did, for the log (warn: an operator must act). */
+  | {
+      readonly type: 'leases';
+      readonly message: string;
+      readonly accountIds: readonly string[];
+      readonly level?: LeaseLogLevel;
+    }
   /** Leases: this process no longer trades these accounts (their projections are dropped). */
   | { readonly type: 'released'; readonly accountIds: readonly string[] };

@@ -1,6 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { DatabaseLink } from '../db/database';
-import type { LeaseKeeping, LeaseOptions, LeaseRound } from './lease-keeper';
+import type {
+  LeaseKeeping,
+  LeaseLog,
+  LeaseLogLevel,
+  LeaseOptions,
+  LeaseRound,
+} from './lease-keeper';
 import { workerEntry } from './worker-entry';
 
 /**
@@ -29,7 +35,12 @@ export type ClaimedLease = readonly [accountId: string, token: number, slot: num
 
 export type KeeperMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'log'; readonly message: string; readonly accountIds: readonly string[] }
+  | {
+      readonly type: 'log';
+      readonly message: string;
+      readonly accountIds: readonly string[];
+      readonly level?: LeaseLogLevel;
+    }
   | {
       readonly type: 'round';
       readonly id: number;
@@ -65,7 +76,7 @@ export class ThreadedLeaseKeeper implements LeaseKeeping {
     private readonly worker: Worker,
     slots: SharedArrayBuffer,
     readonly options: LeaseOptions,
-    private readonly log: (message: string, accounts: readonly string[]) => void,
+    private readonly log: LeaseLog,
   ) {
     this.deadlines = new BigInt64Array(slots);
   }
@@ -74,7 +85,7 @@ export class ThreadedLeaseKeeper implements LeaseKeeping {
   static async start(
     link: Extract<DatabaseLink, { kind: 'postgres' }>,
     options: LeaseOptions & { readonly renewMs: number },
-    log: (message: string, accounts: readonly string[]) => void,
+    log: LeaseLog,
     entry?: URL,
   ): Promise<ThreadedLeaseKeeper> {
     const slots = new SharedArrayBuffer(slotCount(options) * BigInt64Array.BYTES_PER_ELEMENT);
@@ -185,7 +196,7 @@ export class ThreadedLeaseKeeper implements LeaseKeeping {
   private receive(message: KeeperMessage): void {
     if (message.type === 'ready') return;
     if (message.type === 'log') {
-      this.log(message.message, message.accountIds);
+      this.log(message.message, message.accountIds, message.level);
       return;
     }
     const waiter = this.waiting.get(message.id);
@@ -204,6 +215,6 @@ export class ThreadedLeaseKeeper implements LeaseKeeping {
     this.gone = error;
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
-    this.log(`leases: the keeper's thread stopped (${error.message})`, []);
+    this.log(`leases: the keeper's thread stopped (${error.message})`, [], 'warn');
   }
 }
