@@ -1,4 +1,4 @@
-// Bundles the server and our workspace packages into dist/main.js and dist/robot-worker.js. Third-party packages
+// Bundles the server and our workspace packages into dist/main.js and its workers' entries. Third-party packages
 // stay in node_modules (PGlite's WASM, geoip data and argon2's binary load from there).
 import { build } from 'esbuild';
 import { cpSync, readFileSync } from 'node:fs';
@@ -29,6 +29,8 @@ await build({
     'robot-worker': 'src/robot/robot-worker.ts',
     // The lease keeper's own thread (decision 092), started by the robot's host.
     'lease-keeper-worker': 'src/robot/lease-keeper-worker.ts',
+    // The robot on a linked broker's own prices, replayed off the event loop (decision 161).
+    'broker-backtest-worker': 'src/platforms/ctrader/broker-backtest-worker.ts',
   },
   ...common,
 });

@@ -13,5 +13,6 @@ export function workerEntry(
   const fromSource = new URL(from).pathname.endsWith('.ts');
   const url = entry ?? new URL(fromSource ? `./${name}.ts` : `./${name}.js`, from);
   if (!url.pathname.endsWith('.ts')) return { url };
-  return { url: new URL('../../scripts/tsx-worker-boot.mjs', from), source: url.href };
+  // From source this module is src/robot/worker-entry.ts, whatever folder the starter is in.
+  return { url: new URL('../../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
 }

@@ -3,7 +3,7 @@ import {
   brokerBacktestPaths,
   brokerBacktestResponseSchema,
 } from '@tradebot/contract';
-import { backtestQuoteSeries, type QuoteSeries } from '@tradebot/robot';
+import type { QuoteSeries } from '@tradebot/robot';
 import { CTraderError, CTraderRateLimitError } from '@tradebot/robot/ctrader';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,6 +18,7 @@ import {
   BrokerBacktestFailed,
   BrokerBacktestService,
 } from '../../services/broker-backtest.service';
+import { replayInWorker } from './broker-backtest-replay';
 import { CTraderAccessRefused, type CTraderEndpoint } from './ctrader-accounts';
 import { downloadBrokerTicks } from './ctrader-tick-download';
 
@@ -37,8 +38,8 @@ export interface BrokerBacktestModule {
 
 /**
  * The robot on a linked cTrader account's own prices (issue 36, decision 144), composed: the
- * download on a connection of its own, the replay through the robot package's backtest (giving
- * the event loop a turn every few hundred quotes, so the server keeps answering), the state on
+ * download on a connection of its own, the replay through the robot package's backtest in a
+ * worker thread of its own (so the server's event loop never runs it), the state on
  * the link's row, and its two routes. The runs of this process stop when the server closes.
  */
 export function brokerBacktestModule(
@@ -86,16 +87,7 @@ export function brokerBacktestModule(
       }
     },
     replay: async (series, risk, onProgress, signal) => {
-      const summary = await backtestQuoteSeries(series, {
-        risk,
-        cadence: 'quote',
-        progressEvery: 4096,
-        yieldEvery: 256,
-        signal,
-        onProgress: ({ done, total }) => {
-          onProgress(total > 0 ? done / total : 0);
-        },
-      });
+      const summary = await replayInWorker(series, risk, onProgress, signal);
       if (summary === undefined) return undefined;
       return {
         instruments: summary.instruments.map(({ symbol, quotes, first, last }) => ({
