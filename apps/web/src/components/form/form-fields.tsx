@@ -87,6 +87,24 @@ export function FormEmailField<Values extends FieldValues, Submitted = Values>(
   return <FormTextField type="email" autoComplete="email" inputMode="email" {...props} />;
 }
 
+/**
+ * A password FormTextField. `purpose` tells browsers and password managers what to offer: the
+ * saved password (`current`) or a new one to generate and save (`new`).
+ */
+export function FormPasswordField<Values extends FieldValues, Submitted = Values>({
+  purpose,
+  ...props
+}: Omit<TextFieldProps, Bound | 'type' | 'autoComplete'> &
+  Controlled<Values, Submitted> & { purpose: 'current' | 'new' }) {
+  return (
+    <FormTextField
+      type="password"
+      autoComplete={purpose === 'new' ? 'new-password' : 'current-password'}
+      {...props}
+    />
+  );
+}
+
 /** A TextAreaField driven by react-hook-form. */
 export function FormTextAreaField<Values extends FieldValues, Submitted = Values>({
   control,

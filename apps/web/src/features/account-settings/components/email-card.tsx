@@ -8,7 +8,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useChangeEmail } from '../api/change-email';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormPasswordField, FormTextField } from '../../../components/form/form-fields';
 import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface EmailValues {
@@ -58,11 +58,10 @@ export function EmailCard({ currentEmail }: { currentEmail: string }) {
           autoComplete="email"
           label={t('email.new')}
         />
-        <FormTextField
+        <FormPasswordField
           control={control}
           name="current_password"
-          type="password"
-          autoComplete="current-password"
+          purpose="current"
           label={t('email.password')}
         />
         {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}

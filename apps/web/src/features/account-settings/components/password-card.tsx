@@ -8,7 +8,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useChangePassword } from '../api/change-password';
 import styles from '../account-settings.module.css';
 import { serverMessage } from './failure-text';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormPasswordField } from '../../../components/form/form-fields';
 import { contractResolver, placeServerErrors } from '../../../lib/contract-form';
 
 interface PasswordValues {
@@ -52,26 +52,23 @@ export function PasswordCard() {
     <Card title={t('password.title')} titleId="account-password-title">
       <p className={styles.text}>{t('password.intro')}</p>
       <form className={styles.form} noValidate onSubmit={(event) => void submit(event)}>
-        <FormTextField
+        <FormPasswordField
           control={control}
           name="current_password"
-          type="password"
-          autoComplete="current-password"
+          purpose="current"
           label={t('password.current')}
         />
-        <FormTextField
+        <FormPasswordField
           control={control}
           name="password"
-          type="password"
-          autoComplete="new-password"
+          purpose="new"
           label={t('password.new')}
           hint={t('password.hint')}
         />
-        <FormTextField
+        <FormPasswordField
           control={control}
           name="confirm_password"
-          type="password"
-          autoComplete="new-password"
+          purpose="new"
           label={t('password.confirm')}
         />
         {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}

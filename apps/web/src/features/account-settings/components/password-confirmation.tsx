@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Notice } from '../../../components/ui/notice';
 import { useTranslation } from '../../../lib/i18n';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormPasswordField } from '../../../components/form/form-fields';
 
 /**
  * The end of a destructive card (deleting the account, unlinking): the password, what went
@@ -27,11 +27,10 @@ export function PasswordConfirmation<Values extends FieldValues>(props: {
   const { t } = useTranslation('account-settings');
   return (
     <>
-      <FormTextField
+      <FormPasswordField
         control={props.control}
         name={props.name}
-        type="password"
-        autoComplete="current-password"
+        purpose="current"
         label={props.passwordLabel}
       />
       {props.failure && <Notice tone="error">{props.failure}</Notice>}

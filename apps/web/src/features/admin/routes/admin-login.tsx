@@ -3,7 +3,11 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { FormEmailField, FormTextField } from '../../../components/form/form-fields';
+import {
+  FormEmailField,
+  FormPasswordField,
+  FormTextField,
+} from '../../../components/form/form-fields';
 import { LanguageSwitch } from '../../../components/ui/language-switch';
 import { Notice } from '../../../components/ui/notice';
 import { useContractForm } from '../../../lib/contract-form';
@@ -85,11 +89,10 @@ export default function AdminLoginRoute() {
                 name="email"
                 label={t('login.email')}
               />
-              <FormTextField
+              <FormPasswordField
                 control={passwordStep.control}
                 name="password"
-                type="password"
-                autoComplete="current-password"
+                purpose="current"
                 label={t('login.password')}
               />
               <Button type="submit" label={t('login.continue')} loading={passwordStep.sending} />

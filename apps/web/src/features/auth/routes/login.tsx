@@ -9,7 +9,7 @@ import { Notice } from '../../../components/ui/notice';
 import {
   FormCheckboxField,
   FormEmailField,
-  FormTextField,
+  FormPasswordField,
 } from '../../../components/form/form-fields';
 import { useContractForm } from '../../../lib/contract-form';
 import { useTranslation } from '../../../lib/i18n';
@@ -73,11 +73,10 @@ export default function LoginRoute() {
       {withLink && <Notice tone="info">{t('login.withLink')}</Notice>}
       <form noValidate onFocus={prepare} onSubmit={(event) => void onSubmit(event)}>
         <FormEmailField control={control} name="email" label={t('fields.email')} />
-        <FormTextField
+        <FormPasswordField
           control={control}
           name="password"
-          type="password"
-          autoComplete="current-password"
+          purpose="current"
           label={t('fields.password')}
         />
         <FormCheckboxField control={control} name="rememberMe">

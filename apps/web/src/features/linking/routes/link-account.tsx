@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FactList } from '../../../components/ui/fact-list';
 import { Notice } from '../../../components/ui/notice';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormPasswordField } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
 import { Page } from '../../../components/ui/page';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -103,19 +103,17 @@ export default function LinkAccountRoute() {
               value={email}
               readOnly
             />
-            <FormTextField
+            <FormPasswordField
               control={control}
               name="password"
-              type="password"
-              autoComplete="new-password"
+              purpose="new"
               label={t('fields.platformPassword')}
               hint={t('link.passwordHint')}
             />
-            <FormTextField
+            <FormPasswordField
               control={control}
               name="confirm_password"
-              type="password"
-              autoComplete="new-password"
+              purpose="new"
               label={t('fields.confirmPlatformPassword')}
             />
             <Button

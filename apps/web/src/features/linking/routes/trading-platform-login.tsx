@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { AppLink } from '../../../components/ui/app-link';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { FormTextField } from '../../../components/form/form-fields';
+import { FormPasswordField } from '../../../components/form/form-fields';
 import { TextField } from '../../../components/ui/form-field';
 import { Page } from '../../../components/ui/page';
 import { useContractForm } from '../../../lib/contract-form';
@@ -53,11 +53,10 @@ export default function TradingPlatformLoginRoute() {
             value={config?.user.email ?? ''}
             readOnly
           />
-          <FormTextField
+          <FormPasswordField
             control={control}
             name="password"
-            type="password"
-            autoComplete="current-password"
+            purpose="current"
             label={t('fields.platformPassword')}
           />
           <Button type="submit" label={t('login.submit')} loading={sending} block />
