@@ -337,8 +337,13 @@ export const configSchema = z.object({
   CTRADER_HOST: z.string().trim().min(1).optional(),
   CTRADER_PORT: z.coerce.number().int().min(1).max(65535).default(5035),
   CTRADER_TLS: booleanish.default(true),
-  /** Where contact messages are e-mailed (decision 056). */
-  SUPPORT_EMAIL: z.email().default('soporte@tradebot.local'),
+  /**
+   * Support's inbox: contact messages are e-mailed there (decision 056), and e-mails give it to
+   * users to write to. Unset, OPERATOR_EMAIL (the operator's, decision 053) does both; with
+   * neither, e-mails point to the contact form and no address is made up (decision 156).
+   */
+  SUPPORT_EMAIL: z.email().optional(),
+  OPERATOR_EMAIL: z.email().optional(),
   /** The operator's time zone: working hours and report days are counted in it. */
   SUPPORT_TIME_ZONE: timeZoneSchema.default('America/Argentina/Buenos_Aires'),
   /** Days off besides Saturdays and Sundays (comma-separated YYYY-MM-DD). */
@@ -354,6 +359,25 @@ export const defaultRecordedQuotesDir = path.resolve(
   import.meta.dirname,
   '../../../../shared/market-data/oanda-2014-05',
 );
+
+/**
+ * The address users are told to write to (SUPPORT_EMAIL, else OPERATOR_EMAIL), or null when the
+ * server was given neither: then e-mails point to the contact form instead (decision 156).
+ */
+export function shownSupportEmail(
+  config: Pick<Config, 'SUPPORT_EMAIL' | 'OPERATOR_EMAIL'>,
+): string | null {
+  return config.SUPPORT_EMAIL ?? config.OPERATOR_EMAIL ?? null;
+}
+
+/**
+ * Where the server itself sends what is for support (contact messages, the web-push contact):
+ * the shown address, else a placeholder on a reserved domain that is never shown to a user. A
+ * contact message is in the console whether or not its e-mail reaches anyone (decision 056).
+ */
+export function supportInbox(config: Pick<Config, 'SUPPORT_EMAIL' | 'OPERATOR_EMAIL'>): string {
+  return shownSupportEmail(config) ?? 'soporte@tradebot.local';
+}
 
 export type Config = Omit<z.infer<typeof configSchema>, 'ROBOT_WARM_UP_MS'> & {
   /** Absolute DATA_DIR. */

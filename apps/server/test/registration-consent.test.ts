@@ -184,6 +184,41 @@ describe('consent at registration (decision 087)', () => {
   });
 });
 
+describe('welcome e-mail without a support address (decision 156)', () => {
+  const context = useTestApp({ PUBLIC_URL: 'https://app.example.com' });
+
+  it('points to the contact form in the account’s language instead of making an address up', async () => {
+    const response = await register(context.app, { language: 'pt' });
+    const { nonce } = response.json<{ data: { nonce: string } }>().data;
+    const token = await confirmationTokenFor(context.app, validRegistration.email, {
+      consume: true,
+    });
+    expect((await confirmRegistration(context.app, { token, nonce })).statusCode).toBe(201);
+    const mail = await welcomeMailFor(context.app, validRegistration.email);
+    expect(mail).toContain('pelo formulário de contato, https://app.example.com/pt/contact');
+    expect(mail).not.toContain('soporte@tradebot.local');
+  });
+});
+
+describe('welcome e-mail with the operator’s address only (decision 156)', () => {
+  const context = useTestApp({
+    PUBLIC_URL: 'https://app.example.com',
+    OPERATOR_EMAIL: 'operador@example.com',
+  });
+
+  it('names OPERATOR_EMAIL, as the public pages do', async () => {
+    const response = await register(context.app, { language: 'es' });
+    const { nonce } = response.json<{ data: { nonce: string } }>().data;
+    const token = await confirmationTokenFor(context.app, validRegistration.email, {
+      consume: true,
+    });
+    expect((await confirmRegistration(context.app, { token, nonce })).statusCode).toBe(201);
+    const mail = await welcomeMailFor(context.app, validRegistration.email);
+    expect(mail).toContain('operador@example.com');
+    expect(mail).not.toContain('/contact');
+  });
+});
+
 describe('welcome e-mail (issue 23)', () => {
   const context = useTestApp({
     PUBLIC_URL: 'https://app.example.com',

@@ -79,7 +79,9 @@ describe('the owner hears of an attack on their account (issue 18, finding 8)', 
     expect(mail?.text).toContain('sua senha continua funcionando nos seus dispositivos de sempre');
     // The link is built on the configured origin, in the account's language.
     expect(mail?.text).toContain(`${publicUrl}/pt/forgot-password`);
-    expect(mail?.text).toContain('soporte@tradebot.local');
+    // No support address was configured: the contact form, never a made-up address (decision 156).
+    expect(mail?.text).toContain(`pelo formulário de contato: ${publicUrl}/pt/contact`);
+    expect(mail?.text).not.toContain('tradebot.local');
     for (const part of [mail?.text, mail?.html]) {
       expect(part).not.toContain('evil.example');
       expect(part).not.toContain('203.0.113');

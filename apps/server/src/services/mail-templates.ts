@@ -4,6 +4,16 @@ import { renderMail, type Block } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
 import { signInLinkLifetimeMs } from './auth.service';
 
+/**
+ * Where an e-mail tells its reader to write: support's address when the server was given one
+ * (SUPPORT_EMAIL or OPERATOR_EMAIL), else the contact form in the reader's language; no
+ * address is made up (decision 156).
+ */
+export interface SupportContact {
+  supportEmail: string | null;
+  contactUrl: string;
+}
+
 /** The recovery-code e-mail, as text and HTML, in the user's language. */
 export function recoveryCodeMail(
   language: Language,
@@ -131,7 +141,7 @@ export function signInAttackMail(
   language: Language,
   to: string,
   name: string,
-  links: { signInUrl: string; forgotPasswordUrl: string; supportEmail: string },
+  links: { signInUrl: string; forgotPasswordUrl: string } & SupportContact,
 ): Promise<MailMessage> {
   const t = translator(language);
   return renderMail({
@@ -145,7 +155,11 @@ export function signInAttackMail(
       { p: t('signInAttack.newDevice', { hours: signInLinkLifetimeMs / 3_600_000 }) },
       { link: links.signInUrl },
       { p: t('signInAttack.ifNotYou', { url: links.forgotPasswordUrl }) },
-      { p: t('signInAttack.support', { email: links.supportEmail }) },
+      {
+        p: links.supportEmail
+          ? t('signInAttack.support', { email: links.supportEmail })
+          : t('signInAttack.supportForm', { url: links.contactUrl }),
+      },
       { p: t('signature') },
     ],
   });
@@ -158,7 +172,7 @@ export function signInAttackMail(
 export function consoleSignInAttackMail(
   to: string,
   name: string,
-  links: { consoleUrl: string; supportEmail: string },
+  links: { consoleUrl: string; supportEmail: string | null },
 ): Promise<MailMessage> {
   const t = translator('es', 'operator');
   return renderMail({
@@ -169,7 +183,11 @@ export function consoleSignInAttackMail(
       { p: translator('es')('greeting', { name }) },
       { p: t('signInAttackSeen', { consoleUrl: links.consoleUrl }) },
       { p: t('signInAttackStillWorks') },
-      { p: t('signInAttackCompromised', { supportEmail: links.supportEmail }) },
+      {
+        p: links.supportEmail
+          ? t('signInAttackCompromised', { supportEmail: links.supportEmail })
+          : t('signInAttackCompromisedNoAddress'),
+      },
       { p: t('signature') },
     ],
   });

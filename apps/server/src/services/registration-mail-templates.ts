@@ -2,6 +2,7 @@ import type { Language } from '@tradebot/contract';
 import { translator } from '../i18n';
 import { renderMail } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
+import type { SupportContact } from './mail-templates';
 
 /** The link that creates the account (decision 085). */
 export function confirmRegistrationMail(
@@ -59,7 +60,7 @@ export function welcomeMail(
   language: Language,
   to: string,
   name: string,
-  links: { plan: string; linkPlatform: string; robot: string; supportEmail: string },
+  links: { plan: string; linkPlatform: string; robot: string } & SupportContact,
 ): Promise<MailMessage> {
   const t = translator(language);
   return renderMail({
@@ -77,7 +78,11 @@ export function welcomeMail(
       { p: t('registration.welcomeRobot') },
       { button: t('registration.welcomeRobotButton'), href: links.robot },
       { p: t('registration.welcomeRisk') },
-      { p: t('registration.welcomeSupport', { address: links.supportEmail }) },
+      {
+        p: links.supportEmail
+          ? t('registration.welcomeSupport', { address: links.supportEmail })
+          : t('registration.welcomeSupportForm', { url: links.contactUrl }),
+      },
       { p: t('signature') },
     ],
   });

@@ -76,8 +76,8 @@ export class RegistrationService {
       mailer: Mailer;
       clock: Clock;
       links: RegistrationLinks;
-      /** Named in the welcome e-mail (SUPPORT_EMAIL). */
-      supportEmail: string;
+      /** Named in the welcome e-mail (SUPPORT_EMAIL, else OPERATOR_EMAIL), or null: the contact form. */
+      supportEmail: string | null;
       /** Opens a session for the new account (AuthService), with the browser's User-Agent. */
       signIn: (userId: string, userAgent: string | undefined) => Promise<{ token: string }>;
       /** What a promo code at registration gives (the free month). */
@@ -224,6 +224,7 @@ export class RegistrationService {
         linkPlatform: links.page(account.language, '/link-account'),
         robot: links.page(account.language, '/profile-config'),
         supportEmail: this.deps.supportEmail,
+        contactUrl: links.page(account.language, '/contact'),
       }),
     );
   }

@@ -8,7 +8,7 @@ const old = { id: 'u2', email: 'old@example.com', name: 'Old', language: 'xx' };
 const boss = { id: 'a1', email: 'boss@example.com', name: 'Boss' };
 
 /** Plain stubs: owners by e-mail, a window book held in memory, a mailer that may fail. */
-function rig(options: { failMail?: boolean } = {}) {
+function rig(options: { failMail?: boolean; supportEmail?: string | null } = {}) {
   const held = new Set<string>();
   const takes: { job: string; item: string; windowMs: number }[] = [];
   const sent: MailMessage[] = [];
@@ -47,7 +47,9 @@ function rig(options: { failMail?: boolean } = {}) {
       signIn: (userId, language) =>
         Promise.resolve(`https://tradebot.test/${language}/login?sign_in_token=for-${userId}`),
       console: () => 'https://console.tradebot.test',
-      supportEmail: 'support@tradebot.test',
+      contact: (language) => `https://tradebot.test/${language}/contact`,
+      supportEmail:
+        options.supportEmail === undefined ? 'support@tradebot.test' : options.supportEmail,
     },
     onSent: (kind, id) => told.push(`${kind}:${id}`),
     onError: (error) => errors.push(error),
@@ -89,6 +91,34 @@ describe('SignInAlertService (decision 079)', () => {
     expect(sent.find((m) => m.to === 'boss@example.com')?.text).not.toContain('sign_in_token');
     // Each is mailed on its own: a user's link is issued first, so the order may differ.
     expect(told.toSorted()).toEqual(['admin:a1', 'user:u2']);
+  });
+
+  it('names support’s address when there is one, and otherwise the contact form, never a made-up address (decision 156)', async () => {
+    const given = rig();
+    given.service.signInsRefused('user', 'ana@example.com');
+    given.service.signInsRefused('admin', 'boss@example.com');
+    await given.service.settled();
+    for (const mail of given.sent) expect(mail.text).toContain('support@tradebot.test');
+    expect(given.sent.find((m) => m.to === 'ana@example.com')?.text).not.toContain('/contact');
+
+    const none = rig({ supportEmail: null });
+    none.service.signInsRefused('user', 'ana@example.com');
+    none.service.signInsRefused('user', 'old@example.com');
+    none.service.signInsRefused('admin', 'boss@example.com');
+    await none.service.settled();
+    const text = (to: string) => none.sent.find((m) => m.to === to)?.text ?? '';
+    expect(text('ana@example.com')).toContain(
+      'escreva para nós pelo formulário de contato: https://tradebot.test/pt/contact',
+    );
+    expect(text('old@example.com')).toContain(
+      'escríbenos desde el formulario de contacto: https://tradebot.test/es/contact',
+    );
+    // The console's admins are told to get a new password; there is no one else to name.
+    expect(text('boss@example.com')).toContain('pide al responsable técnico que te dé una nueva.');
+    for (const mail of none.sent) {
+      expect(mail.text).not.toMatch(/@tradebot|null|undefined/);
+      expect(mail.html).not.toMatch(/@tradebot|null|undefined/);
+    }
   });
 
   it('keeps users and admins apart: an admin address is not looked up among users', async () => {

@@ -30,7 +30,10 @@ export interface SignInAlertDependencies {
      */
     signIn(userId: string, language: Language): Promise<string>;
     console(): string;
-    supportEmail: string;
+    /** The contact form in `language`, told when there is no support address. */
+    contact(language: Language): string;
+    /** SUPPORT_EMAIL, else OPERATOR_EMAIL, or null (decision 156). */
+    supportEmail: string | null;
   };
   /** Told of each warning sent: ids only, never an e-mail, an address or a token. */
   onSent?: (kind: SignInAccountKind, accountId: string) => void;
@@ -94,6 +97,7 @@ export class SignInAlertService {
       signInUrl: await links.signIn(owner.id, language),
       forgotPasswordUrl: links.forgotPassword(language),
       supportEmail: links.supportEmail,
+      contactUrl: links.contact(language),
     });
   }
 }

@@ -3,11 +3,13 @@ import { updatePromocodeRequestSchema } from '@tradebot/contract';
 import { useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { billingQueryKey, reloadUserConfig } from '../lib/billing';
+import { ApiRequestError } from '../lib/api-client';
 import { contractResolver, placeServerErrors } from '../lib/contract-form';
 import { failureMessage } from '../lib/form-errors';
 import { formatDay } from '../lib/format';
 import { useTranslation } from '../lib/i18n';
 import {
+  promocodeQuery,
   promocodeRefused,
   usePromocodeStatus,
   type PromocodeStatus,
@@ -59,6 +61,7 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
   const status = usePromocodeStatus(field.value);
 
   const submit = handleSubmit(async ({ promocode }) => {
+    const checkedValid = status.state === 'valid';
     // A code still being checked is waited for, not a reason to drop the click (issue 39).
     if (await promocodeRefused(queryClient, field.value)) return;
     try {
@@ -71,6 +74,20 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
         reloadUserConfig().catch(() => undefined),
       ]);
     } catch (error) {
+      if (error instanceof ApiRequestError && error.fieldErrors.promocode) {
+        // Refused at apply: the check's answer held is out of date (the code ended or ran out
+        // since), so the field stops saying "valid", and a code we had called valid is said to
+        // have ended since, not merely to be invalid (issue 39). The price shown is unchanged:
+        // a code gives a free month, never a discount.
+        queryClient.setQueryData(promocodeQuery(field.value.trim()).queryKey, {
+          valid: false,
+          benefit: null,
+        });
+        if (checkedValid) {
+          setError('promocode', { type: 'server', message: t('promocode.endedSinceChecked') });
+          return;
+        }
+      }
       if (!placeServerErrors(error, setError, ['promocode'])) {
         showMessage(failureMessage(error, 'billing:promocode.failed'));
       }
@@ -78,7 +95,7 @@ export function PromocodeForm({ onApplied }: { onApplied?: (trialEndsAt: string 
   });
 
   const error =
-    status.state === 'invalid'
+    fieldState.error?.type !== 'server' && status.state === 'invalid'
       ? { key: 'contract:validation.promocodeInvalid' }
       : shownError(fieldState.error);
 

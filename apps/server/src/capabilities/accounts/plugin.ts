@@ -1,6 +1,7 @@
 import { apiV1Prefix } from '@tradebot/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { shownSupportEmail } from '../../config';
 import { accountSettingsRoutes } from '../../http/v1/account-settings.routes';
 import { accountRoutes } from '../../http/v1/account.routes';
 import { authRoutes } from '../../http/v1/auth.routes';
@@ -88,7 +89,7 @@ export const accounts = fp(
         mailer,
         clock,
         links: { page: links.pageUrl },
-        supportEmail: config.SUPPORT_EMAIL,
+        supportEmail: shownSupportEmail(config),
         signIn: (userId, userAgent) => auth.openSession(userId, false, userAgent),
         promoBenefits: billing,
         onFailure: (error, step) => {
@@ -163,7 +164,8 @@ export const accounts = fp(
             return url.href;
           },
           console: () => links.at('/admin'),
-          supportEmail: config.SUPPORT_EMAIL,
+          contact: (language) => links.pageUrl(language, '/contact'),
+          supportEmail: shownSupportEmail(config),
         },
         onSent: (accountKind, accountId) => {
           app.log.info({ accountKind, accountId }, 'sign-in alert mailed');

@@ -1,6 +1,7 @@
 import { apiV1Prefix } from '@tradebot/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { supportInbox } from '../../config';
 import { notificationRoutes } from '../../http/v1/notifications.routes';
 import { NotificationsRepository } from '../../repositories/notifications.repository';
 import { DrizzleOncePerWindow } from '../../repositories/once-per-window.repository';
@@ -55,7 +56,7 @@ export const notifications = fp(
         publicKey: vapidKeys.publicKey,
         accepts: push.accepts,
         subscriptions: new PushSubscriptionsRepository(db),
-        sender: webPushSender(vapidKeys, `mailto:${config.SUPPORT_EMAIL}`, push),
+        sender: webPushSender(vapidKeys, `mailto:${supportInbox(config)}`, push),
         onNotDelivered: ({ host, reason }) => {
           app.log.warn({ host, reason }, 'notifications: a push was not delivered');
         },

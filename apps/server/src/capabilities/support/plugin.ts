@@ -1,6 +1,7 @@
 import { apiV1Prefix } from '@tradebot/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { supportInbox } from '../../config';
 import { adminConsoleRoutes } from '../../http/v1/admin-console.routes';
 import { adminSessionRoutes } from '../../http/v1/admin-session.routes';
 import { contactRoutes } from '../../http/v1/contact.routes';
@@ -66,7 +67,7 @@ export const support = fp(
         mailer,
         clock,
         {
-          email: config.SUPPORT_EMAIL,
+          email: supportInbox(config),
           calendar: {
             timeZone: config.SUPPORT_TIME_ZONE,
             holidays: new Set(config.SUPPORT_HOLIDAYS),
