@@ -216,7 +216,9 @@ describe('an unexpected failure', () => {
       await app.close();
       await testDatabase.drop();
     }
-  });
+    // It builds its own database and app in the test's time (others do it in a hook, with 30 s):
+    // on a loaded machine that alone has taken more than the default 20 s.
+  }, 60_000);
 });
 
 /** A schema's tables, columns, indexes and constraints, its own name written as "S". */

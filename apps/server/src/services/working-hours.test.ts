@@ -42,9 +42,11 @@ describe('24 working hours in the operator time zone (decision 056)', () => {
 
   it('refuses a calendar with no working day', () => {
     const everyDayOff = new Set<string>();
-    for (let day = Date.parse('2026-01-01'); day < Date.parse('2037-01-01'); day += 86_400_000)
+    for (let day = Date.parse('2026-01-01'); day < Date.parse('2027-01-03'); day += 86_400_000)
       everyDayOff.add(new Date(day).toISOString().slice(0, 10));
-    expect(() => due('2026-01-01T12:00:00Z', { timeZone: 'UTC', holidays: everyDayOff })).toThrow();
+    expect(() => due('2026-01-01T12:00:00Z', { timeZone: 'UTC', holidays: everyDayOff })).toThrow(
+      'no working time within a year',
+    );
   });
 });
 

@@ -15,8 +15,11 @@ export interface WorkingCalendar {
 
 const quarterHourMs = 15 * 60_000;
 const hourMs = 60 * 60_000;
-/** No calendar keeps a reply waiting ten years: a guard against a holiday list that does. */
-const maxQuarters = 10 * 366 * 24 * 4;
+/**
+ * No calendar keeps a reply waiting a year: a guard against a holiday list that does (a year of
+ * quarter hours walks in a fraction of a second; ten years took seconds).
+ */
+const maxQuarters = 366 * 24 * 4;
 
 /** The local calendar date (YYYY-MM-DD) of an instant, and whether it falls on a weekend. */
 export function localDay(instant: number, timeZone: string): { date: string; weekend: boolean } {
@@ -35,7 +38,7 @@ export function addWorkingHours(start: Date, hours: number, calendar: WorkingCal
   let remaining = hours * hourMs;
   let at = start.getTime();
   for (let steps = 0; remaining > 0; steps++) {
-    if (steps > maxQuarters) throw new Error('no working time within ten years');
+    if (steps > maxQuarters) throw new Error('no working time within a year');
     const boundary = Math.floor(at / quarterHourMs) * quarterHourMs + quarterHourMs;
     if (isWorkingDay(at, calendar)) {
       const step = Math.min(boundary - at, remaining);
