@@ -206,6 +206,9 @@ describe.each(cases)('account settings in $language at $width px', ({ language, 
   it('changes the password with the current one, signs out the other devices and mails the owner', async () => {
     const { email, token } = user;
     const elsewhere = await signInElsewhere(email);
+    // The phone is a device the owner never used: they are told by e-mail (decision 163).
+    const told = await mailContaining(email, /dispositivo que (?:no usaste|você não usou)/);
+    expect(told).toContain(`${state.server.url}${prefix[language]}/account-settings`);
     const { page, close } = await settingsPage(language, width, token);
     try {
       const current = page.getByLabel(text(language, 'password.current'), { exact: true });

@@ -49,6 +49,45 @@ async function mailsSettled(app: FastifyInstance, mailDir: string): Promise<Pars
   return parsedMails(mailDir, 0);
 }
 
+describe('a sign-in from a device the owner has not used lately (decision 163)', () => {
+  const context = useTestApp({ PUBLIC_URL: publicUrl });
+  const windowsChrome =
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const iphoneSafari =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const signIn = (userAgent: string) =>
+    context.app.inject({
+      method: 'POST',
+      url: `${v1}/login`,
+      headers: { 'user-agent': userAgent },
+      payload: owner,
+    });
+
+  it('mails the owner from the second device on, once per new device, never for their own', async () => {
+    // She registered on her computer: its session names the device.
+    await registeredToken(
+      context.app,
+      validRegistration.email,
+      { language: 'es' },
+      { 'user-agent': windowsChrome },
+    );
+    expect((await signIn(windowsChrome)).statusCode).toBe(200);
+    expect(await mailsSettled(context.app, context.mailDir)).toEqual([]);
+
+    expect((await signIn(iphoneSafari)).statusCode).toBe(200);
+    const mails = await mailsSettled(context.app, context.mailDir);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe('Nuevo inicio de sesión en tu cuenta de Tradebot');
+    expect(mails[0]?.text).toContain('Safari en iOS (un teléfono o tableta)');
+    expect(mails[0]?.text).toContain(`${publicUrl}/forgot-password`);
+    expect(mails[0]?.text).toContain(`${publicUrl}/account-settings`);
+
+    // The phone is hers now: signing in on it again says nothing more.
+    expect((await signIn(iphoneSafari)).statusCode).toBe(200);
+    expect(await mailsSettled(context.app, context.mailDir)).toHaveLength(1);
+  });
+});
+
 describe('the owner hears of an attack on their account (issue 18, finding 8)', () => {
   const context = useTestApp({ PUBLIC_URL: publicUrl });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { sessions, users } from '../db/schema';
 import type { UserRow } from './users.repository';
@@ -97,6 +97,24 @@ export class SessionsRepository implements SessionsStore {
   /** Notes that the session was used now (decision 080: at most every few minutes). */
   async touch(sessionId: string, now: Date): Promise<void> {
     await this.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, sessionId));
+  }
+
+  /**
+   * The user's sessions for the new-device alert (decision 163): the User-Agents of those opened
+   * since `since`, live or not, and how many they ever had.
+   */
+  async devicesSince(
+    userId: string,
+    since: Date,
+  ): Promise<{ recent: (string | null)[]; ever: number }> {
+    const rows = await this.db
+      .select({ userAgent: sessions.userAgent, recent: gte(sessions.createdAt, since) })
+      .from(sessions)
+      .where(eq(sessions.userId, userId));
+    return {
+      recent: rows.filter((row) => row.recent).map((row) => row.userAgent),
+      ever: rows.length,
+    };
   }
 
   /** A user's live sessions, the most recently used first. */

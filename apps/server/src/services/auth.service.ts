@@ -75,7 +75,8 @@ export class AuthService {
     if (!(await this.hasher.verify(user.passwordHash, input.password)))
       throw new InvalidCredentials();
     if (input.signInToken === undefined) {
-      return this.openSession(user.id, input.rememberMe, userAgent);
+      const { token } = await this.openSession(user.id, input.rememberMe, userAgent);
+      return { token, userId: user.id };
     }
     if (!this.signInLinks) throw new SignInLinkInvalid();
     const { token, now, session } = this.newSession(input.rememberMe, userAgent);
@@ -86,7 +87,7 @@ export class AuthService {
       session,
     );
     if (!opened) throw new SignInLinkInvalid();
-    return { token };
+    return { token, userId: user.id };
   }
 
   /** A new sign-in link for the user (decision 130): the token, of which only a hash is kept. */

@@ -1,4 +1,4 @@
-import type { Language, PlanId } from '@tradebot/contract';
+import type { Language, PlanId, SessionDevice } from '@tradebot/contract';
 import { translator } from '../i18n';
 import { renderMail, type Block } from '../mail/layout';
 import type { MailMessage } from '../repositories/mail.repository';
@@ -155,6 +155,45 @@ export function signInAttackMail(
       { p: t('signInAttack.newDevice', { hours: signInLinkLifetimeMs / 3_600_000 }) },
       { link: links.signInUrl },
       { p: t('signInAttack.ifNotYou', { url: links.forgotPasswordUrl }) },
+      {
+        p: links.supportEmail
+          ? t('signInAttack.support', { email: links.supportEmail })
+          : t('signInAttack.supportForm', { url: links.contactUrl }),
+      },
+      { p: t('signature') },
+    ],
+  });
+}
+
+/**
+ * A sign-in from a device the owner has not used lately (decision 163): which device, and what
+ * to do if it was not them. No time is quoted: the e-mail leaves as the session opens.
+ */
+export function newDeviceSignInMail(
+  language: Language,
+  to: string,
+  name: string,
+  device: SessionDevice,
+  links: { forgotPasswordUrl: string; settingsUrl: string } & SupportContact,
+): Promise<MailMessage> {
+  const t = translator(language);
+  const kind = t(device.mobile ? 'newDeviceSignIn.phone' : 'newDeviceSignIn.computer');
+  const named =
+    device.browser && device.os
+      ? t('newDeviceSignIn.browserOn', { browser: device.browser, os: device.os, kind })
+      : device.browser || device.os
+        ? t('newDeviceSignIn.one', { name: device.browser ?? device.os, kind })
+        : t('newDeviceSignIn.unknown');
+  return renderMail({
+    language,
+    to,
+    subject: t('newDeviceSignIn.subject'),
+    blocks: [
+      { p: t('greeting', { name }) },
+      { p: t('newDeviceSignIn.seen', { device: named }) },
+      { p: t('newDeviceSignIn.ifYou') },
+      { p: t('newDeviceSignIn.ifNotYou', { url: links.forgotPasswordUrl }) },
+      { p: t('newDeviceSignIn.sessions', { url: links.settingsUrl }) },
       {
         p: links.supportEmail
           ? t('signInAttack.support', { email: links.supportEmail })

@@ -8,7 +8,17 @@ const old = { id: 'u2', email: 'old@example.com', name: 'Old', language: 'xx' };
 const boss = { id: 'a1', email: 'boss@example.com', name: 'Boss' };
 
 /** Plain stubs: owners by e-mail, a window book held in memory, a mailer that may fail. */
-function rig(options: { failMail?: boolean; supportEmail?: string | null } = {}) {
+function rig(
+  options: {
+    failMail?: boolean;
+    supportEmail?: string | null;
+    /** The User-Agents of the user's recent sessions, the new one included. */
+    userAgents?: (string | null)[];
+    /** How many sessions the user ever had (the recent ones by default). */
+    ever?: number;
+  } = {},
+) {
+  const asked: { userId: string; since: Date }[] = [];
   const held = new Set<string>();
   const takes: { job: string; item: string; windowMs: number }[] = [];
   const sent: MailMessage[] = [];
@@ -29,11 +39,20 @@ function rig(options: { failMail?: boolean; supportEmail?: string | null } = {})
   };
   const byEmail = (owners: (typeof boss)[]) => ({
     findByEmail: (email: string) => Promise.resolve(owners.find((o) => o.email === email)),
+    findById: (id: string) => Promise.resolve(owners.find((o) => o.id === id)),
   });
   const service = new SignInAlertService({
     users: byEmail([ana, old]),
     admins: byEmail([boss]),
     windows,
+    sessions: {
+      devicesSince: (userId, since) => {
+        asked.push({ userId, since });
+        const recent = options.userAgents ?? [];
+        return Promise.resolve({ recent, ever: options.ever ?? recent.length });
+      },
+    },
+    clock: { now: () => new Date('2026-11-29T12:00:00Z') },
     mailer: {
       send: (message) => {
         if (options.failMail) return Promise.reject(new Error('smtp down'));
@@ -47,6 +66,7 @@ function rig(options: { failMail?: boolean; supportEmail?: string | null } = {})
       signIn: (userId, language) =>
         Promise.resolve(`https://tradebot.test/${language}/login?sign_in_token=for-${userId}`),
       console: () => 'https://console.tradebot.test',
+      settings: (language) => `https://tradebot.test/${language}/account-settings`,
       contact: (language) => `https://tradebot.test/${language}/contact`,
       supportEmail:
         options.supportEmail === undefined ? 'support@tradebot.test' : options.supportEmail,
@@ -54,7 +74,7 @@ function rig(options: { failMail?: boolean; supportEmail?: string | null } = {})
     onSent: (kind, id) => told.push(`${kind}:${id}`),
     onError: (error) => errors.push(error),
   });
-  return { service, held, takes, sent, told, errors };
+  return { service, held, takes, sent, told, errors, asked };
 }
 
 describe('SignInAlertService (decision 079)', () => {
@@ -138,5 +158,70 @@ describe('SignInAlertService (decision 079)', () => {
     expect(errors).toHaveLength(1);
     expect(told).toEqual([]);
     expect(held.has('user:u1')).toBe(false);
+  });
+});
+
+const chromeOnWindows =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const olderChromeOnWindows =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const safariOnIphone =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+describe('a sign-in from a new device (decision 163)', () => {
+  it('tells the owner, in their language, which device, and what to do if it was not them', async () => {
+    // Ana signed in before only on Chrome on Windows; now on an iPhone.
+    const { service, sent, told, asked } = rig({
+      userAgents: [chromeOnWindows, safariOnIphone],
+    });
+    service.signedIn('u1', safariOnIphone);
+    await service.settled();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.to).toBe('ana@example.com');
+    expect(sent[0]?.subject).toBe('Novo acesso à sua conta da Tradebot');
+    expect(sent[0]?.text).toContain('Safari no iOS (um celular ou tablet)');
+    expect(sent[0]?.text).toContain('https://tradebot.test/pt/forgot-password');
+    expect(sent[0]?.text).toContain('https://tradebot.test/pt/account-settings');
+    expect(told).toEqual(['new-device:u1']);
+    // Devices count for 180 days before now.
+    expect(asked).toEqual([{ userId: 'u1', since: new Date('2026-06-02T12:00:00Z') }]);
+  });
+
+  it('says nothing for a device the owner used lately, whatever its version', async () => {
+    const { service, sent } = rig({ userAgents: [olderChromeOnWindows, chromeOnWindows] });
+    service.signedIn('u1', chromeOnWindows);
+    await service.settled();
+    expect(sent).toEqual([]);
+  });
+
+  it('counts a device the owner never used, even when no recent session is known', async () => {
+    // Ana's only recent session is this one; she had others, longer ago.
+    const { service, sent } = rig({ userAgents: [null], ever: 3 });
+    service.signedIn('u2', null);
+    await service.settled();
+    expect(sent).toHaveLength(1);
+    // An unknown stored language falls back to Spanish; an unreadable device is said so.
+    expect(sent[0]?.subject).toBe('Nuevo inicio de sesión en tu cuenta de Tradebot');
+    expect(sent[0]?.text).toContain('un dispositivo que no pudimos identificar');
+  });
+
+  it('says nothing for an account that never had another session (a seeded one)', async () => {
+    const { service, sent, told } = rig({ userAgents: [safariOnIphone] });
+    service.signedIn('u1', safariOnIphone);
+    await service.settled();
+    expect(sent).toEqual([]);
+    expect(told).toEqual([]);
+  });
+
+  it('reports a mail that fails, without throwing at the sign-in', async () => {
+    const { service, errors } = rig({
+      failMail: true,
+      userAgents: [chromeOnWindows, safariOnIphone],
+    });
+    expect(() => {
+      service.signedIn('u1', safariOnIphone);
+    }).not.toThrow();
+    await service.settled();
+    expect(errors).toHaveLength(1);
   });
 });

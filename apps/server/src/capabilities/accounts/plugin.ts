@@ -154,8 +154,11 @@ export const accounts = fp(
         admins: new AdminsRepository(db),
         windows: new DrizzleOncePerWindow(db, app.jobClaims.owner),
         mailer,
+        sessions,
+        clock,
         links: {
           forgotPassword: (language) => links.pageUrl(language, '/forgot-password'),
+          settings: (language) => links.pageUrl(language, '/account-settings'),
           // The token is in the query, which the request log redacts (http/log.ts); the login
           // page moves it out of the address bar at once (decision 130).
           signIn: async (userId, language) => {

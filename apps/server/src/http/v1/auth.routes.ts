@@ -67,7 +67,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema, 404: apiErrorSchema, ...errors },
       },
     },
-    async (request) => ({ data: await auth.login(request.body, request.headers['user-agent']) }),
+    async (request) => {
+      const userAgent = request.headers['user-agent'];
+      const { token, userId } = await auth.login(request.body, userAgent);
+      // A device the owner has not used lately is told by e-mail, after the answer (decision 163).
+      signInAlerts.signedIn(userId, userAgent ?? null);
+      return { data: { token } };
+    },
   );
 
   app.post(
