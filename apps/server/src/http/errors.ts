@@ -10,7 +10,7 @@ import {
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { DomainError, type DomainErrorClass } from '../domain/errors';
-import { RobotUnavailable } from '../robot/robot-runtime';
+import { RobotUnavailable } from '../robot/link/robot-runtime';
 import * as accountSettings from '../services/account-settings.errors';
 import * as adminAuth from '../services/admin-auth.errors';
 import * as adminPromoCodes from '../services/admin-promo-codes.errors';

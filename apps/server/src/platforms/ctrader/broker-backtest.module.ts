@@ -13,7 +13,7 @@ import { limitAttempts } from '../../http/rate-limits';
 import { DrizzleBrokerBacktestsRepository } from '../../repositories/broker-backtests.repository';
 import type { Clock } from '../../repositories/clock';
 import type { CredentialsCipher } from '../../repositories/credentials-cipher';
-import { loadCTraderGrants } from '../../robot/ctrader-grants';
+import { loadCTraderGrants } from '../../robot/link/ctrader-grants';
 import {
   BrokerBacktestFailed,
   BrokerBacktestService,

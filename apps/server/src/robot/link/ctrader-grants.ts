@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { tradingPlatformLinks } from '../db/schema';
-import type { CredentialsCipher } from '../repositories/credentials-cipher';
-import type { CTraderGrant } from './robot-protocol';
+import type { Db } from '../../db/database';
+import { tradingPlatformLinks } from '../../db/schema';
+import type { CredentialsCipher } from '../../repositories/credentials-cipher';
+import type { CTraderGrant } from '../protocol/robot-protocol';
 
 /**
  * Every linked cTrader account with its access token opened (decision 096), for the robot. The
