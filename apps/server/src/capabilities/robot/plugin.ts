@@ -5,12 +5,12 @@ import fp from 'fastify-plugin';
 import { ctraderEndpoint } from '../../platforms/ctrader/ctrader-accounts';
 import { BillingRepository } from '../../repositories/billing.repository';
 import { CachedTradingRepository } from '../../repositories/cached-trading.repository';
+import { CTraderGrantsRepository } from '../../repositories/ctrader-grants.repository';
 import {
   LocalAccountCommands,
   ScaledAccountCommands,
   type AccountCommands,
 } from '../../robot/link/account-commands';
-import { loadCTraderGrants } from '../../robot/link/ctrader-grants';
 import { RobotClient, type RobotThread } from '../../robot/link/robot-client';
 import type { BuiltInMarketChoice } from '../../robot/protocol/robot-protocol';
 import { RobotHost } from '../../robot/worker/robot-host';
@@ -109,6 +109,9 @@ export const robot = fp(
           };
     // Linked cTrader accounts trade at this server's environment (decision 096).
     const ctrader = ctraderEndpoint(config);
+    const ctraderGrants = new CTraderGrantsRepository(db, app.keys.credentials, (userId, error) => {
+      app.log.error({ err: error, userId }, 'robot: a cTrader grant does not open');
+    });
     const runtime: RobotRuntime | undefined = config.ROBOT_ENABLED
       ? await RobotClient.start({
           thread,
@@ -158,10 +161,7 @@ export const robot = fp(
           onClosureStored: (accountId) => {
             closedPages?.stored(accountId);
           },
-          ctraderGrants: () =>
-            loadCTraderGrants(db, app.keys.credentials, (userId, error) => {
-              app.log.error({ err: error, userId }, 'robot: a cTrader grant does not open');
-            }),
+          ctraderGrants: () => ctraderGrants.linked(),
         })
       : undefined;
     app.decorate('robot', runtime);

@@ -7,6 +7,7 @@ import type {
   TestOnlyStrategyName,
 } from '@tradebot/robot';
 import type { DatabaseLink } from '../../db/database';
+import type { CTraderGrant } from '../../domain/ctrader-grant';
 
 /**
  * The messages between the robot's facade in the main thread (`RobotClient`, robot/link/) and the
@@ -96,15 +97,10 @@ export interface CTraderConnectionOptions {
 }
 
 /**
- * A linked cTrader account as the robot trades it: the main thread opens the sealed grant and
- * sends it across the port, never to a log (decision 096).
+ * A linked cTrader account as the robot trades it (decision 096), as the main thread's grant
+ * source (repositories/ctrader-grants.repository.ts) opened and checked it.
  */
-export interface CTraderGrant {
-  readonly accountId: string;
-  readonly ctidTraderAccountId: number;
-  readonly accessToken: string;
-  readonly live: boolean;
-}
+export type { CTraderGrant };
 
 /** How the robot holds accounts by lease (decision 092; lease-keeper.ts). */
 export interface RobotLeaseOptions {
