@@ -70,6 +70,11 @@ const serverLayers = [
               regex: '^(\\.\\./)+(services|http)(/|$)',
               message: 'Repositories never import services or http/: services call repositories.',
             },
+            {
+              regex: '^(\\.\\./)+robot(/|$)',
+              message:
+                "Repositories never import the robot's code: what both read (db/trade-records.ts) lives in db/ (decision 165).",
+            },
           ],
         },
       ],
@@ -95,8 +100,9 @@ const serverLayers = [
                 'Services reach the database through repositories (repositories/transaction.ts for a transaction, repositories/errors.ts for a duplicate key).',
             },
             {
-              regex: '^(\\.\\./)+robot/drizzle-',
-              message: "Services never import the robot's database adapters: use robot-runtime.ts.",
+              regex: '^(\\.\\./)+robot/worker(/|$)',
+              message:
+                "Services never import the robot's worker side (its host, its Drizzle stores): use robot/link/robot-runtime.ts (decision 165).",
             },
             {
               regex: '^(\\.\\./)+repositories/',
@@ -108,6 +114,84 @@ const serverLayers = [
               regex: '^(\\.\\./)+payments/(?!payment-provider$)',
               message:
                 "Services use the payment port (payment-provider.ts), never an adapter's code or pages.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+/**
+ * The robot's seam (decision 165): robot/worker/ is what runs on the robot's thread (the host,
+ * the core, its Drizzle stores, the lease keeper), robot/link/ is the main thread's side (the
+ * client, the runtime port, live updates, account commands), and robot/protocol/ is all they
+ * share. Only the composition (capabilities/robot) names both, to start the host inline.
+ */
+const robotSides = [
+  {
+    files: ['apps/server/src/robot/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notFromApps,
+            noTestDoubles,
+            {
+              regex: '(^\\.\\./|/robot/)link(/|$)',
+              message:
+                "The robot's worker never imports the main thread's link: the two share robot/protocol/ alone (decision 165).",
+            },
+            {
+              regex:
+                '^(\\.\\./)+(services|http|plugins|capabilities|composition|realtime|repositories|app)(/|$)',
+              message:
+                "The robot's worker runs on its own thread and never imports the main thread's services, repositories, HTTP layer or composition: pure code both need goes to domain/ or db/ (decision 165).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/robot/link/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notFromApps,
+            noTestDoubles,
+            {
+              regex: '(^\\.\\./|/robot/)worker(/|$)',
+              message:
+                'The main thread reaches the robot by messages (robot/protocol/), never by importing robot/worker/: the composition (capabilities/robot) hands the inline host in (decision 165).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/robot/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notFromApps,
+            noTestDoubles,
+            {
+              regex: '(^\\.\\./|/robot/)(worker|link)(/|$)',
+              message:
+                'The protocol is what both sides of the robot share: it declares its types itself and imports neither side (decision 165).',
+            },
+            {
+              regex:
+                '^(\\.\\./)+(services|http|plugins|capabilities|composition|realtime|repositories|app)(/|$)',
+              message:
+                'The protocol is plain data that crosses a MessagePort: it imports no service, repository or HTTP code (decision 165).',
             },
           ],
         },
@@ -180,6 +264,7 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   ...serverLayers,
+  ...robotSides,
   {
     // The rest of the server's src/ (its layers above carry the same pattern).
     files: ['apps/server/src/**/*.{ts,tsx}'],
@@ -187,6 +272,7 @@ export default tseslint.config(
       'apps/server/src/repositories/**',
       'apps/server/src/services/**',
       'apps/server/src/domain/**',
+      'apps/server/src/robot/**',
     ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [notFromApps, noTestDoubles] }],
@@ -205,10 +291,10 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: [
       'apps/server/src/composition/jobs.ts',
-      'apps/server/src/robot/robot-core.ts',
-      'apps/server/src/robot/robot-host.ts',
-      'apps/server/src/robot/robot-client.ts',
-      'apps/server/src/robot/lease-keeper-worker.ts',
+      'apps/server/src/robot/worker/robot-core.ts',
+      'apps/server/src/robot/worker/robot-host.ts',
+      'apps/server/src/robot/link/robot-client.ts',
+      'apps/server/src/robot/worker/lease-keeper-worker.ts',
     ],
     rules: {
       'no-restricted-globals': [

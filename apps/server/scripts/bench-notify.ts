@@ -30,7 +30,7 @@ import {
   webPushSender,
   type StoredPushSubscription,
 } from '../src/repositories/web-push.repository';
-import type { AccountProjection } from '../src/robot/robot-protocol';
+import type { AccountProjection } from '../src/robot/protocol/robot-protocol';
 import { NotificationService } from '../src/services/notification.service';
 import { startLocalPushService } from '../test/helpers/push-service';
 import webpush from 'web-push';

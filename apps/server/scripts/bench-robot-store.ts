@@ -8,8 +8,8 @@ import { openDatabase } from '../src/db/database';
 import { migrate, readMigrations } from '../src/db/migrate';
 import { orderIntents } from '../src/db/schema';
 import { UsersRepository } from '../src/repositories/users.repository';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
-import { DrizzlePlatformJournal } from '../src/robot/drizzle-platform-journal';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
+import { DrizzlePlatformJournal } from '../src/robot/worker/drizzle-platform-journal';
 
 const accounts = 46;
 const perAccount = 100;

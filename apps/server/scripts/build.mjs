@@ -26,9 +26,9 @@ const common = {
 await build({
   entryPoints: {
     main: 'src/main.ts',
-    'robot-worker': 'src/robot/robot-worker.ts',
+    'robot-worker': 'src/robot/worker/robot-worker.ts',
     // The lease keeper's own thread (decision 092), started by the robot's host.
-    'lease-keeper-worker': 'src/robot/lease-keeper-worker.ts',
+    'lease-keeper-worker': 'src/robot/worker/lease-keeper-worker.ts',
     // The robot on a linked broker's own prices, replayed off the event loop (decision 161).
     'broker-backtest-worker': 'src/platforms/ctrader/broker-backtest-worker.ts',
   },

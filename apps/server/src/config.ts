@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone, realQuotesCadences } from '@tradebot/contract';
 import { testOnlyStrategies } from '@tradebot/robot';
-import { testOnlyCrashPoints } from './robot/test-only-crash';
+import { testOnlyCrashPoints } from './robot/protocol/robot-protocol';
 import { parseCredentialsKeys } from './repositories/credentials-cipher';
 
 /**

@@ -20,7 +20,7 @@ import {
 } from '@tradebot/robot/ctrader/fake';
 import { userSettings } from '../src/db/schema';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
-import { CTraderRuns } from '../src/robot/ctrader-runs';
+import { CTraderRuns } from '../src/robot/worker/ctrader-runs';
 import { ctraderEnv, linkCTraderAccount } from './helpers/ctrader';
 import { useTestApp } from './helpers/app';
 import { paidUser } from './helpers/linking';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database';
 import { rowsOf } from '../src/db/migrate';
-import { LeaseKeeper } from '../src/robot/lease-keeper';
+import { LeaseKeeper } from '../src/robot/worker/lease-keeper';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { seedPlatformAccounts } from './helpers/leases';
 

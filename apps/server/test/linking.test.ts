@@ -10,7 +10,7 @@ import { CredentialsCipher, parseCredentialsKeys } from '../src/repositories/cre
 import { TradingPlatformLinksRepository } from '../src/repositories/trading-platform-links.repository';
 import { resealCredentials } from '../src/services/credentials-rotation.service';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
 import { v1Paths } from '@tradebot/contract';
 import {
   getSettings,

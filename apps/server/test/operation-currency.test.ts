@@ -7,7 +7,7 @@ import { readMigrations } from '../src/db/migrate';
 import { operations, tradingPlatformLinks, users } from '../src/db/schema';
 import { TradingRepository } from '../src/repositories/trading.repository';
 import { UsersRepository } from '../src/repositories/users.repository';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
 import { TradingService } from '../src/services/trading.service';
 import { v1 } from './helpers/accounts';
 import { createTestDatabase, type TestDatabase } from './helpers/database';

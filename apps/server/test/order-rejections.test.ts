@@ -12,7 +12,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderIntents } from '../src/db/schema';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
 import { v1 } from './helpers/accounts';
 import { ctraderEnv, linkedCTraderTrader } from './helpers/ctrader';
 import { intent } from './helpers/robot-records';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { rowsOf } from '../src/db/migrate';
-import { latestRobotTime, loadPlatformState } from '../src/robot/drizzle-platform-journal';
+import { latestRobotTime, loadPlatformState } from '../src/robot/worker/drizzle-platform-journal';
 import {
   demoDepositCents,
   demoUser,
@@ -18,7 +18,7 @@ import { PlatformUsersRepository } from '../src/repositories/platform-users.repo
 import { UsersRepository } from '../src/repositories/users.repository';
 import { PromoCodesRepository } from '../src/repositories/promo-codes.repository';
 import { argon2PasswordHasher } from '../src/repositories/password-hasher';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
 import {
   getAllData,
   marketTickMs,

@@ -1,7 +1,7 @@
 import { MessagePort } from 'node:worker_threads';
 import type { TradingData } from '@tradebot/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RobotEvent } from '../src/robot/robot-protocol';
+import type { RobotEvent } from '../src/robot/protocol/robot-protocol';
 import { v1 } from './helpers/accounts';
 import { marketTickMs, robotOf, trader, useRobotApp } from './helpers/trading';
 

@@ -4,14 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database';
 import { rowsOf } from '../src/db/migrate';
 import { UsersRepository } from '../src/repositories/users.repository';
-import { DrizzleAccountSettingsSource } from '../src/robot/drizzle-account-settings-source';
-import { DrizzleExecutionStore } from '../src/robot/drizzle-execution-store';
+import { DrizzleAccountSettingsSource } from '../src/robot/worker/drizzle-account-settings-source';
+import { DrizzleExecutionStore } from '../src/robot/worker/drizzle-execution-store';
 import {
   DrizzlePlatformJournal,
   loadMarketQuotes,
   loadPlatformState,
   saveMarketQuotes,
-} from '../src/robot/drizzle-platform-journal';
+} from '../src/robot/worker/drizzle-platform-journal';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { decidedAt, intent, tradeOf } from './helpers/robot-records';
 

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { rowsOf } from '../src/db/migrate';
-import { RobotUnavailable } from '../src/robot/robot-runtime';
+import { RobotUnavailable } from '../src/robot/link/robot-runtime';
 import { allCategoriesEnabled } from '../src/repositories/users.repository';
 import { v1 } from './helpers/accounts';
 import {

@@ -9,8 +9,9 @@ import {
 } from '@tradebot/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { MalformedCTraderGrant } from '../domain/ctrader-grant';
 import { DomainError, type DomainErrorClass } from '../domain/errors';
-import { RobotUnavailable } from '../robot/robot-runtime';
+import { RobotUnavailable } from '../robot/link/robot-runtime';
 import * as accountSettings from '../services/account-settings.errors';
 import * as adminAuth from '../services/admin-auth.errors';
 import * as adminPromoCodes from '../services/admin-promo-codes.errors';
@@ -129,6 +130,8 @@ const codeOfDomainError = new Map<DomainErrorClass, ErrorCode>([
   [trading.OperationCloseUnavailable, 'SERVICE_UNAVAILABLE'],
   [trading.OperationCloseUnconfirmed, 'SERVICE_UNAVAILABLE'],
   [RobotUnavailable, 'SERVICE_UNAVAILABLE'],
+  // A sealed grant that opens to no grant: the user starts the link again (decision 165).
+  [MalformedCTraderGrant, 'CONFLICT'],
 ]);
 
 /** The code a domain error class answers with; undefined for a class missing from the table. */

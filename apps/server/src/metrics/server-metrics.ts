@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { RobotStats } from '../robot/robot-protocol';
+import type { RobotStats } from '../robot/protocol/robot-protocol';
 
 /**
  * The process's Prometheus metrics (decision 150), one registry per process: the parts that count

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database';
 import { dataExportRoutes } from '../http/v1/data-export.routes';
 import { operationClosingRoutes } from '../http/v1/operation-closing.routes';
-import type { AccountCommands } from '../robot/account-commands';
+import type { AccountCommands } from '../robot/link/account-commands';
 import { AdminAuditRepository } from '../repositories/admin-audit.repository';
 import type { Clock } from '../repositories/clock';
 import { DrizzleDataExportStore } from '../repositories/data-export.repository';

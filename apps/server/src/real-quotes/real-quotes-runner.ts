@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BacktestFigures } from '@tradebot/robot';
-import { workerEntry } from '../robot/worker-entry';
+import { workerEntry } from '../worker-entry';
 import type { RealQuotesChildMessage, RealQuotesJob } from './real-quotes-job';
 
 export interface RealQuotesRun {

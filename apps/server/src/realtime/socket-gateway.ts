@@ -22,7 +22,7 @@ import type {
   AccountCommand,
   AccountCommandReply,
   ScaledAccountCommands,
-} from '../robot/account-commands';
+} from '../robot/link/account-commands';
 import type { AuthService, SessionsRevoked } from '../services/auth.service';
 import { socketConnections } from '../metrics/server-metrics';
 import type { RealtimePublisher } from './realtime-publisher';

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { rowsOf } from '../db/migrate';
 import { operations, platformAccounts, platformUsers, users, userSettings } from '../db/schema';
-import { tradeOf } from '../robot/drizzle-execution-store';
+import { tradeOf } from '../db/trade-records';
 import { allCategoriesEnabled } from './users.repository';
 
 /** The robot's own account as the track record stores it (docs/decisions/060). */

@@ -11,7 +11,7 @@ import {
   tradingPlatformLinks,
   type UntradableSymbols,
 } from '../db/schema';
-import { tradeOf } from '../robot/drizzle-execution-store';
+import { tradeOf } from '../db/trade-records';
 
 export type PlatformAccountRow = typeof platformAccounts.$inferSelect;
 

@@ -1,6 +1,6 @@
 import type { JobClaims } from '../repositories/job-claims.repository';
-import { openOnce } from '../robot/platform-openings';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import { openOnce } from '../robot/link/platform-openings';
+import type { RobotRuntime } from '../robot/link/robot-runtime';
 import type { PasswordHasher } from '../repositories/password-hasher';
 import type { HouseAccount } from '../repositories/track-record.repository';
 import type { SettingsRow } from '../repositories/users.repository';

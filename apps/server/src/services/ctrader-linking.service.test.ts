@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CTraderAccount } from '@tradebot/contract';
 import { describe, expect, it } from 'vitest';
+import { MalformedCTraderGrant } from '../domain/ctrader-grant';
 import { DomainError } from '../domain/errors';
 import { CTraderAccessRefused } from '../platforms/ctrader/ctrader-accounts';
 import {
@@ -270,6 +271,21 @@ describe('CTraderLinkingService.link', () => {
     );
     expect(await refusalOf(service.link(user, { ctidTraderAccountId: 4_400_202 }))).toBe(
       BrokerEnvironmentNotAllowed,
+    );
+    expect(linked).toEqual([]);
+  });
+
+  it('refuses an authorisation whose sealed grant opens to no grant, and links nothing', async () => {
+    const { service, linked, cipher, stored } = await granted();
+    const authorisation = stored();
+    if (!authorisation) throw new Error('no grant stored');
+    // Sealed for this user, but without its expiry (decision 165: one schema for every reader).
+    authorisation.grant = cipher.seal(
+      JSON.stringify({ accessToken: 'access-1', refreshToken: 'refresh-1' }),
+      'u1',
+    );
+    expect(await refusalOf(service.link(user, { ctidTraderAccountId: 4_400_101 }))).toBe(
+      MalformedCTraderGrant,
     );
     expect(linked).toEqual([]);
   });

@@ -12,6 +12,7 @@ import type { CTraderAuthorizationsStore } from '../repositories/ctrader-authori
 import type { JobClaims } from '../repositories/job-claims.repository';
 import type { TradingPlatformLinksStore } from '../repositories/trading-platform-links.repository';
 import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
+import { authorizedGrantOf, linkedGrantOf, type LinkedGrantTokens } from '../domain/ctrader-grant';
 import { CTraderAccessRefused } from '../platforms/ctrader/ctrader-accounts';
 import {
   CTraderGrantRefused,
@@ -40,12 +41,6 @@ export const refreshAheadMs = 7 * 24 * 60 * 60_000;
 export const refusalRefreshGapMs = 10 * 60_000;
 /** The refresh job's item: one grant, as it stood (a refreshed grant is a new item). */
 export const refreshJob = 'ctrader.refresh';
-
-/** What a cTrader link keeps sealed: the grant, never in clear at rest. */
-interface SealedGrant {
-  accessToken: string;
-  refreshToken: string;
-}
 
 export interface CTraderLinkingDependencies {
   users: UsersStore;
@@ -152,9 +147,7 @@ export class CTraderLinkingService {
       throw new BrokerEnvironmentNotAllowed(this.deps.environment);
     }
     const sealed = { keyId: granted.grantKeyId, ciphertext: granted.grantCiphertext };
-    const grant = JSON.parse(this.deps.cipher.open(sealed, user.id)) as SealedGrant & {
-      expiresAt: string;
-    };
+    const grant = authorizedGrantOf(this.deps.cipher.open(sealed, user.id));
     const now = this.deps.clock.now();
     const row = await this.deps.links
       .linkBroker(
@@ -166,7 +159,7 @@ export class CTraderLinkingService {
             JSON.stringify({ accessToken: grant.accessToken, refreshToken: grant.refreshToken }),
             user.id,
           ),
-          tokenExpiresAt: new Date(grant.expiresAt),
+          tokenExpiresAt: grant.expiresAt,
           brokerAccount: {
             ctidTraderAccountId: account.ctidTraderAccountId,
             live: account.live,
@@ -186,9 +179,12 @@ export class CTraderLinkingService {
     return { account };
   }
 
-  /** The grant of a linked cTrader account, opened (the robot's worker needs its access token). */
-  openGrant(userId: string, sealed: SealedCredentials): SealedGrant {
-    return JSON.parse(this.deps.cipher.open(sealed, userId)) as SealedGrant;
+  /**
+   * The grant of a linked cTrader account, opened and checked (MalformedCTraderGrant when it is
+   * not one): the refresh reads its refresh token.
+   */
+  openGrant(userId: string, sealed: SealedCredentials): LinkedGrantTokens {
+    return linkedGrantOf(this.deps.cipher.open(sealed, userId));
   }
 
   /**

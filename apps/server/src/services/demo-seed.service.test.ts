@@ -11,7 +11,7 @@ import {
   type UserRow,
   type UsersStore,
 } from '../repositories/users.repository';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import type { RobotRuntime } from '../robot/link/robot-runtime';
 import {
   demoDepositCents,
   demoPromoCode,

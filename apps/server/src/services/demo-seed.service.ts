@@ -3,7 +3,7 @@ import type { PasswordHasher } from '../repositories/password-hasher';
 import type { PromoCodesStore } from '../repositories/promo-codes.repository';
 import { allCategoriesEnabled, type UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import type { RobotRuntime } from '../robot/link/robot-runtime';
 
 /** The demo login the README documents. */
 export const demoUser = {

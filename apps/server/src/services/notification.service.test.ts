@@ -9,7 +9,7 @@ import type {
   Recipient,
 } from '../repositories/notifications.repository';
 import type { OncePerWindow } from '../repositories/once-per-window.repository';
-import type { AccountProjection, RobotEvent } from '../robot/robot-protocol';
+import type { AccountProjection, RobotEvent } from '../robot/protocol/robot-protocol';
 import { NotificationService } from './notification.service';
 
 const now = new Date('2026-11-21T12:00:00Z');

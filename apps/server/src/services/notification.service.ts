@@ -18,7 +18,7 @@ import {
 } from '../repositories/notifications.repository';
 import type { OncePerWindow } from '../repositories/once-per-window.repository';
 import type { UserRow } from '../repositories/users.repository';
-import type { AccountProjection, RobotEvent } from '../robot/robot-protocol';
+import type { AccountProjection, RobotEvent } from '../robot/protocol/robot-protocol';
 import type {
   PushSender,
   PushSubscriptionsStore,

@@ -1,6 +1,6 @@
 import { InstrumentCatalogue, type TradeRecord } from '@tradebot/robot';
 import { describe, expect, it } from 'vitest';
-import { RobotUnavailable } from '../robot/robot-runtime';
+import { RobotUnavailable } from '../robot/link/robot-runtime';
 import type { SettingsRow } from '../repositories/users.repository';
 import { OperationClosingService } from './operation-closing.service';
 import {

@@ -1,11 +1,11 @@
 import type { TradeRow } from '@tradebot/contract';
 import type { InstrumentCatalogue, TradeRecord } from '@tradebot/robot';
-import type { AccountCommands } from '../robot/account-commands';
-import { RobotUnavailable } from '../robot/robot-runtime';
+import type { AccountCommands } from '../robot/link/account-commands';
+import { RobotUnavailable } from '../robot/link/robot-runtime';
 import type { TradingStore } from '../repositories/trading.repository';
 import type { UsersStore } from '../repositories/users.repository';
 import { KeyedQueue } from './keyed-queue';
-import { operationCurrency, tradeRowOf } from './trading-rows';
+import { operationCurrency, tradeRowOf } from '../domain/trading-rows';
 import {
   OperationAlreadyClosed,
   OperationCloseUnavailable,

@@ -3,8 +3,8 @@ import type {
   LiveRobotProcess,
   RobotProcessesStore,
 } from '../repositories/robot-processes.repository';
-import type { RobotStats } from '../robot/robot-protocol';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import type { RobotStats } from '../robot/protocol/robot-protocol';
+import type { RobotRuntime } from '../robot/link/robot-runtime';
 import { RecentErrors } from './recent-errors';
 import { SystemStatusService } from './system-status.service';
 

@@ -1,7 +1,7 @@
 import type { AdminSystem, RobotMode, SystemProcess } from '@tradebot/contract';
 import type { RobotProcessesStore } from '../repositories/robot-processes.repository';
-import type { RobotStats } from '../robot/robot-protocol';
-import type { RobotRuntime } from '../robot/robot-runtime';
+import type { RobotStats } from '../robot/protocol/robot-protocol';
+import type { RobotRuntime } from '../robot/link/robot-runtime';
 import type { RecentError, RecentErrors } from './recent-errors';
 
 type Moves = SystemProcess['leaseMoves'];

@@ -13,7 +13,7 @@ import {
   type TrackRecordCursor,
   type TrackRecordStore,
 } from '../repositories/track-record.repository';
-import { tradeRowOf } from './trading-rows';
+import { tradeRowOf } from '../domain/trading-rows';
 import { TrackRecordCursorInvalid } from './track-record.errors';
 
 /** How long an answer is reused: the page polls, many readers share one computation. */

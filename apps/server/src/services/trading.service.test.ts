@@ -2,9 +2,9 @@ import type { RobotIdleReason } from '@tradebot/contract';
 import { InstrumentCatalogue, type RobotSettings, type TradeRecord } from '@tradebot/robot';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain/errors';
-import type { AccountCommands } from '../robot/account-commands';
-import type { AccountProjection } from '../robot/robot-protocol';
-import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
+import type { AccountCommands } from '../robot/link/account-commands';
+import type { AccountProjection } from '../robot/protocol/robot-protocol';
+import { RobotUnavailable, type RobotRuntime } from '../robot/link/robot-runtime';
 import type {
   AccountLink,
   PlatformAccountRow,

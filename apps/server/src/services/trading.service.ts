@@ -27,11 +27,16 @@ import type {
 } from '../repositories/trading.repository';
 import type { SettingsRow, UserRow, UsersStore } from '../repositories/users.repository';
 import { effectiveRobotSettings } from '../domain/robot-settings';
-import { RobotUnavailable, type RobotRuntime } from '../robot/robot-runtime';
-import { LocalAccountCommands, type AccountCommands } from '../robot/account-commands';
-import type { AccountProjection } from '../robot/robot-protocol';
+import { RobotUnavailable, type RobotRuntime } from '../robot/link/robot-runtime';
+import { LocalAccountCommands, type AccountCommands } from '../robot/link/account-commands';
+import type { AccountProjection } from '../robot/protocol/robot-protocol';
 import type { ClosedPageCache } from './closed-page-cache';
-import { operationCurrency, orderRejectionOf, tradeRowOf, tradingAccountOf } from './trading-rows';
+import {
+  operationCurrency,
+  orderRejectionOf,
+  tradeRowOf,
+  tradingAccountOf,
+} from '../domain/trading-rows';
 import { historyCsv, historyCsvFileName, type HistoryCsvFormat } from './history-csv';
 import { accountLanguage } from './account-settings.service';
 import {

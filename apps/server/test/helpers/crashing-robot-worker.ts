@@ -12,4 +12,4 @@ if (marker && !fs.existsSync(marker)) {
     if (message.op === 'advance') throw new Error('the robot worker crashed (test)');
   });
 }
-await import('../../src/robot/robot-worker');
+await import('../../src/robot/worker/robot-worker');

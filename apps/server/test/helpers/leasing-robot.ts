@@ -11,8 +11,8 @@
  */
 import { FixedSignalStrategy } from '@tradebot/robot';
 import { openDatabase } from '../../src/db/database';
-import { RobotHost, type HostPort } from '../../src/robot/robot-host';
-import type { ClientMessage, HostMessage } from '../../src/robot/robot-protocol';
+import { RobotHost, type HostPort } from '../../src/robot/worker/robot-host';
+import type { ClientMessage, HostMessage } from '../../src/robot/protocol/robot-protocol';
 
 const env = (name: string): string => {
   const value = process.env[name];

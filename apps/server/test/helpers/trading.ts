@@ -7,8 +7,8 @@ import { userSettings } from '../../src/db/schema';
 import type { RealtimePublisher } from '../../src/realtime/realtime-publisher';
 import { UsersRepository, allCategoriesEnabled } from '../../src/repositories/users.repository';
 import { effectiveRobotSettings } from '../../src/domain/robot-settings';
-import { DrizzleExecutionStore } from '../../src/robot/drizzle-execution-store';
-import type { RobotRuntime } from '../../src/robot/robot-runtime';
+import { DrizzleExecutionStore } from '../../src/robot/worker/drizzle-execution-store';
+import type { RobotRuntime } from '../../src/robot/link/robot-runtime';
 import { bearer, manualClock, registeredToken, v1 } from './accounts';
 import { useTestApp, type TestContext } from './app';
 

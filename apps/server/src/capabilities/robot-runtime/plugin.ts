@@ -5,8 +5,8 @@ import type { RealtimePublisher } from '../../realtime/realtime-publisher';
 import { argon2PasswordHasher } from '../../repositories/password-hasher';
 import { PlatformUsersRepository } from '../../repositories/platform-users.repository';
 import { houseAccount, TrackRecordRepository } from '../../repositories/track-record.repository';
-import { LiveUpdates } from '../../robot/live-updates';
-import { openPendingPlatformAccounts } from '../../robot/platform-openings';
+import { LiveUpdates } from '../../robot/link/live-updates';
+import { openPendingPlatformAccounts } from '../../robot/link/platform-openings';
 import { AccountOpeningService } from '../../services/account-opening.service';
 
 /** Equity moving with prices reaches a watching user at most this often. */

@@ -1,4 +1,3 @@
-import { builtInMarketOf } from '../../robot/built-in-market';
 import { randomInt } from 'node:crypto';
 import type { Strategy } from '@tradebot/robot';
 import type { FastifyInstance } from 'fastify';
@@ -6,14 +5,16 @@ import fp from 'fastify-plugin';
 import { ctraderEndpoint } from '../../platforms/ctrader/ctrader-accounts';
 import { BillingRepository } from '../../repositories/billing.repository';
 import { CachedTradingRepository } from '../../repositories/cached-trading.repository';
+import { CTraderGrantsRepository } from '../../repositories/ctrader-grants.repository';
 import {
   LocalAccountCommands,
   ScaledAccountCommands,
   type AccountCommands,
-} from '../../robot/account-commands';
-import { loadCTraderGrants } from '../../robot/ctrader-grants';
-import { RobotClient, type RobotThread } from '../../robot/robot-client';
-import type { RobotRuntime } from '../../robot/robot-runtime';
+} from '../../robot/link/account-commands';
+import { RobotClient, type RobotThread } from '../../robot/link/robot-client';
+import type { BuiltInMarketChoice } from '../../robot/protocol/robot-protocol';
+import { RobotHost } from '../../robot/worker/robot-host';
+import type { RobotRuntime } from '../../robot/link/robot-runtime';
 import { endLapsedWhileDown } from '../../services/access-changes.service';
 import { ClosedPageCache } from '../../services/closed-page-cache';
 import { robotClock } from './robot-clock';
@@ -91,12 +92,15 @@ export const robot = fp(
       strategy || config.ROBOT_THREAD === 'inline'
         ? {
             kind: 'inline',
-            db,
-            ...(strategy ? { strategy } : {}),
-            // Leases (PostgreSQL only): the keeper's own thread opens its own connection.
-            ...(config.ROBOT_LEASES && database.kind === 'postgres'
-              ? { leaseLink: () => database.link() }
-              : {}),
+            // The same host as the worker's, on this thread: the only place the two sides meet.
+            start: (port, hostOptions) =>
+              RobotHost.start(port, hostOptions, db, {
+                ...(strategy ? { strategy } : {}),
+                // Leases (PostgreSQL only): the keeper's own thread opens its own connection.
+                ...(hostOptions.leases && database.kind === 'postgres'
+                  ? { leaseLink: database.link() }
+                  : {}),
+              }),
           }
         : {
             kind: 'worker',
@@ -105,6 +109,9 @@ export const robot = fp(
           };
     // Linked cTrader accounts trade at this server's environment (decision 096).
     const ctrader = ctraderEndpoint(config);
+    const ctraderGrants = new CTraderGrantsRepository(db, app.keys.credentials, (userId, error) => {
+      app.log.error({ err: error, userId }, 'robot: a cTrader grant does not open');
+    });
     const runtime: RobotRuntime | undefined = config.ROBOT_ENABLED
       ? await RobotClient.start({
           thread,
@@ -154,10 +161,7 @@ export const robot = fp(
           onClosureStored: (accountId) => {
             closedPages?.stored(accountId);
           },
-          ctraderGrants: () =>
-            loadCTraderGrants(db, app.keys.credentials, (userId, error) => {
-              app.log.error({ err: error, userId }, 'robot: a cTrader grant does not open');
-            }),
+          ctraderGrants: () => ctraderGrants.linked(),
         })
       : undefined;
     app.decorate('robot', runtime);
@@ -180,3 +184,19 @@ export const robot = fp(
   },
   { name: 'robot', dependencies: ['foundation'] },
 );
+
+/** The configuration's choice (MARKET_SOURCE, MARKET_QUOTES_DIR, MARKET_QUOTES_NAME). */
+function builtInMarketOf(config: {
+  readonly MARKET_SOURCE: 'simulator' | 'recorded';
+  readonly MARKET_QUOTES_DIR?: string | undefined;
+  readonly MARKET_QUOTES_NAME?: string | undefined;
+}): BuiltInMarketChoice {
+  if (config.MARKET_SOURCE === 'simulator' || !config.MARKET_QUOTES_DIR) {
+    return { kind: 'simulator' };
+  }
+  return {
+    kind: 'recorded',
+    dir: config.MARKET_QUOTES_DIR,
+    ...(config.MARKET_QUOTES_NAME ? { name: config.MARKET_QUOTES_NAME } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { Clock } from '../../repositories/clock';
-import { latestRobotTime } from '../../robot/drizzle-platform-journal';
-import type { RobotClockSpec } from '../../robot/robot-protocol';
+import { latestRobotTime } from '../../robot/worker/drizzle-platform-journal';
+import type { RobotClockSpec } from '../../robot/protocol/robot-protocol';
 
 /**
  * The robot's time in epoch ms: the app's clock, sped up by MARKET_SPEED (tests, demos), from

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { QuoteSeries, TickBacktestSummary } from '@tradebot/robot';
-import { workerEntry } from '../../robot/worker-entry';
+import { workerEntry } from '../../worker-entry';
 
 /** What the replay's thread is given (decision 144's replay, moved off the event loop). */
 export interface BrokerReplayJob {

@@ -13,7 +13,7 @@ import { limitAttempts } from '../../http/rate-limits';
 import { DrizzleBrokerBacktestsRepository } from '../../repositories/broker-backtests.repository';
 import type { Clock } from '../../repositories/clock';
 import type { CredentialsCipher } from '../../repositories/credentials-cipher';
-import { loadCTraderGrants } from '../../robot/ctrader-grants';
+import { CTraderGrantsRepository } from '../../repositories/ctrader-grants.repository';
 import {
   BrokerBacktestFailed,
   BrokerBacktestService,
@@ -52,18 +52,14 @@ export function brokerBacktestModule(
     clock: Clock;
   },
 ): BrokerBacktestModule {
+  const grants = new CTraderGrantsRepository(deps.db, deps.cipher, (_, error) => {
+    app.log.error({ err: error }, 'broker backtest: a grant could not be opened');
+  });
   const service = new BrokerBacktestService<QuoteSeries[]>({
     repository: new DrizzleBrokerBacktestsRepository(deps.db),
     now: () => deps.clock.now(),
     grantOf: async (userId) => {
-      const [grant] = await loadCTraderGrants(
-        deps.db,
-        deps.cipher,
-        (_, error) => {
-          app.log.error({ err: error }, 'broker backtest: a grant could not be opened');
-        },
-        userId,
-      );
+      const [grant] = await grants.linked(userId);
       return grant;
     },
     download: async (grant, from, to, onProgress, signal) => {

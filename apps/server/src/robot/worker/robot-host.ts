@@ -1,9 +1,9 @@
 import { SignalModel, testOnlyStrategy, type Strategy, type TradeRecord } from '@tradebot/robot';
 import type { OrderRejection } from '@tradebot/contract';
-import type { DatabaseLink, Db } from '../db/database';
-import { orderRejectionOf, tradeRowOf } from '../services/trading-rows';
+import type { DatabaseLink, Db } from '../../db/database';
+import { orderRejectionOf, tradeRowOf } from '../../domain/trading-rows';
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../db/migrate';
+import { rowsOf } from '../../db/migrate';
 import { LeaseKeeper, type LeaseKeeping, type LeaseLog } from './lease-keeper';
 import { ThreadedLeaseKeeper } from './threaded-lease-keeper';
 import { RobotCore, type RobotCoreOptions } from './robot-core';
@@ -18,7 +18,7 @@ import type {
   RobotHostOptions,
   RobotOperations,
   RobotRequest,
-} from './robot-protocol';
+} from '../protocol/robot-protocol';
 
 /** Where the host talks: the worker's `parentPort`, or one end of a MessageChannel (inline). */
 export interface HostPort {

@@ -1,7 +1,7 @@
-import type { JobClaims } from '../repositories/job-claims.repository';
-import type { PlatformUsersRepository } from '../repositories/platform-users.repository';
-import type { UsersStore } from '../repositories/users.repository';
-import { effectiveRobotSettings } from '../domain/robot-settings';
+import type { JobClaims } from '../../repositories/job-claims.repository';
+import type { PlatformUsersRepository } from '../../repositories/platform-users.repository';
+import type { UsersStore } from '../../repositories/users.repository';
+import { effectiveRobotSettings } from '../../domain/robot-settings';
 import type { RobotRuntime } from './robot-runtime';
 
 /** At most this many openings per pass. */

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { rowsOf } from '../db/migrate';
-import { pgArrayLiteral } from '../db/pg-array';
+import type { Db } from '../../db/database';
+import { rowsOf } from '../../db/migrate';
+import { pgArrayLiteral } from '../../db/pg-array';
+import type { LeaseLogLevel } from '../protocol/robot-protocol';
 
 /**
  * Account leases (decision 092): a robot process trades an account only while it holds the
@@ -58,12 +59,6 @@ export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 const now = monotonicMs;
-
-/**
- * How a keeper's line is logged: `warn` when an operator must act (the database is out of
- * reach), `info` for the rest (claims, releases, accounts handed over).
- */
-export type LeaseLogLevel = 'info' | 'warn';
 
 /** Where a keeper's lines go: one per event, with the accounts it concerns. */
 export type LeaseLog = (

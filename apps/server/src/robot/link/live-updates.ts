@@ -1,7 +1,7 @@
 import { realtimeClosedCount, type RealtimeInfo, type TradeRow } from '@tradebot/contract';
-import type { RealtimePublisher } from '../realtime/realtime-publisher';
-import type { TradingService } from '../services/trading.service';
-import type { AccountProjection, RobotEvent } from './robot-protocol';
+import type { RealtimePublisher } from '../../realtime/realtime-publisher';
+import type { TradingService } from '../../services/trading.service';
+import type { AccountProjection, RobotEvent } from '../protocol/robot-protocol';
 import type { RobotRuntime } from './robot-runtime';
 
 export interface LiveUpdatesOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@tradebot/robot';
-import type { RobotStats } from './robot-protocol';
+import type { RobotStats } from '../protocol/robot-protocol';
 
 function add(counts: Map<string, number>, key: string, count = 1): void {
   counts.set(key, (counts.get(key) ?? 0) + count);

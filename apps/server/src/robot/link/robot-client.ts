@@ -7,10 +7,8 @@ import {
   type AccountStatus,
   type PaperBrokerState,
   type RobotSettings,
-  type Strategy,
 } from '@tradebot/robot';
-import type { Db, DatabaseLink } from '../db/database';
-import { RobotHost } from './robot-host';
+import type { DatabaseLink } from '../../db/database';
 import type {
   AccountProjection,
   CTraderGrant,
@@ -22,9 +20,9 @@ import type {
   RobotStats,
   RobotWorkerData,
   WatchNotice,
-} from './robot-protocol';
+} from '../protocol/robot-protocol';
 import { RobotUnavailable, type RobotEventListener, type RobotRuntime } from './robot-runtime';
-import { workerEntry } from './worker-entry';
+import { workerEntry } from '../../worker-entry';
 
 /** Where the robot runs: a worker thread (the default), or this thread (tests with a strategy). */
 export type RobotThread =
@@ -37,10 +35,11 @@ export type RobotThread =
     }
   | {
       readonly kind: 'inline';
-      readonly db: Db;
-      readonly strategy?: Strategy;
-      /** With leases on PostgreSQL: the database of the lease keeper's own thread. */
-      readonly leaseLink?: () => DatabaseLink;
+      /**
+       * Starts the robot's host on this thread behind `port` (the composition passes
+       * RobotHost.start: this side never imports the worker's code, decision 165).
+       */
+      readonly start: (port: MessagePort, options: RobotHostOptions) => Promise<unknown>;
     };
 
 export interface RobotLog {
@@ -182,18 +181,14 @@ export class RobotClient implements RobotRuntime {
       const { port1, port2 } = new MessageChannel();
       this.listen(port2);
       try {
-        const leaseLink = this.options.host.leases ? thread.leaseLink?.() : undefined;
-        await RobotHost.start(port1, this.hostOptions(), thread.db, {
-          ...(thread.strategy ? { strategy: thread.strategy } : {}),
-          ...(leaseLink ? { leaseLink } : {}),
-        });
+        await thread.start(port1, this.hostOptions());
       } catch (error) {
         port2.close();
         throw error;
       }
     } else {
       const link = thread.link();
-      const entry = workerEntry(import.meta.url, 'robot-worker', thread.entry);
+      const entry = workerEntry(import.meta.url, 'robot-worker', thread.entry, '../worker');
       const data: RobotWorkerData & { entry?: string } = {
         options: this.hostOptions(),
         link,

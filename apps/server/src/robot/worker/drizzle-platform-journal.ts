@@ -11,10 +11,10 @@ import type {
   Tick,
 } from '@tradebot/robot';
 import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { pgArrayLiteral, unnestRows } from '../db/pg-array';
-import { rowsOf } from '../db/migrate';
-import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../db/schema';
+import type { Db } from '../../db/database';
+import { pgArrayLiteral, unnestRows } from '../../db/pg-array';
+import { rowsOf } from '../../db/migrate';
+import { marketQuotes, platformAccounts, platformDeposits, platformOrders } from '../../db/schema';
 import { fenced, type WriteFence } from './write-fence';
 
 type EntryOf<K extends PlatformEntry['kind']> = Extract<PlatformEntry, { kind: K }>;

@@ -1,9 +1,9 @@
 import type { AccountRegistration, AccountSettingsSource } from '@tradebot/robot';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { pgArrayLiteral } from '../db/pg-array';
-import { platformAccounts, tradingPlatformLinks, userSettings } from '../db/schema';
-import { effectiveRobotSettings } from '../domain/robot-settings';
+import type { Db } from '../../db/database';
+import { pgArrayLiteral } from '../../db/pg-array';
+import { platformAccounts, tradingPlatformLinks, userSettings } from '../../db/schema';
+import { effectiveRobotSettings } from '../../domain/robot-settings';
 import { notLinkedToCTrader } from './drizzle-execution-store';
 
 /**

@@ -1,6 +1,5 @@
 import type { Category } from '@tradebot/contract';
 import type {
-  CloseReason,
   ExecutionStore,
   IntentStatus,
   OrderIntent,
@@ -10,10 +9,11 @@ import type {
 } from '@tradebot/robot';
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/database';
-import { rowsOf } from '../db/migrate';
-import { pgArrayLiteral, unnestRows } from '../db/pg-array';
-import { dayStarts, operations, orderIntents, tradingPlatformLinks } from '../db/schema';
+import type { Db } from '../../db/database';
+import { rowsOf } from '../../db/migrate';
+import { pgArrayLiteral, unnestRows } from '../../db/pg-array';
+import { dayStarts, operations, orderIntents, tradingPlatformLinks } from '../../db/schema';
+import { tradeOf } from '../../db/trade-records';
 import { fenced, type WriteFence } from './write-fence';
 
 /** The account is not linked to a cTrader broker (decision 096). */
@@ -22,7 +22,6 @@ export function notLinkedToCTrader(account: SQL | AnyPgColumn): SQL {
 }
 
 type IntentRow = typeof orderIntents.$inferSelect;
-type OperationRow = typeof operations.$inferSelect;
 
 function intentOf(row: IntentRow): OrderIntent {
   return {
@@ -45,19 +44,6 @@ function intentOf(row: IntentRow): OrderIntent {
     status: row.status as IntentStatus,
     ...(row.rejectReason === null ? {} : { rejectReason: row.rejectReason }),
     ...(row.rejectBrokerCode === null ? {} : { rejectBrokerCode: row.rejectBrokerCode }),
-  };
-}
-
-/** A stored operation as the robot books it: the same fields, instants as epoch ms. */
-export function tradeOf(row: OperationRow): TradeRecord {
-  const { openedAt, closedAt, category, side, closeReason, ...same } = row;
-  return {
-    ...same,
-    category: category as Category,
-    side: side as Side,
-    openedAt: openedAt.getTime(),
-    closedAt: closedAt === null ? null : closedAt.getTime(),
-    closeReason: closeReason as CloseReason | 'open',
   };
 }
 

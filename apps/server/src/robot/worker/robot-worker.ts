@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openLinkedDatabase } from '../db/database';
+import { openLinkedDatabase } from '../../db/database';
 import { RobotHost } from './robot-host';
-import type { RobotWorkerData } from './robot-protocol';
+import type { RobotWorkerData } from '../protocol/robot-protocol';
 
 /**
  * The robot's worker thread (decision 046): opens its way into the server's database (its own

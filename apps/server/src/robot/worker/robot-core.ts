@@ -10,9 +10,9 @@ import {
   type Tick,
   type TradingEngine,
 } from '@tradebot/robot';
-import type { Db } from '../db/database';
+import type { Db } from '../../db/database';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
-import { crashAt, type TestOnlyCrashPoint } from './test-only-crash';
+import { crashAt } from './test-only-crash';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
 import {
   DrizzlePlatformJournal,
@@ -21,14 +21,15 @@ import {
 } from './drizzle-platform-journal';
 import { projectAccount, projectionMark, type ProjectionSources } from './account-projection';
 import { CTraderRuns, gateOrders, type BrokerTrouble } from './ctrader-runs';
-import type { AccountProjection, CTraderConnectionOptions, CTraderGrant } from './robot-protocol';
+import type {
+  AccountProjection,
+  BuiltInMarketChoice,
+  CTraderConnectionOptions,
+  CTraderGrant,
+  TestOnlyCrashPoint,
+} from '../protocol/robot-protocol';
 import type { WriteFence } from './write-fence';
-import {
-  prepareBuiltInMarket,
-  startOnBuiltInMarket,
-  type BuiltInMarketChoice,
-  type RunningMarket,
-} from './built-in-market';
+import { prepareBuiltInMarket, startOnBuiltInMarket, type RunningMarket } from './built-in-market';
 
 const dayMs = 86_400_000;
 

@@ -8,11 +8,13 @@ export function workerEntry(
   from: string,
   name: string,
   entry?: URL,
+  /** From source, the entry's folder relative to the starter's (the bundle is one folder). */
+  sourceFolder = '.',
 ): { url: URL; source?: string } {
   // Inside a worker started from source, tsx adds a query (`?tsx-namespace=…`) to the URL.
   const fromSource = new URL(from).pathname.endsWith('.ts');
-  const url = entry ?? new URL(fromSource ? `./${name}.ts` : `./${name}.js`, from);
+  const url = entry ?? new URL(fromSource ? `${sourceFolder}/${name}.ts` : `./${name}.js`, from);
   if (!url.pathname.endsWith('.ts')) return { url };
-  // From source this module is src/robot/worker-entry.ts, whatever folder the starter is in.
-  return { url: new URL('../../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
+  // From source this module is src/worker-entry.ts, whatever folder the starter is in.
+  return { url: new URL('../scripts/tsx-worker-boot.mjs', import.meta.url), source: url.href };
 }

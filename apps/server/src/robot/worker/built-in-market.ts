@@ -15,14 +15,7 @@ import {
   type Tick,
   type TradingEngine,
 } from '@tradebot/robot';
-
-/**
- * Which market the built-in platform runs on (decision 140), as the configuration says:
- * MARKET_SOURCE=simulator (the default) or recorded, with MARKET_QUOTES_DIR and its name.
- */
-export type BuiltInMarketChoice =
-  | { readonly kind: 'simulator' }
-  | { readonly kind: 'recorded'; readonly dir: string; readonly name?: string };
+import type { BuiltInMarketChoice } from '../protocol/robot-protocol';
 
 /** The market read and described, before the platform is restored on its catalogue. */
 export interface PreparedMarket {
@@ -105,20 +98,4 @@ export async function startOnBuiltInMarket(
   const market = new LoopedQuoteFeed(series, now);
   const { engine } = await tradeOnFeed(market, strategy, { ...rest, catalogue });
   return { market, engine, strategy };
-}
-
-/** The configuration's choice (MARKET_SOURCE, MARKET_QUOTES_DIR, MARKET_QUOTES_NAME). */
-export function builtInMarketOf(config: {
-  readonly MARKET_SOURCE: 'simulator' | 'recorded';
-  readonly MARKET_QUOTES_DIR?: string | undefined;
-  readonly MARKET_QUOTES_NAME?: string | undefined;
-}): BuiltInMarketChoice {
-  if (config.MARKET_SOURCE === 'simulator' || !config.MARKET_QUOTES_DIR) {
-    return { kind: 'simulator' };
-  }
-  return {
-    kind: 'recorded',
-    dir: config.MARKET_QUOTES_DIR,
-    ...(config.MARKET_QUOTES_NAME ? { name: config.MARKET_QUOTES_NAME } : {}),
-  };
 }

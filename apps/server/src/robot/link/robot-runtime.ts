@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../../domain/errors';
 import type { BuiltInMarket } from '@tradebot/contract';
 import type {
   AccountState,
@@ -7,7 +7,7 @@ import type {
   PaperBrokerState,
   RobotSettings,
 } from '@tradebot/robot';
-import type { AccountProjection, RobotEvent, RobotStats } from './robot-protocol';
+import type { AccountProjection, RobotEvent, RobotStats } from '../protocol/robot-protocol';
 
 export type RobotEventListener = (event: RobotEvent) => void;
 

@@ -1,19 +1,6 @@
 import type { DrizzleExecutionStore } from './drizzle-execution-store';
 import type { DrizzlePlatformJournal } from './drizzle-platform-journal';
-
-/**
- * Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended): the points of an order's life
- * where a robot process may be made to kill itself with SIGKILL, so that the next owner's
- * reconciliation is proven exactly there (issue 21, proofs 2 and 3). Refused unless
- * NODE_ENV=test, in the configuration and again here.
- */
-export const testOnlyCrashPoints = [
-  /** An order intent is stored, not yet sent to the platform (proof 3). */
-  'intent-stored',
-  /** The platform has recorded a fill, the robot has not stored the operation (proof 2). */
-  'platform-accepted',
-] as const;
-export type TestOnlyCrashPoint = (typeof testOnlyCrashPoints)[number];
+import type { TestOnlyCrashPoint } from '../protocol/robot-protocol';
 
 /** SIGKILL at the point named, the first time it is reached (tests only). */
 export function crashAt(

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openLinkedDatabase } from '../db/database';
+import { openLinkedDatabase } from '../../db/database';
 import { LeaseKeeper } from './lease-keeper';
 import {
   slotCount,

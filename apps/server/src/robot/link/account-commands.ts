@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RobotSettings } from '@tradebot/robot';
-import type { AccountProjection } from './robot-protocol';
+import type { AccountProjection } from '../protocol/robot-protocol';
 import { RobotUnavailable, type RobotRuntime } from './robot-runtime';
 
 /**

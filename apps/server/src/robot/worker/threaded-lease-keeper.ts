@@ -1,13 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import type { DatabaseLink } from '../db/database';
-import type {
-  LeaseKeeping,
-  LeaseLog,
-  LeaseLogLevel,
-  LeaseOptions,
-  LeaseRound,
-} from './lease-keeper';
-import { workerEntry } from './worker-entry';
+import type { DatabaseLink } from '../../db/database';
+import type { LeaseLogLevel } from '../protocol/robot-protocol';
+import type { LeaseKeeping, LeaseLog, LeaseOptions, LeaseRound } from './lease-keeper';
+import { workerEntry } from '../../worker-entry';
 
 /**
  * The lease keeper on its own thread (decision 092, addendum "the keeper on its own thread").

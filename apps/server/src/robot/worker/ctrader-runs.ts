@@ -24,12 +24,12 @@ import {
 } from '@tradebot/robot';
 import { CTraderBroker, CTraderClient, CTraderTokenError } from '@tradebot/robot/ctrader';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { tradingPlatformLinks, type UntradableSymbols } from '../db/schema';
-import { ctraderProtocol } from '../platforms/ctrader/ctrader-accounts';
+import type { Db } from '../../db/database';
+import { tradingPlatformLinks, type UntradableSymbols } from '../../db/schema';
+import { ctraderProtocol } from '../../platforms/ctrader/ctrader-accounts';
 import { DrizzleAccountSettingsSource } from './drizzle-account-settings-source';
 import { DrizzleExecutionStore } from './drizzle-execution-store';
-import type { CTraderConnectionOptions, CTraderGrant } from './robot-protocol';
+import type { CTraderConnectionOptions, CTraderGrant } from '../protocol/robot-protocol';
 import type { WriteFence } from './write-fence';
 
 export interface CTraderRunsOptions {

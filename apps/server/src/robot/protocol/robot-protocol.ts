@@ -6,15 +6,43 @@ import type {
   RobotSettings,
   TestOnlyStrategyName,
 } from '@tradebot/robot';
-import type { DatabaseLink } from '../db/database';
-import type { LeaseLogLevel } from './lease-keeper';
-import type { BuiltInMarketChoice } from './built-in-market';
-import type { TestOnlyCrashPoint } from './test-only-crash';
+import type { DatabaseLink } from '../../db/database';
+import type { CTraderGrant } from '../../domain/ctrader-grant';
 
 /**
- * The messages between the robot's facade in the main thread (`RobotClient`) and the thread that
- * runs the robot (`RobotHost`): plain data only, so that they cross a MessagePort (decision 046).
+ * The messages between the robot's facade in the main thread (`RobotClient`, robot/link/) and the
+ * thread that runs the robot (`RobotHost`, robot/worker/): plain data only, so that they cross a
+ * MessagePort (decision 046). This module is all the two sides share (decision 165): neither
+ * imports the other, and what both name (the options' types below) is declared here.
  */
+
+/**
+ * Which market the built-in platform runs on (decision 140), as the configuration says:
+ * MARKET_SOURCE=simulator (the default) or recorded, with MARKET_QUOTES_DIR and its name.
+ */
+export type BuiltInMarketChoice =
+  | { readonly kind: 'simulator' }
+  | { readonly kind: 'recorded'; readonly dir: string; readonly name?: string };
+
+/**
+ * Tests only (ROBOT_TEST_ONLY_CRASH_AT, decision 092 amended): the points of an order's life
+ * where a robot process may be made to kill itself with SIGKILL, so that the next owner's
+ * reconciliation is proven exactly there (issue 21, proofs 2 and 3). Refused unless
+ * NODE_ENV=test, in the configuration and again in the worker (test-only-crash.ts).
+ */
+export const testOnlyCrashPoints = [
+  /** An order intent is stored, not yet sent to the platform (proof 3). */
+  'intent-stored',
+  /** The platform has recorded a fill, the robot has not stored the operation (proof 2). */
+  'platform-accepted',
+] as const;
+export type TestOnlyCrashPoint = (typeof testOnlyCrashPoints)[number];
+
+/**
+ * How a lease keeper's line is logged: `warn` when an operator must act (the database is out of
+ * reach), `info` for the rest (claims, releases, accounts handed over).
+ */
+export type LeaseLogLevel = 'info' | 'warn';
 
 /** The robot's time: the wall clock (sped up by MARKET_SPEED), or moved by the main thread. */
 export type RobotClockSpec =
@@ -69,15 +97,10 @@ export interface CTraderConnectionOptions {
 }
 
 /**
- * A linked cTrader account as the robot trades it: the main thread opens the sealed grant and
- * sends it across the port, never to a log (decision 096).
+ * A linked cTrader account as the robot trades it (decision 096), as the main thread's grant
+ * source (repositories/ctrader-grants.repository.ts) opened and checked it.
  */
-export interface CTraderGrant {
-  readonly accountId: string;
-  readonly ctidTraderAccountId: number;
-  readonly accessToken: string;
-  readonly live: boolean;
-}
+export type { CTraderGrant };
 
 /** How the robot holds accounts by lease (decision 092; lease-keeper.ts). */
 export interface RobotLeaseOptions {

@@ -5,8 +5,8 @@ import type {
   OpenPositionView,
   TradeRecord,
 } from '@tradebot/robot';
-import { tradeRowOf, tradingAccountOf } from '../services/trading-rows';
-import type { AccountProjection } from './robot-protocol';
+import { tradeRowOf, tradingAccountOf } from '../../domain/trading-rows';
+import type { AccountProjection } from '../protocol/robot-protocol';
 
 /** What the projection is built from: the robot's own plain reads, in its thread. */
 export interface ProjectionSources {
