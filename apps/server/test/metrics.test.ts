@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { httpDuration } from '../src/metrics/server-metrics';
 import { useTestApp } from './helpers/app';
@@ -20,6 +22,40 @@ function samples(text: string): Map<string, number> {
     values.set(line.slice(0, at), Number(line.slice(at + 1)));
   }
   return values;
+}
+
+/**
+ * The series names an answer declares (`# TYPE`), with a histogram's derived series: a labelled
+ * counter nothing has counted yet has no sample, but a query naming it is still right.
+ */
+function seriesNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, name = '', kind] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    names.add(name);
+    const derived: Record<string, string[] | undefined> = {
+      histogram: ['_bucket', '_sum', '_count'],
+      summary: ['_sum', '_count'],
+    };
+    for (const suffix of derived[kind ?? ''] ?? []) names.add(name + suffix);
+  }
+  return names;
+}
+
+/** Every `tradebot_…` series docs/ops/grafana-dashboard.json's panels query. */
+async function dashboardSeries(): Promise<string[]> {
+  const file = path.resolve(import.meta.dirname, '../../../docs/ops/grafana-dashboard.json');
+  const expressions: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'expr' && typeof inner === 'string') expressions.push(inner);
+        else walk(inner);
+      }
+    }
+  };
+  walk(JSON.parse(await fs.readFile(file, 'utf8')));
+  return [...new Set(expressions.flatMap((expr) => expr.match(/\btradebot_\w+/g) ?? []))];
 }
 
 describe('/metrics after a trade', () => {
@@ -53,6 +89,14 @@ describe('/metrics after a trade', () => {
     expect(moved(allData)).toBeGreaterThanOrEqual(1);
     // Labels carry route patterns and reasons, never a user's id.
     expect([...after.keys()].some((name) => name.includes(userId))).toBe(false);
+  });
+
+  it('declares every series the Grafana dashboard queries (issue 40)', async () => {
+    const answer = await context.app.inject({ url: '/metrics', headers: scrape });
+    const declared = seriesNames(answer.body);
+    const queried = await dashboardSeries();
+    expect(queried.length).toBeGreaterThan(10);
+    expect(queried.filter((name) => !declared.has(name))).toEqual([]);
   });
 
   it('answers 401 without the token or with another', async () => {
