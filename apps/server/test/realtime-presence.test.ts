@@ -131,6 +131,18 @@ describe.skipIf(testEngine !== 'postgres' || !redisUrl)(
       expect(published.messages).toBe(after);
     }, 120_000);
 
+    it('updates for a user whose only sockets are on the holder stay off Redis', async () => {
+      const { holder, userId, token } = await heldAccount();
+      // Another process on the adapter, with no socket of the user.
+      await webProcess();
+      const published = await countPublishes(userId);
+
+      const client = await connect(await listen(holder), token);
+      await until('updates to reach the socket', () => client.events.length >= 4, 15_000);
+      expect(client.events.some((event) => (event.info as RealtimeInfo).account)).toBe(true);
+      expect(published.messages).toBe(0);
+    }, 120_000);
+
     it('a socket connecting to a process that does not hold the account gets its current figures at once', async () => {
       const { holder, userId, token } = await heldAccount();
       const { address } = await webProcess();

@@ -382,7 +382,13 @@ export async function registerRealtime(
 
   const publisher: RealtimePublisher = {
     toUser(userId, info) {
-      io.to(userRoom(userId)).emit(realtimeEventName, { info });
+      // Scaled mode (issue 40): when the user's only known sockets are here, Redis does not
+      // carry it. A socket that joined elsewhere and was not announced here yet misses nothing
+      // by it: `hasListeners` counted it out too, and its first event is the account as the
+      // holder answers after hearing the announcement (`currentInfo`). With no socket known
+      // anywhere, the caller chose to send: it goes to every process.
+      const onlyHere = presence && !presence.elsewhere(userId) && hasLocalSocket(io, userId);
+      (onlyHere ? io.local : io).to(userRoom(userId)).emit(realtimeEventName, { info });
     },
     hasListeners(userId) {
       return hasLocalSocket(io, userId) || (presence?.elsewhere(userId) ?? false);
