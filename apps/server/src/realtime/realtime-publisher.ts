@@ -6,7 +6,10 @@ import type { RealtimeInfo } from '@tradebot/contract';
  * whichever server process holds the user's sockets.
  */
 export interface RealtimePublisher {
-  /** Sends `info` to every live socket of the user. */
+  /**
+   * Sends `info` to every live socket of the user. In scaled mode it stays off Redis when the
+   * user's only sockets known are on this process.
+   */
   toUser(userId: string, info: RealtimeInfo): void;
   /**
    * Whether the user has a socket listening. Updates are built only for such users. In scaled

@@ -13,6 +13,7 @@ import {
   type ErrorCode,
   type Language,
   type RealtimeEvent,
+  type RealtimeInfo,
 } from '@tradebot/contract';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -87,6 +88,12 @@ export interface RealtimeDependencies {
   auth: AuthService;
   /** Scaled set-up: commands for the process holding an account travel over the adapter. */
   accountCommands?: ScaledAccountCommands;
+  /**
+   * What the user's account shows live now (the holder's view, when scaled): each socket gets
+   * it as it connects (issue 40). Updates reach only users listening, so one who was not got
+   * none meanwhile.
+   */
+  currentInfo?: (userId: string) => Promise<RealtimeInfo | undefined>;
 }
 
 /**
@@ -328,12 +335,24 @@ export async function registerRealtime(
     const { userId } = socket.data;
     const first = !hasLocalSocket(io, userId);
     void socket.join([userRoom(userId), sessionRoom(socket.data.sessionId)]);
-    if (!presence) return;
-    if (first) presence.announce([userId]);
-    // On `disconnect` the socket has left its rooms: no room left means no socket here.
-    socket.on('disconnect', () => {
-      if (!hasLocalSocket(io, userId)) presence.leave([userId]);
-    });
+    if (presence) {
+      if (first) presence.announce([userId]);
+      // On `disconnect` the socket has left its rooms: no room left means no socket here.
+      socket.on('disconnect', () => {
+        if (!hasLocalSocket(io, userId)) presence.leave([userId]);
+      });
+    }
+    // After joining and announcing: the holder, asked over the same Redis connection, knows
+    // the user listens by the time it answers, so every later change reaches the socket.
+    const current = dependencies.currentInfo;
+    if (current) {
+      sendCurrent(socket, () => current(userId)).catch((error: unknown) => {
+        app.log.error(
+          { err: error, userId },
+          'real-time: reading the figures for a new socket failed',
+        );
+      });
+    }
   });
 
   // WebSocket connections, to cut those whose peer never answers the closing handshake.
@@ -363,7 +382,13 @@ export async function registerRealtime(
 
   const publisher: RealtimePublisher = {
     toUser(userId, info) {
-      io.to(userRoom(userId)).emit(realtimeEventName, { info });
+      // Scaled mode (issue 40): when the user's only known sockets are here, Redis does not
+      // carry it. A socket that joined elsewhere and was not announced here yet misses nothing
+      // by it: `hasListeners` counted it out too, and its first event is the account as the
+      // holder answers after hearing the announcement (`currentInfo`). With no socket known
+      // anywhere, the caller chose to send: it goes to every process.
+      const onlyHere = presence && !presence.elsewhere(userId) && hasLocalSocket(io, userId);
+      (onlyHere ? io.local : io).to(userRoom(userId)).emit(realtimeEventName, { info });
     },
     hasListeners(userId) {
       return hasLocalSocket(io, userId) || (presence?.elsewhere(userId) ?? false);
@@ -385,6 +410,33 @@ export async function registerRealtime(
       run: presence.refresh,
     },
   };
+}
+
+/**
+ * Sends a socket that just connected the account as it is now. An update that reached it while
+ * this was read is newer: the values it carried are left out.
+ */
+async function sendCurrent(
+  socket: RealtimeSocket,
+  read: () => Promise<RealtimeInfo | undefined>,
+): Promise<void> {
+  const overtaken = new Set<string>();
+  const listener = (_event: string, payload: unknown) => {
+    const info = (payload as Partial<RealtimeEvent> | undefined)?.info;
+    if (info && typeof info === 'object') for (const key of Object.keys(info)) overtaken.add(key);
+  };
+  socket.onAnyOutgoing(listener);
+  let info: RealtimeInfo | undefined;
+  try {
+    info = await read();
+  } finally {
+    socket.offAnyOutgoing(listener);
+  }
+  if (!info || !socket.connected) return;
+  const fresh = Object.fromEntries(
+    Object.entries(info).filter(([key]) => !overtaken.has(key)),
+  ) as RealtimeInfo;
+  if (Object.keys(fresh).length > 0) socket.emit(realtimeEventName, { info: fresh });
 }
 
 function hasLocalSocket(io: RealtimeServer, userId: string): boolean {

@@ -10,6 +10,7 @@ import {
   type RobotHolder,
   type RobotIdleReason,
   type RobotSettingsView,
+  type RealtimeInfo,
   type RobotStatus,
   type TradeRow,
   type TradingAccount,
@@ -179,28 +180,62 @@ export class TradingService {
       };
     };
     const firstOfAll = query.period === 'all' && before === undefined;
-    // One read of the robot's view for the figures and the rows (the holder's, when scaled).
-    const live = this.live(user.id);
-    const [figures, trades, closed, robot] = await Promise.all([
-      // A broker account's figures come from the broker only: never the built-in ledger.
-      link.kind === 'simulated'
-        ? this.account(user.id, live).then((account) => ({ account, currency: link.currency }))
-        : this.brokerAccount(live, link.currency),
-      this.openRows(user.id, live),
+    const [now, closed] = await Promise.all([
+      this.liveNow(settings, link),
       this.closedPages && firstOfAll
         ? this.closedPages.firstPage(user.id, limit, loadClosed)
         : loadClosed(),
-      this.robotStatus(settings, live),
     ]);
     return {
-      account: figures.account,
+      account: now.account,
       accountKind: link.kind,
       prices: this.priceSource(link),
-      accountCurrency: figures.currency,
-      trades,
+      accountCurrency: now.currency,
+      trades: now.trades,
       ...closed,
-      robot,
+      robot: now.robot,
     };
+  }
+
+  /**
+   * What a socket gets as it connects (issue 40): the figures, open rows and robot status as
+   * get-all-data says them now (the holder's, when scaled), so that a browser that was not
+   * listening, and got no update meanwhile, shows them at once. Undefined for a user who is not
+   * linked (nothing live to show) or no longer exists.
+   */
+  async liveInfo(userId: string): Promise<RealtimeInfo | undefined> {
+    const settings = await this.users.findSettings(userId);
+    if (!settings?.linked) return undefined;
+    const now = await this.liveNow(settings, await this.trading.accountLink(userId));
+    return {
+      ...(now.account ? { account: now.account } : {}),
+      accountCurrency: now.currency,
+      trades: now.trades,
+      robot: now.robot,
+    };
+  }
+
+  /** The account's live side: one read of the robot's view (the holder's, when scaled). */
+  private async liveNow(
+    settings: SettingsRow,
+    link: AccountLink,
+  ): Promise<{
+    account: TradingAccount | null;
+    currency: string | null;
+    trades: TradeRow[];
+    robot: RobotStatus;
+  }> {
+    const { userId } = settings;
+    const live = this.live(userId);
+    const [figures, trades, robot] = await Promise.all([
+      // A broker account's figures come from the broker only: never the built-in ledger.
+      link.kind === 'simulated'
+        ? this.account(userId, live).then((account) => ({ account, currency: link.currency }))
+        : this.brokerAccount(live, link.currency),
+      this.openRows(userId, live),
+      this.robotStatus(settings, live),
+    ]);
+    return { ...figures, trades, robot };
   }
 
   /**

@@ -131,10 +131,12 @@ export async function trader(
     authorized?: boolean;
     linked?: boolean;
     botOn?: boolean;
+    /** The browser's address: many registrations need one each (rate limits). */
+    remoteAddress?: string;
   } = {},
 ) {
   const email = options.email ?? 'trader@example.com';
-  const token = await registeredToken(app, email);
+  const token = await registeredToken(app, email, {}, {}, options.remoteAddress);
   const users = new UsersRepository(app.database.db);
   const user = await users.findByEmail(email);
   if (!user) throw new Error('registered user not found');
