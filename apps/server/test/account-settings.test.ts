@@ -168,7 +168,15 @@ describe('account settings', () => {
       ).statusCode,
     ).toBe(401);
 
-    const [mail = ''] = await readMails(context.mailDir);
+    // Besides the password's e-mail, the phone and this test's client were devices new to the
+    // owner: each was told (decision 163).
+    await context.app.services.signInAlerts.settled();
+    const mails = await readMails(context.mailDir, 3);
+    const subjects = await Promise.all(mails.map(async (raw) => (await simpleParser(raw)).subject));
+    expect(
+      subjects.filter((subject) => subject === 'Novo acesso à sua conta da Tradebot'),
+    ).toHaveLength(2);
+    const mail = mails[subjects.indexOf('Você alterou a senha da Tradebot')] ?? '';
     const parsed = await simpleParser(mail);
     expect(parsed.subject).toBe('Você alterou a senha da Tradebot');
     expect(parsed.to).toMatchObject({ text: validRegistration.email });
